@@ -1,0 +1,40 @@
+// The header's session bits on every page: plain script over the session store (no React, no Firebase).
+import { $user } from './session-store';
+
+function render() {
+  const user = $user.get();
+  document.documentElement.dataset.session = user ? 'in' : 'out';
+  for (const el of document.querySelectorAll<HTMLElement>('[data-session-name]')) {
+    el.textContent = user?.displayName || user?.email || '';
+  }
+}
+
+$user.subscribe(render);
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const { signOut } = await import('./session');
+    await signOut().catch(() => {});
+    location.assign('/');
+  });
+}
+
+// Collapsible menu (small screens) and side drawer: toggles with aria-expanded, Escape closes.
+for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) {
+  const target = document.getElementById(toggle.dataset.toggle!);
+  if (!target) continue;
+  const set = (open: boolean) => {
+    toggle.setAttribute('aria-expanded', String(open));
+    target.dataset.open = String(open);
+    if (open) target.querySelector<HTMLElement>('a, button')?.focus();
+  };
+  toggle.addEventListener('click', () => set(toggle.getAttribute('aria-expanded') !== 'true'));
+  target.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      set(false);
+      toggle.focus();
+    }
+  });
+  for (const closer of target.querySelectorAll('[data-close]')) closer.addEventListener('click', () => set(false));
+}

@@ -1,0 +1,52 @@
+// The session as every page sees it: a snapshot persisted in localStorage, so the header can show the
+// right links on a static page without loading Firebase. Only src/client/session.ts changes it.
+import { atom, computed } from 'nanostores';
+
+export interface SessionUser {
+  uid: string;
+  displayName: string | null;
+  email: string | null;
+  emailVerified: boolean;
+  photoURL: string | null;
+}
+
+const USER_KEY = 'session-user';
+export const ACCESS_TOKEN_KEY = 'accessToken';
+
+function readStored(): SessionUser | null {
+  if (typeof localStorage === 'undefined') return null;
+  try {
+    return JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as SessionUser | null;
+  } catch {
+    return null;
+  }
+}
+
+/** The signed-in user (snapshot), or null. */
+export const $user = atom<SessionUser | null>(readStored());
+/** True until Firebase has said who is signed in (only on pages that load it). */
+export const $authLoading = atom<boolean>(true);
+/** The admin flag from GET /api/admin/{email}; null while unknown. */
+export const $isAdmin = atom<boolean | null>(null);
+export const $signedIn = computed($user, (u) => u !== null);
+
+export function accessToken(): string | null {
+  return typeof localStorage === 'undefined' ? null : localStorage.getItem(ACCESS_TOKEN_KEY);
+}
+
+/** Internal to the session module: keep the snapshot and the token in step with Firebase. */
+export function storeSession(user: SessionUser | null, token?: string | null) {
+  if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
+  else localStorage.removeItem(USER_KEY);
+  if (token) localStorage.setItem(ACCESS_TOKEN_KEY, token);
+  if (!user || token === null) localStorage.removeItem(ACCESS_TOKEN_KEY);
+  if (!user) $isAdmin.set(null);
+  $user.set(user);
+}
+
+// Another tab signed in or out: follow it.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === USER_KEY) $user.set(readStored());
+  });
+}

@@ -1,0 +1,132 @@
+// The session's actions: the only code that signs in, signs out or changes the session stores.
+import type { User } from 'firebase/auth';
+import { api, enc } from './api';
+import { $authLoading, $isAdmin, $user, storeSession, type SessionUser } from './session-store';
+
+const firebase = () => Promise.all([import('./firebase'), import('firebase/auth')]);
+
+const snapshot = (u: User): SessionUser => ({
+  uid: u.uid,
+  displayName: u.displayName,
+  email: u.email,
+  emailVerified: u.emailVerified,
+  photoURL: u.photoURL,
+});
+
+/** Exchanges the Firebase ID token for our access token (spec: PUT /user/{email}, stored as accessToken). */
+async function exchange(user: User, forceRefresh = false): Promise<string> {
+  const idToken = await user.getIdToken(forceRefresh);
+  const email = user.email!.toLowerCase();
+  const { token } = await api.put<{ token: string }>(`user/${enc(email)}`, { email }, { headers: { authorization: `Bearer ${idToken}` } });
+  return token;
+}
+
+async function establish(user: User, forceRefresh = false) {
+  const token = await exchange(user, forceRefresh);
+  storeSession(snapshot(user), token);
+}
+
+let started: Promise<void> | undefined;
+/** Loads Firebase and follows its auth state (restored sessions, sign-outs of disabled or expired users). */
+export function startSession(): Promise<void> {
+  started ??= firebase().then(([{ auth }, { onAuthStateChanged }]) => {
+    return new Promise<void>((resolve) => {
+      onAuthStateChanged(auth, async (user) => {
+        if (!user) {
+          storeSession(null);
+        } else if (!localStorage.getItem('accessToken') || $user.get()?.uid !== user.uid) {
+          await establish(user).catch(() => storeSession(null));
+        } else {
+          storeSession(snapshot(user));
+        }
+        $authLoading.set(false);
+        resolve();
+      });
+    });
+  });
+  return started;
+}
+
+export async function signIn(email: string, password: string) {
+  const [{ auth }, { signInWithEmailAndPassword }] = await firebase();
+  const { user } = await signInWithEmailAndPassword(auth, email, password);
+  await establish(user);
+}
+
+export async function signUp(name: string, email: string, password: string) {
+  const [{ auth }, { createUserWithEmailAndPassword, sendEmailVerification, updateProfile }] = await firebase();
+  const { user } = await createUserWithEmailAndPassword(auth, email, password);
+  await sendEmailVerification(user);
+  await updateProfile(user, { displayName: name });
+  await establish(user, true); // refreshed so the token carries the display name
+}
+
+/** Google sign-in: the popup with a real project; against the emulator, a Google credential for the typed email. */
+export async function signInWithGoogle(emulatorEmail?: string) {
+  const [{ auth, usingEmulator }, { GoogleAuthProvider, signInWithCredential, signInWithPopup }] = await firebase();
+  if (usingEmulator) {
+    if (!emulatorEmail) throw Object.assign(new Error('email needed'), { code: 'auth/invalid-email' });
+    const name = emulatorEmail.split('@')[0];
+    const credential = GoogleAuthProvider.credential(
+      JSON.stringify({ sub: `google-${emulatorEmail}`, email: emulatorEmail, email_verified: true, name }),
+    );
+    const { user } = await signInWithCredential(auth, credential);
+    await establish(user);
+    return;
+  }
+  const { user } = await signInWithPopup(auth, new GoogleAuthProvider());
+  await establish(user);
+}
+
+export async function sendPasswordReset(email: string) {
+  const [{ auth }, { sendPasswordResetEmail }] = await firebase();
+  await sendPasswordResetEmail(auth, email);
+}
+
+export async function signOut() {
+  const [{ auth }, { signOut: firebaseSignOut }] = await firebase();
+  await firebaseSignOut(auth);
+  storeSession(null);
+}
+
+/** GET /admin/{email}: the server's word on whether the user is an admin. */
+export async function refreshAdmin(): Promise<boolean> {
+  const email = $user.get()?.email;
+  if (!email) {
+    $isAdmin.set(false);
+    return false;
+  }
+  const { admin } = await api.get<{ admin: boolean }>(`admin/${enc(email.toLowerCase())}`);
+  $isAdmin.set(admin);
+  return admin;
+}
+
+/** After a 401: one silent exchange of a fresh Firebase ID token for a new access token. */
+export async function renewAccessToken(): Promise<boolean> {
+  try {
+    const [{ auth }] = await firebase();
+    await (auth as { authStateReady(): Promise<void> }).authStateReady();
+    if (!auth.currentUser) return false;
+    await establish(auth.currentUser, true);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The session is gone (deleted user, revoked token): sign out and go to /login, remembering the page. */
+export async function expireSession() {
+  await signOut().catch(() => storeSession(null));
+  redirectToLogin();
+}
+
+export function redirectToLogin() {
+  const from = location.pathname + location.search;
+  location.assign(`/login?from=${encodeURIComponent(from)}`);
+}
+
+/** Where to go after login or signup: the page the user came from (same site only), else /. */
+export function returnPath(): string {
+  const from = new URLSearchParams(location.search).get('from');
+  return from && from.startsWith('/') && !from.startsWith('//') ? from : '/';
+}

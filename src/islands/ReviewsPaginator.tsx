@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState } from 'react';
+import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/constants';
+import { pageCount } from '../lib/pagination';
+import { Spinner } from './ui/Spinner';
+import { StarRating } from './ui/StarRating';
+
+interface Review {
+  _id: string;
+  name: string;
+  Messege: string;
+  ratings: number;
+}
+interface ReviewsPage {
+  services: Review[];
+  count: number;
+}
+
+/** 'Our Reviews': page size 2/5/10/15/20 (default 5), zero-based pages, newest first. */
+export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) {
+  const [size, setSize] = useState<number>(DEFAULT_REVIEW_PAGE_SIZE);
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<ReviewsPage>(initial);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const first = useRef(true);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    // The first page is in the prebuilt HTML; refresh it once so new reviews appear without a rebuild.
+    setLoading(!first.current);
+    first.current = false;
+    setError(null);
+    import('../client/api')
+      .then(({ api }) => api.get<ReviewsPage>(`reviews?limit=${size}&pageNumber=${page}`, { signal: controller.signal }))
+      .then(setData)
+      .catch((e: Error) => {
+        if (e.name !== 'AbortError') setError('Could not load reviews. Please try again.');
+      })
+      .finally(() => setLoading(false));
+    return () => controller.abort();
+  }, [size, page]);
+
+  const pages = pageCount(data.count, size);
+
+  return (
+    <div>
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-steel-600" aria-live="polite">
+          {data.count} reviews {loading && <Spinner label="Loading reviews…" className="ml-2" />}
+        </p>
+        <label className="flex items-center gap-2 text-sm">
+          <span>Reviews per page</span>
+          <select
+            className="input w-auto"
+            value={size}
+            onChange={(e) => {
+              setSize(Number(e.target.value));
+              setPage(0);
+            }}
+          >
+            {REVIEW_PAGE_SIZES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error && (
+        <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-danger">
+          {error}
+        </p>
+      )}
+      {data.services.length === 0 && !loading ? (
+        <p className="card p-8 text-center text-steel-600">No reviews yet. Be the first to share your experience.</p>
+      ) : (
+        <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${loading ? 'opacity-60' : ''}`} data-testid="reviews">
+          {data.services.map((r) => (
+            <li key={r._id} className="card flex flex-col gap-2 p-5">
+              <StarRating rating={r.ratings} />
+              <p className="flex-1 text-sm text-steel-700">{r.Messege}</p>
+              <p className="text-sm font-bold">{r.name}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <nav aria-label="Review pages" className="mt-6 flex flex-wrap justify-center gap-2">
+        {Array.from({ length: pages }, (_, i) => (
+          <button
+            key={i}
+            type="button"
+            onClick={() => setPage(i)}
+            aria-current={i === page ? 'page' : undefined}
+            aria-label={`Page ${i + 1}`}
+            className={`btn btn-sm min-w-9 ${i === page ? 'btn-primary' : 'btn-outline'}`}
+          >
+            {i + 1}
+          </button>
+        ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+// One schema per entity, shared by the forms (browser) and the API (server).
+import { z } from 'zod';
+import { LIMITS, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './constants';
+import { messages } from './messages';
+
+/** Spec point 5: text, @, text, dot, text. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Spec point 5: optional +88 or 0088, then 01, a digit 3 to 9, then 8 digits. */
+export const PHONE_PATTERN = /^(?:\+88|0088)?01[3-9]\d{8}$/;
+
+const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+const required = (max: number, message = 'This field is required') => text(max).min(1, message);
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.shortText, messages.invalidEmail)
+  .regex(EMAIL_PATTERN, messages.invalidEmail)
+  .transform((e) => e.toLowerCase());
+
+const password = z.string().min(MIN_PASSWORD_LENGTH, messages.passwordTooShort).max(128);
+
+export const loginSchema = z.object({ email: emailSchema, password });
+
+export const signupSchema = z
+  .object({
+    name: required(LIMITS.shortText, messages.nameRequired),
+    email: emailSchema,
+    password,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: messages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+
+export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, messages.invalidPhone);
+
+const wholeCount = z.coerce
+  .number({ error: 'Must be a number' })
+  .int('Must be a whole number')
+  .max(LIMITS.maxQuantity, `At most ${LIMITS.maxQuantity}`);
+
+/** Resource ids are opaque tokens we generate: 24 lowercase hex characters. */
+export const idSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid id');
+
+/** POST /booking: the client only asks for a tool, a quantity and where to ship. */
+export const orderInputSchema = z.object({
+  toolId: idSchema,
+  quantity: wholeCount.positive('Must be at least 1'),
+  address: required(LIMITS.address, 'Address is required'),
+  phone: phoneSchema,
+});
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+/** Spec point 5 purchase rules, checked against the live tool. Returns the message or null. */
+export function quantityError(
+  quantity: number,
+  tool: { minimumOrderQuantity: number; availableQuantity: number },
+): string | null {
+  if (!Number.isFinite(quantity) || quantity < tool.minimumOrderQuantity) return messages.quantityBelowMinimum;
+  if (quantity > tool.availableQuantity) return messages.quantityAboveAvailable;
+  return null;
+}
+
+/** Ratings: 1 to 5 with at most two decimals (step 0.01). */
+export const ratingSchema = z.coerce
+  .number({ error: messages.ratingRange })
+  .min(RATING_MIN, messages.ratingRange)
+  .max(RATING_MAX, messages.ratingRange)
+  .refine((r) => Math.abs(Math.round(r * 100) - r * 100) < 1e-6, messages.ratingRange);
+
+export const reviewInputSchema = z.object({
+  name: required(REVIEW_NAME_MAX * 4, messages.nameRequired).max(REVIEW_NAME_MAX, messages.reviewNameTooLong),
+  Messege: required(LIMITS.message, 'Message is required'),
+  ratings: ratingSchema,
+});
+export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(LIMITS.url)
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'Must be a link starting with http:// or https://');
+
+/** PUT /userupdate/{email}: what a user may change about themself (never email, role or sign-up date). */
+export const profileUpdateSchema = z.object({
+  name: required(LIMITS.shortText, messages.nameRequired),
+  education: text(LIMITS.shortText).default(''),
+  social: optionalUrl.default(''),
+  phoneNumber: z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .refine((v) => v === '' || /^\+?\d{6,15}$/.test(v), 'Phone number must be 6 to 15 digits')
+    .default(''),
+  address: text(LIMITS.address).default(''),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+const priceDollars = z.coerce
+  .number({ error: 'Price must be a number' })
+  .positive('Price must be above 0')
+  .max(LIMITS.maxPriceCents / 100, 'Price is too high')
+  .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, 'Price has at most 2 decimals');
+
+/** An image URL we can show: our own upload path or an https URL (the image host). */
+const imageUrl = z
+  .string()
+  .trim()
+  .max(LIMITS.url)
+  .refine((v) => /^\/(api\/images|images)\/[\w./-]+$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'Invalid image URL');
+
+/**
+ * POST /tools. The spec's form sends MinimumOrderQuantity (capital M) with the two quantity fields swapped;
+ * we accept either spelling of the minimum and store every number in its own column.
+ */
+export const toolInputSchema = z
+  .object({
+    name: required(LIMITS.shortText, 'Name is required'),
+    description: required(LIMITS.description, 'Description is required'),
+    price: priceDollars,
+    minimumOrderQuantity: wholeCount.min(1, 'Minimum order must be at least 1').optional(),
+    MinimumOrderQuantity: wholeCount.min(1, 'Minimum order must be at least 1').optional(),
+    availableQuantity: wholeCount.min(0, 'Available quantity cannot be negative'),
+    img: imageUrl,
+  })
+  .transform(({ MinimumOrderQuantity, minimumOrderQuantity, ...rest }) => ({
+    ...rest,
+    minimumOrderQuantity: minimumOrderQuantity ?? MinimumOrderQuantity,
+  }))
+  .refine((t) => t.minimumOrderQuantity !== undefined, {
+    message: 'Minimum order quantity is required',
+    path: ['minimumOrderQuantity'],
+  });
+export type ToolInput = z.infer<typeof toolInputSchema> & { minimumOrderQuantity: number };
+
+/** PUT /tool/update/{id}: an admin restock (sets the stock; buying never calls it). */
+export const restockSchema = z.object({ availableQuantity: wholeCount.min(0, 'Available quantity cannot be negative') });
+
+export const contactSchema = z.object({
+  name: required(LIMITS.shortText, messages.nameRequired),
+  email: emailSchema,
+  message: required(LIMITS.message, 'Message is required'),
+});
+
+export const reviewsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(5),
+  pageNumber: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** First message of a zod error per field: what forms show under inputs. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '_');
+    out[key] ??= issue.message;
+  }
+  return out;
+}

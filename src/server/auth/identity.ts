@@ -1,0 +1,49 @@
+// Firebase Auth on the server: checks ID tokens (PUT /user) and removes deleted users' accounts.
+import { startupConfigError, type Config } from '../config';
+import { logger } from '../logger';
+
+export interface VerifiedIdentity {
+  uid: string;
+  email: string;
+  name?: string;
+}
+export interface Identity {
+  /** The identity behind a Firebase ID token, or null when it is invalid or expired. */
+  verifyIdToken(idToken: string): Promise<VerifiedIdentity | null>;
+  /** Removes the sign-in account, so a deleted user cannot come back by signing in. */
+  deleteAccount(uid: string): Promise<void>;
+}
+
+export function firebaseIdentity(config: Config): Identity {
+  const unsafe = startupConfigError(config);
+  if (unsafe) throw new Error(unsafe);
+  // firebase-admin reads the emulator host from the environment at call time.
+  if (config.firebase.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = config.firebase.emulatorHost;
+  // Revocation and disabled-account checks need a real project; the emulator path stays offline.
+  const checkRevoked = !config.firebase.emulatorHost;
+  const auth = (async () => {
+    const { initializeApp, getApps } = await import('firebase-admin/app');
+    const { getAuth } = await import('firebase-admin/auth');
+    const app = getApps()[0] ?? initializeApp({ projectId: config.firebase.projectId });
+    return getAuth(app);
+  })();
+  return {
+    async verifyIdToken(idToken) {
+      try {
+        const decoded = await (await auth).verifyIdToken(idToken, checkRevoked);
+        if (!decoded.email) return null;
+        return { uid: decoded.uid, email: decoded.email.toLowerCase(), name: decoded.name as string | undefined };
+      } catch (error) {
+        logger.debug({ code: (error as { code?: string }).code }, 'ID token rejected');
+        return null;
+      }
+    },
+    async deleteAccount(uid) {
+      try {
+        await (await auth).deleteUser(uid);
+      } catch (error) {
+        logger.warn({ code: (error as { code?: string }).code }, 'could not delete the sign-in account');
+      }
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Demo data for an empty store: the catalogue, reviews and the two demo users.
+import { DEMO_ADMIN, DEMO_SHOPPER } from '../config';
+import { newId } from '../ids';
+import type { Db } from './client';
+import { seedReviews, seedTools } from './seed-data';
+
+export async function seedIfEmpty(db: Db): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Lock so two servers starting on one empty PostgreSQL seed once.
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727275)');
+    const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM tools');
+    if (n > 0) return false;
+    for (const t of seedTools) {
+      await tx.query(
+        `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [newId(), t.name, t.description, t.img, t.priceCents, t.minimumOrderQuantity, t.availableQuantity],
+      );
+    }
+    for (const r of seedReviews) {
+      await tx.query('INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, $2, $3, $4, $5)', [
+        newId(),
+        r.name,
+        r.message,
+        r.ratings,
+        r.addedBy,
+      ]);
+    }
+    for (const [user, role] of [
+      [DEMO_ADMIN, 'admin'],
+      [DEMO_SHOPPER, 'user'],
+    ] as const) {
+      await tx.query('INSERT INTO users (email, name, role) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING', [
+        user.email,
+        user.name,
+        role,
+      ]);
+    }
+    return true;
+  });
+}

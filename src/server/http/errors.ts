@@ -1,0 +1,49 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HTTPException } from 'hono/http-exception';
+import { ZodError } from 'zod';
+import { logger } from '../logger';
+
+/** An error the client caused or may see: JSON `{error: {code, message}}`, never a stack trace. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new ApiError(400, 'bad_request', message, fields);
+export const unauthorized = (message = 'Please log in again') => new ApiError(401, 'unauthorized', message);
+export const forbidden = (message = 'You are not allowed to do this') => new ApiError(403, 'forbidden', message);
+export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+export const unprocessable = (message: string, fields?: Record<string, string>) =>
+  new ApiError(422, 'unprocessable', message, fields);
+
+export function zodToApiError(error: ZodError): ApiError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[String(issue.path.join('.') || '_')] ??= issue.message;
+  const first = error.issues[0];
+  return badRequest(first ? first.message : 'Invalid input', fields);
+}
+
+export function onError(error: Error, c: Context) {
+  let api: ApiError;
+  if (error instanceof ApiError) api = error;
+  else if (error instanceof ZodError) api = zodToApiError(error);
+  else if (error instanceof HTTPException) api = new ApiError(error.status as ContentfulStatusCode, 'http_error', error.message || 'Request failed');
+  else {
+    logger.error({ err: error, path: c.req.path }, 'unhandled API error');
+    api = new ApiError(500, 'internal', 'Something went wrong on our side. Please try again.');
+  }
+  const body: { error: { code: string; message: string; fields?: Record<string, string> } } = {
+    error: { code: api.code, message: api.message },
+  };
+  if (api.fields) body.error.fields = api.fields;
+  return c.json(body, api.status);
+}

@@ -1,0 +1,131 @@
+// Our Node server: security headers and logs on every response, the prebuilt site from disk,
+// and everything else (API, on-demand pages) through Astro's handler, all in this one process.
+// Run with Node 24 directly (type stripping): `node src/server/main.ts` after `npm run build`.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pino from 'pino';
+import { cspHosts } from '../lib/csp-hosts.mjs';
+import { ConfigError, startupConfigError, loadConfig } from './config.ts';
+import { runtime } from './runtime.ts';
+import { staticSite } from './static-files.ts';
+
+const log = pino({ base: undefined, level: process.env.LOG_LEVEL ?? 'info' });
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+  const unsafe = startupConfigError(config);
+  if (unsafe) throw new ConfigError(unsafe);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
+const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'));
+const { handler } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+};
+
+// The header policy every response carries. Pages add their own hashed script-src (from Astro);
+// browsers enforce both, so inline scripts run only when Astro hashed them.
+const hosts = cspHosts(process.env);
+const baseCsp = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline' ${hosts.script.join(' ')}`,
+  "style-src 'self' 'unsafe-inline'",
+  `img-src 'self' data: blob: ${hosts.img.join(' ')}`,
+  `connect-src 'self' ${hosts.connect.join(' ')}`,
+  `frame-src ${hosts.frame.join(' ') || "'none'"}`,
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+function securityHeaders(req: IncomingMessage, res: ServerResponse) {
+  res.setHeader('Content-Security-Policy', baseCsp);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
+  const https = req.headers['x-forwarded-proto'] === 'https' || (req.socket as { encrypted?: boolean }).encrypted;
+  if (https) res.setHeader('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+}
+
+/** A prebuilt tool page whose tool was deleted must not be served: the app's fallback answers 404. */
+function isDeletedTool(pathname: string): boolean {
+  const match = /^\/tools\/([^/]+)\/?$/.exec(pathname);
+  return Boolean(match && runtime.toolIds && !runtime.toolIds.has(match[1]));
+}
+
+const server = createServer(async (req, res) => {
+  const started = performance.now();
+  const requestId = randomUUID();
+  res.setHeader('X-Request-Id', requestId);
+  securityHeaders(req, res);
+  res.on('finish', () => {
+    const url = req.url ?? '/';
+    log.info(
+      { reqId: requestId, method: req.method, path: url.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  let pathname = '/';
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    res.statusCode = 400;
+    res.end('Bad request');
+    return;
+  }
+  if (!pathname.startsWith('/api/') && !isDeletedTool(pathname) && site.serve(req, res, pathname)) return;
+  // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
+  await handler(req, res);
+});
+
+server.keepAliveTimeout = 65_000;
+server.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE') console.error(`Port ${config.port} on ${config.host} is already in use. Stop the other server or set PORT.`);
+  else console.error(`Server error: ${error.message}`);
+  process.exit(1);
+});
+
+server.listen(config.port, config.host, async () => {
+  const url = `http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
+  // Open the database (migrate, seed) and load the catalogue before we say we are ready.
+  try {
+    const response = await fetch(`http://127.0.0.1:${config.port}/api/health`);
+    if (!response.ok) throw new Error(`health answered ${response.status}`);
+  } catch (error) {
+    console.error(`The store could not start: ${(error as Error).message}`);
+    await shutdown('startup-failure', 1);
+    return;
+  }
+  log.info({ url }, 'store ready');
+  process.send?.('ready');
+});
+
+let stopping = false;
+async function shutdown(signal: string, code = 0) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(code || 1), 10_000);
+  force.unref();
+  // Stop accepting, let in-flight requests finish, then close the database cleanly.
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await runtime.close();
+  process.exit(code);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
