@@ -10,6 +10,7 @@ const hosts = cspHosts(process.env);
 export default defineConfig({
   site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
   output: 'static',
+  outDir: process.env.DIST_DIR ?? './dist',
   // Middleware mode: our own server (src/server/main.ts) serves static files with headers,
   // compression and caching, and hands everything else to Astro. staticHeaders writes each
   // prebuilt page's CSP (with its script hashes) to dist/_headers.json so we can send it as a header.

@@ -2,6 +2,7 @@
 // and everything else (API, on-demand pages) through Astro's handler, all in this one process.
 // Run with Node 24 directly (type stripping): `node src/server/main.ts` after `npm run build`.
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +27,7 @@ try {
   throw error;
 }
 
+const serverFile = path.join(config.dataDir, 'server.json');
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
 const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'));
 const { handler } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
@@ -108,6 +110,9 @@ server.listen(config.port, config.host, async () => {
     await shutdown('startup-failure', 1);
     return;
   }
+  // Lets a build see that this store is running and read through its API (src/server/build-data.ts).
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${config.port}` }));
   log.info({ url }, 'store ready');
   process.send?.('ready');
 });
@@ -125,6 +130,7 @@ async function shutdown(signal: string, code = 0) {
     server.closeIdleConnections();
   });
   await runtime.close();
+  rmSync(serverFile, { force: true });
   process.exit(code);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,8 +1,11 @@
 // Demo data for an empty store: the catalogue, reviews and the two demo users.
 import { DEMO_ADMIN, DEMO_SHOPPER } from '../config';
-import { newId } from '../ids';
+import { createHash } from 'node:crypto';
 import type { Db } from './client';
 import { seedReviews, seedTools } from './seed-data';
+
+/** Seed ids derive from the content, so every fresh store has the same tool URLs. */
+const seedId = (kind: string, key: string) => createHash('sha256').update(`${kind}:${key}`).digest('hex').slice(0, 24);
 
 export async function seedIfEmpty(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -14,12 +17,12 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
       await tx.query(
         `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [newId(), t.name, t.description, t.img, t.priceCents, t.minimumOrderQuantity, t.availableQuantity],
+        [seedId('tool', t.name), t.name, t.description, t.img, t.priceCents, t.minimumOrderQuantity, t.availableQuantity],
       );
     }
     for (const r of seedReviews) {
       await tx.query('INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, $2, $3, $4, $5)', [
-        newId(),
+        seedId('review', `${r.addedBy}:${r.name}`),
         r.name,
         r.message,
         r.ratings,

@@ -1,0 +1,81 @@
+// `npm start`: the whole store on one machine — build if needed, the Auth emulator (without a
+// Firebase config), then the server (site + API + database). Ctrl-C stops everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig, startupConfigError } from '../src/server/config.ts';
+import { ensureBuild } from './lib/build.ts';
+import { ensureAccount, isEmulatorUp, startEmulator, type Emulator } from './lib/emulator.ts';
+import { assertPortFree } from './lib/ports.ts';
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
+
+let emulator: Emulator | undefined;
+let server: ChildProcess | undefined;
+let stopping = false;
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server!.once('exit', r));
+  }
+  await emulator?.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+async function main() {
+  const config = (() => {
+    try {
+      return loadConfig();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const unsafe = startupConfigError(config);
+  if (unsafe) fail(unsafe);
+  await assertPortFree(config.host, config.port, 'the store').catch((e: Error) => fail(e.message));
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const emulatorHost = config.firebase.emulatorHost;
+  if (emulatorHost) {
+    env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
+    env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
+    if (!(await isEmulatorUp(emulatorHost))) {
+      const [host, port] = emulatorHost.split(':');
+      await assertPortFree(host, Number(port), 'the Firebase Auth emulator').catch((e: Error) => fail(e.message));
+      console.log(`Starting the Firebase Auth emulator on ${emulatorHost}…`);
+      emulator = await startEmulator({ host: emulatorHost, projectId: config.firebase.projectId, dataDir: config.dataDir, quiet: !!process.env.CI });
+    }
+    for (const account of [DEMO_ADMIN, DEMO_SHOPPER]) await ensureAccount(emulatorHost, account);
+  }
+
+  ensureBuild(env);
+
+  server = spawn(process.execPath, [path.resolve('src/server/main.ts')], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  server.on('exit', (code) => {
+    if (!stopping) void stop(code ?? 1);
+  });
+  server.on('message', (message) => {
+    if (message !== 'ready') return;
+    const url = `http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
+    console.log(`\n  ${'Ironcrest Tools'} is running at ${url}\n`);
+    if (emulatorHost) {
+      console.log('  Demo accounts (local Auth emulator):');
+      console.log(`    admin    ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+      console.log(`    shopper  ${DEMO_SHOPPER.email} / ${DEMO_SHOPPER.password}`);
+    }
+    console.log(`  Payments: ${config.stripe ? 'Stripe' : 'sandbox (card 4242 4242 4242 4242 succeeds)'}`);
+    console.log('  Press Ctrl-C to stop.\n');
+  });
+}
+
+main().catch(async (error: Error) => {
+  console.error(error.message);
+  await stop(1);
+});
