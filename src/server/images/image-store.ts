@@ -52,7 +52,7 @@ export function imgbbImageStore(apiKey: string, fetchImpl: typeof fetch = fetch)
   return {
     async save(bytes, type) {
       const form = new FormData();
-      form.append('image', new Blob([bytes], { type }), `upload.${EXTENSIONS[type]}`);
+      form.append('image', new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), `upload.${EXTENSIONS[type]}`);
       const response = await fetchImpl(`https://api.imgbb.com/1/upload?key=${encodeURIComponent(apiKey)}`, {
         method: 'POST',
         body: form,

@@ -7,7 +7,7 @@ import { MAX_IMAGE_BYTES, sniffImageType } from './image-store';
 
 export function imagesRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .post('/images', ...adminOnly(deps), async (c) => {
+    .post('/images', adminOnly(deps), async (c) => {
       const length = Number(c.req.header('content-length') ?? 0);
       if (length > MAX_IMAGE_BYTES + 64 * 1024) throw tooLarge();
       if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {

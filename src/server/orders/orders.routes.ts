@@ -16,8 +16,8 @@ export function ordersRoutes(deps: Deps, orders: OrdersService) {
         const insertedId = await orders.place(c.get('user'), input);
         return c.json({ acknowledged: true, insertedId }, 201);
       })
-      .get('/booking', ...adminOnly(deps), async (c) => c.json(await orders.list()))
-      .get('/booking/email/:email', ...selfOrAdmin(deps), async (c) =>
+      .get('/booking', adminOnly(deps), async (c) => c.json(await orders.list()))
+      .get('/booking/email/:email', selfOrAdmin(deps), async (c) =>
         c.json(await orders.list(parse(emailSchema, pathEmail(c)))),
       )
       .get('/booking/:id', signedIn(deps), async (c) => {
@@ -32,7 +32,7 @@ export function ordersRoutes(deps: Deps, orders: OrdersService) {
         await orders.remove(c.get('user'), idParam(c));
         return c.json({ acknowledged: true, deletedCount: 1 });
       })
-      .put('/booking/ship/:id', ...adminOnly(deps), async (c) => {
+      .put('/booking/ship/:id', adminOnly(deps), async (c) => {
         await orders.markShipped(idParam(c));
         return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
       })

@@ -17,7 +17,7 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
         {
           amount: amountCents,
           currency: 'usd',
-          payment_method_types: ['card'],
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           receipt_email: email,
           metadata: { orderId },
         },

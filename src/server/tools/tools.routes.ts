@@ -15,17 +15,17 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
       if (!tool) throw notFound('Tool');
       return cachedJson(c, tool);
     })
-    .post('/tools', ...adminOnly(deps), async (c) => {
+    .post('/tools', adminOnly(deps), async (c) => {
       const input = (await jsonBody(c, toolInputSchema)) as ToolInput;
       const insertedId = await tools.create(input);
       return c.json({ acknowledged: true, insertedId }, 201);
     })
-    .delete('/tools/dlt/:id', ...adminOnly(deps), async (c) => {
+    .delete('/tools/dlt/:id', adminOnly(deps), async (c) => {
       const deletedCount = await tools.remove(parse(idSchema, c.req.param('id')));
       if (!deletedCount) throw notFound('Tool');
       return c.json({ acknowledged: true, deletedCount });
     })
-    .put('/tool/update/:id', ...adminOnly(deps), async (c) => {
+    .put('/tool/update/:id', adminOnly(deps), async (c) => {
       const { availableQuantity } = await jsonBody(c, restockSchema);
       const matchedCount = await tools.restock(parse(idSchema, c.req.param('id')), availableQuantity);
       if (!matchedCount) throw notFound('Tool');

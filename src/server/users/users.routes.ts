@@ -22,29 +22,29 @@ export function usersRoutes(deps: Deps, users: UsersService) {
         await users.upsertOnSignIn(identity);
         return c.json({ token: await signAccessToken(deps.jwtSecret, email, deps.now().getTime()) });
       })
-      .get('/admin/:email', ...selfOrAdmin(deps), async (c) => {
+      .get('/admin/:email', selfOrAdmin(deps), async (c) => {
         const user = await users.get(emailParam(c));
         return c.json({ admin: user?.role === 'admin' });
       })
-      .get('/userprofile/:email', ...selfOrAdmin(deps), async (c) => {
+      .get('/userprofile/:email', selfOrAdmin(deps), async (c) => {
         const user = await users.get(emailParam(c));
         if (!user) throw notFound('User');
         return c.json(user);
       })
-      .put('/userupdate/:email', ...selfOnly(deps), async (c) => {
+      .put('/userupdate/:email', selfOnly(deps), async (c) => {
         const update = await jsonBody(c, profileUpdateSchema);
         const matchedCount = await users.update(emailParam(c), update);
         return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });
       })
-      .get('/allusers', ...adminOnly(deps), async (c) => c.json(await users.list()))
-      .delete('/allusers/dlt/:email', ...adminOnly(deps), async (c) => {
+      .get('/allusers', adminOnly(deps), async (c) => c.json(await users.list()))
+      .delete('/allusers/dlt/:email', adminOnly(deps), async (c) => {
         const result = await users.remove(emailParam(c));
         if (result.lastAdmin) throw conflict('The store needs at least one admin');
         if (!result.deleted) throw notFound('User');
         if (result.uid) await deps.identity.deleteAccount(result.uid);
         return c.json({ acknowledged: true, deletedCount: result.deleted });
       })
-      .put('/allusers/makeadmin/:email', ...adminOnly(deps), async (c) => {
+      .put('/allusers/makeadmin/:email', adminOnly(deps), async (c) => {
         const matchedCount = await users.makeAdmin(emailParam(c));
         if (!matchedCount) throw notFound('User');
         return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+// Debian's Chromium when present (no browser download on this machine), else Playwright's own.
+const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
+export const E2E_EMULATOR = process.env.E2E_EMULATOR_HOST ?? '127.0.0.1:9299';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    // The built store with its own data, build and emulator, so it never touches a developer's store.
+    command: 'node scripts/e2e-server.ts',
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR: '.data-e2e',
+      DIST_DIR: 'dist-e2e',
+      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR,
+      ADMIN_EMAILS: 'admin@ironcrest.test',
+      LOG_LEVEL: 'warn',
+      ORDER_HOLD_HOURS: '24',
+    },
+  },
+});

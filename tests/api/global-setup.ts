@@ -1,0 +1,41 @@
+// Prepares a migrated, seeded PGlite once; each test file starts from a copy of it (~1 s instead of ~8 s).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmulator, type Emulator } from '../../scripts/lib/emulator';
+import { openDb } from '../../src/server/db/client';
+import { migrate } from '../../src/server/db/migrate';
+import { seedIfEmpty } from '../../src/server/db/seed';
+
+export default async function setup(project: TestProject) {
+  const postgres = project.config.env?.TEST_DB === 'postgres';
+  // A real Auth emulator per project (its own port), so token checks run exactly as in the product.
+  const emulatorHost = `127.0.0.1:${postgres ? 9499 : 9399}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-emulator-'));
+  const starting = startEmulator({ host: emulatorHost, projectId: 'demo-ironcrest-test', dataDir, quiet: true });
+  project.provide('emulatorHost', emulatorHost);
+  if (!postgres) project.provide('pgliteTemplate', await pgliteTemplate());
+  const emulator: Emulator = await starting;
+  return async () => {
+    await emulator.stop();
+  };
+}
+
+async function pgliteTemplate(): Promise<string> {
+  const db = (await openDb({ memory: true })) as Awaited<ReturnType<typeof openDb>> & { dump(): Promise<Blob> };
+  await migrate(db);
+  await seedIfEmpty(db);
+  const dump = await db.dump();
+  await db.close();
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ironcrest-template-')), 'template.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  return file;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    emulatorHost: string;
+  }
+}

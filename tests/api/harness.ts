@@ -1,0 +1,168 @@
+// The API in-process against a real database (PGlite, or PostgreSQL when TEST_DB=postgres),
+// with one helper per kind of caller. Every test file gets its own fresh, seeded store.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { createApp } from '../../src/server/app';
+import { firebaseIdentity, type Identity } from '../../src/server/auth/identity';
+import { loadConfig } from '../../src/server/config';
+import { openDb, type Db } from '../../src/server/db/client';
+import { migrate } from '../../src/server/db/migrate';
+import { seedIfEmpty } from '../../src/server/db/seed';
+import { diskImageStore } from '../../src/server/images/image-store';
+import type { PaymentGateway } from '../../src/server/payments/gateway';
+import { sandboxGateway } from '../../src/server/payments/sandbox';
+import type Stripe from 'stripe';
+
+export const PROJECT_ID = 'demo-ironcrest-test';
+export const ADMIN = 'admin@test.example';
+export const ALICE = 'alice@test.example';
+export const BOB = 'bob@test.example';
+
+export interface StoreOptions {
+  env?: Record<string, string>;
+  payments?: (db: Db) => PaymentGateway;
+  stripe?: Stripe;
+  identity?: Identity;
+}
+
+async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (process.env.TEST_DB === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DATABASE_URL is required for TEST_DB=postgres');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = await openDb({ databaseUrl: url, schema });
+    await migrate(db);
+    await seedIfEmpty(db);
+    return {
+      db,
+      async drop() {
+        await db.query(`DROP SCHEMA ${schema} CASCADE`);
+        await db.close();
+      },
+    };
+  }
+  const template = readFileSync(inject('pgliteTemplate'));
+  const db = await openDb({ memory: true, loadDataDir: new Blob([template]) });
+  return { db, drop: () => db.close() };
+}
+
+const PASSWORD = 'test-password-1';
+
+/** A real ID token from the test Auth emulator (the account is created on first use). */
+export async function idTokenFor(email: string, name = email.split('@')[0]): Promise<string> {
+  const host = inject('emulatorHost');
+  const call = async (method: string, body: object) => {
+    const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, returnSecureToken: true }),
+    });
+    return (await response.json()) as { idToken?: string; error?: { message: string } };
+  };
+  let result = await call('signInWithPassword', { email, password: PASSWORD });
+  if (!result.idToken) result = await call('signUp', { email, password: PASSWORD, displayName: name });
+  if (!result.idToken) throw new Error(`emulator sign-in for ${email} failed: ${result.error?.message}`);
+  return result.idToken;
+}
+
+/** A hand-made unsigned token in the emulator's format, for tampering tests (expired, wrong project …). */
+export function emulatorIdToken(email: string, options: { name?: string; expiresIn?: number; projectId?: string } = {}): string {
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const uid = `uid-${Buffer.from(email).toString('hex').slice(0, 20)}`;
+  const projectId = options.projectId ?? PROJECT_ID;
+  return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({
+    iss: `https://securetoken.google.com/${projectId}`,
+    aud: projectId,
+    auth_time: now,
+    user_id: uid,
+    sub: uid,
+    iat: now,
+    exp: now + (options.expiresIn ?? 3600),
+    email,
+    email_verified: true,
+    name: options.name ?? email.split('@')[0],
+    firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+  })}.`;
+}
+
+export async function createTestStore(options: StoreOptions = {}) {
+  const { db, drop } = await openTestDb();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: ADMIN,
+    PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
+    FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ...options.env,
+  });
+  let clock = Date.now();
+  const deps = {
+    db,
+    config,
+    jwtSecret: new TextEncoder().encode(config.jwtSecret!),
+    identity: options.identity ?? firebaseIdentity(config),
+    payments: (options.payments ?? sandboxGateway)(db),
+    images: diskImageStore(dataDir),
+    now: () => new Date(clock),
+  };
+  const { app, tools, orders } = createApp(deps, { stripe: options.stripe });
+
+  async function request(method: string, url: string, init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.request(url, { method, headers, body }, { clientAddress: headers['x-test-ip'] ?? '127.0.0.1' });
+    const text = await response.text();
+    let data: any = undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = text;
+    }
+    return { status: response.status, data, headers: response.headers };
+  }
+
+  const tokens = new Map<string, string>();
+  /** Our access token for email, through the real exchange (PUT /api/user/{email}) with an emulator ID token. */
+  async function tokenFor(email: string, name?: string): Promise<string> {
+    if (!tokens.has(email)) {
+      const res = await request('PUT', `/api/user/${email}`, { token: await idTokenFor(email, name), json: { email } });
+      if (res.status !== 200) throw new Error(`token exchange for ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
+      tokens.set(email, res.data.token);
+    }
+    return tokens.get(email)!;
+  }
+
+  return {
+    app,
+    db,
+    deps,
+    tools,
+    orders,
+    request,
+    tokenFor,
+    /** Moves the store's clock (hold expiry). */
+    advance(ms: number) {
+      clock += ms;
+    },
+    async firstTool() {
+      const list = (await request('GET', '/api/tools')).data as { _id: string; minimumOrderQuantity: number; availableQuantity: number; price: number }[];
+      return list[0];
+    },
+    async close() {
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type TestStore = Awaited<ReturnType<typeof createTestStore>>;

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+const api = (name: string, db: 'pglite' | 'postgres') => ({
+  test: {
+    name,
+    include: ['tests/api/**/*.test.ts'],
+    environment: 'node',
+    env: { NODE_ENV: 'test', TEST_DB: db, LOG_LEVEL: 'silent' },
+    globalSetup: ['tests/api/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'silent' } } },
+      api('api', 'pglite'),
+      // The same API suite against a real PostgreSQL server when one is configured (CI sets it).
+      ...(process.env.TEST_DATABASE_URL ? [api('api-pg', 'postgres')] : []),
+    ],
+  },
+});
