@@ -34,8 +34,8 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(E2E_PORT),
-      DATA_DIR: '.data-e2e',
-      DIST_DIR: 'dist-e2e',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data-e2e',
+      DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist-e2e',
       FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR,
       ADMIN_EMAILS: 'admin@ironcrest.test',
       LOG_LEVEL: 'warn',

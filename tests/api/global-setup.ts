@@ -11,7 +11,8 @@ import { seedIfEmpty } from '../../src/server/db/seed';
 export default async function setup(project: TestProject) {
   const postgres = project.config.env?.TEST_DB === 'postgres';
   // A real Auth emulator per project (its own port), so token checks run exactly as in the product.
-  const emulatorHost = `127.0.0.1:${postgres ? 9499 : 9399}`;
+  const base = Number(process.env.API_EMULATOR_PORT ?? 9399);
+  const emulatorHost = `127.0.0.1:${postgres ? base + 100 : base}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-emulator-'));
   const starting = startEmulator({ host: emulatorHost, projectId: 'demo-ironcrest-test', dataDir, quiet: true });
   project.provide('emulatorHost', emulatorHost);
