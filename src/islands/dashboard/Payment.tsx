@@ -1,6 +1,85 @@
+// Pay for an order: buyer, product and 'quantity x price = total', a card form (Stripe or the sandbox),
+// then PUT /booking/makepayment with the provider's intent id.
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import type { Order } from '../../client/orders';
+import { messages } from '../../lib/messages';
+import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';
 
-// Placeholder: the Payment screen is being built.
-export default function Payment(_props: { params: Record<string, string> }) {
-  return <PageSpinner label="Loading…" />;
+const SandboxCardForm = lazy(() => import('../payment/SandboxCardForm'));
+const StripeCardForm = lazy(() => import('../payment/StripeCardForm'));
+
+interface Intent {
+  clientSecret: string;
+  amountCents: number;
+  gateway: 'sandbox' | 'stripe';
+  publishableKey: string | null;
+}
+
+export default function Payment({ params }: { params: Record<string, string> }) {
+  const [order, setOrder] = useState<Order | null>(null);
+  const [intent, setIntent] = useState<Intent | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [paidWith, setPaidWith] = useState<string | null>(null);
+
+  useEffect(() => {
+    (async () => {
+      const found = await api.get<Order>(`booking/${enc(params.id)}`);
+      setOrder(found);
+      if (found.payment !== 'unpaid') return;
+      // The spec's client sends its own total; the server ignores it and charges the order's total.
+      setIntent(await api.post<Intent>('create-payment-intent', { orderId: found._id, price: found.totalCents }));
+    })().catch((e) => setError(errorMessage(e, 'Could not load this order.')));
+  }, [params.id]);
+
+  async function onPaid(transactionId: string) {
+    await api.put(`booking/makepayment/${enc(order!._id)}`, { appointment: order!._id, transactionId });
+    setPaidWith(transactionId);
+  }
+
+  if (error) return <p className="card p-6 text-danger" role="alert">{error}</p>;
+  if (!order) return <PageSpinner label="Loading your order…" />;
+
+  const unit = toCents(order.price);
+  return (
+    <section aria-labelledby="payment-heading" className="max-w-xl space-y-6">
+      <div className="card p-6">
+        <p className="text-sm text-steel-600">Hello, {order.userName}</p>
+        <h1 id="payment-heading" className="mt-1 text-2xl font-black">
+          Please pay for {order.productName}
+        </h1>
+        <p className="mt-3 text-lg" data-testid="payment-total">
+          {order.quantity} x {formatCents(unit)} = <strong>{formatCents(order.quantity * unit)}</strong>
+        </p>
+      </div>
+      {paidWith || order.payment === 'paid' ? (
+        <div className="card border-success p-6" role="status">
+          <p className="text-lg font-bold text-success">{messages.paymentSuccess}</p>
+          <p className="mt-2 text-sm">
+            Your transaction id: <code className="break-all font-semibold">{paidWith ?? order.transactionId}</code>
+          </p>
+          <a href="/dashboard/myorders" className="btn btn-dark mt-4 no-underline">
+            Back to My Orders
+          </a>
+        </div>
+      ) : order.payment === 'cancelled' ? (
+        <p className="card p-6 text-steel-700" role="status">
+          {order.cancelReason ?? 'This order was cancelled.'}
+        </p>
+      ) : !intent ? (
+        <PageSpinner label="Preparing a secure payment…" />
+      ) : (
+        <div className="card p-6">
+          <Suspense fallback={<PageSpinner label="Loading the card form…" />}>
+            {intent.gateway === 'stripe' && intent.publishableKey ? (
+              <StripeCardForm publishableKey={intent.publishableKey} clientSecret={intent.clientSecret} onPaid={onPaid} />
+            ) : (
+              <SandboxCardForm clientSecret={intent.clientSecret} onPaid={onPaid} />
+            )}
+          </Suspense>
+        </div>
+      )}
+    </section>
+  );
 }

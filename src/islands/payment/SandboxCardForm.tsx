@@ -1,0 +1,84 @@
+// The offline card form: Stripe's test cards behave as in Stripe test mode (see README).
+import { useState, type FormEvent } from 'react';
+import { api, errorMessage } from '../../client/api';
+import { cardFormatError } from '../../lib/cards';
+import { SubmitButton } from '../ui/SubmitButton';
+
+export interface CardFormProps {
+  clientSecret: string;
+  onPaid(transactionId: string): Promise<void>;
+}
+
+export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps) {
+  const [card, setCard] = useState({ number: '', expiry: '', cvc: '', postalCode: '' });
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof typeof card, value: string) => setCard((c) => ({ ...c, [name]: value }));
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const [month, year] = card.expiry.split('/').map((p) => Number(p.trim()));
+    const input = { number: card.number, expMonth: month || 0, expYear: year || 0, cvc: card.cvc.trim(), postalCode: card.postalCode.trim() };
+    // Like Stripe's createPaymentMethod: a card that cannot be sent is refused here.
+    const formatError = cardFormatError(input);
+    if (formatError) return setCardError(formatError);
+    setCardError(null);
+    setBusy(true);
+    try {
+      // Like Stripe's confirmCardPayment(clientSecret): the sandbox network charges the card or declines it.
+      const { paymentIntent } = await api.post<{ paymentIntent: { id: string; status: string } }>('sandbox/confirm', { clientSecret, card: input });
+      await onPaid(paymentIntent.id);
+    } catch (error) {
+      setCardError(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Card payment">
+      <p className="badge bg-amber/25 text-ink">Sandbox — no real money</p>
+      <div>
+        <label className="label" htmlFor="card-number">
+          Card number
+        </label>
+        <input
+          id="card-number"
+          className="input font-mono"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          value={card.number}
+          onChange={(e) => set('number', e.target.value)}
+        />
+      </div>
+      <div className="grid grid-cols-3 gap-3">
+        <div>
+          <label className="label" htmlFor="card-expiry">
+            Expiry (MM/YY)
+          </label>
+          <input id="card-expiry" className="input" autoComplete="cc-exp" placeholder="12/30" value={card.expiry} onChange={(e) => set('expiry', e.target.value)} />
+        </div>
+        <div>
+          <label className="label" htmlFor="card-cvc">
+            CVC
+          </label>
+          <input id="card-cvc" className="input" inputMode="numeric" autoComplete="cc-csc" placeholder="123" value={card.cvc} onChange={(e) => set('cvc', e.target.value)} />
+        </div>
+        <div>
+          <label className="label" htmlFor="card-postal">
+            Postal code
+          </label>
+          <input id="card-postal" className="input" autoComplete="postal-code" placeholder="1207" value={card.postalCode} onChange={(e) => set('postalCode', e.target.value)} />
+        </div>
+      </div>
+      <SubmitButton busy={busy} busyLabel="Paying…" className="btn-dark w-full">
+        Pay
+      </SubmitButton>
+      {cardError && (
+        <p className="text-sm font-medium text-danger" role="alert" data-testid="card-error">
+          {cardError}
+        </p>
+      )}
+    </form>
+  );
+}
