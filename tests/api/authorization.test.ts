@@ -1,0 +1,167 @@
+// DESIGN.md "Who may call what", as one table: every endpoint × every kind of caller.
+// Each call carries a valid body for an existing resource, so only authorization decides the status.
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../src/server/auth/jwt';
+import { ADMIN, ALICE, BOB, createTestStore, emulatorIdToken, idTokenFor, type TestStore } from './harness';
+import { ADDRESS, PHONE, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
+import { tinyPng } from './images.fixtures';
+
+type Caller = 'anonymous' | 'user' | 'other' | 'admin';
+const CALLERS: Caller[] = ['anonymous', 'user', 'other', 'admin'];
+const EMAIL: Record<Exclude<Caller, 'anonymous'>, string> = { user: ALICE, other: BOB, admin: ADMIN };
+
+interface Call {
+  url: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** Overrides the caller's access token (PUT /user takes a Firebase ID token instead). */
+  token?: string | null;
+}
+
+let store: TestStore;
+const access: Partial<Record<Caller, string>> = {};
+// Resources owned by the signed-in "user" (Alice), made in beforeAll.
+const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '' };
+let serial = 0;
+const unique = () => `${Date.now().toString(36)}${++serial}`;
+
+async function victim(): Promise<string> {
+  const email = `victim-${unique()}@test.example`;
+  await store.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Victim']);
+  return email;
+}
+
+//           call                                  anonymous user other admin   how to make a valid call
+const TABLE: [string, [number, number, number, number], (caller: Caller) => Promise<Call> | Call][] = [
+  ['GET /tools',                                   [200, 200, 200, 200], () => ({ url: '/api/tools' })],
+  ['GET /tools/{id}',                              [200, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}` })],
+  ['GET /reviews',                                 [200, 200, 200, 200], () => ({ url: '/api/reviews?limit=5&pageNumber=0' })],
+  ['PUT /user/{email}',                            [401, 200, 401, 401], async (caller) => ({
+    url: `/api/user/${ALICE}`, json: { email: ALICE }, token: caller === 'anonymous' ? null : await idTokenFor(EMAIL[caller]) })],
+  ['GET /admin/{email}',                           [401, 200, 403, 200], () => ({ url: `/api/admin/${ALICE}` })],
+  ['GET /userprofile/{email}',                     [401, 200, 403, 200], () => ({ url: `/api/userprofile/${ALICE}` })],
+  ['GET /booking/email/{email}',                   [401, 200, 403, 200], () => ({ url: `/api/booking/email/${ALICE}` })],
+  ['PUT /userupdate/{email}',                      [401, 200, 403, 403], () => ({
+    url: `/api/userupdate/${ALICE}`, json: { name: 'Alice', education: 'BSc', social: 'https://example.com/alice', phoneNumber: '01712345678', address: ADDRESS } })],
+  ['POST /booking',                                [401, 201, 201, 201], () => ({
+    url: '/api/booking', json: { toolId: fx.toolId, quantity: 1, address: ADDRESS, phone: PHONE } })],
+  ['GET /booking/{id}',                            [401, 200, 403, 200], () => ({ url: `/api/booking/${fx.order}` })],
+  ['DELETE /booking/dlt/{id} (unpaid)',            [401, 200, 403, 200], async () => ({
+    url: `/api/booking/dlt/${await placeOrder(store, access.user!, fx.toolId)}` })],
+  ['POST /create-payment-intent',                  [401, 200, 403, 403], () => ({
+    url: '/api/create-payment-intent', json: { orderId: fx.order, price: 1234 } })],
+  ['POST /sandbox/confirm',                        [401, 200, 403, 403], () => ({
+    url: '/api/sandbox/confirm', json: { clientSecret: fx.clientSecret, card: GOOD_CARD } })],
+  ['PUT /booking/makepayment/{id}',                [401, 200, 403, 403], () => ({
+    url: `/api/booking/makepayment/${fx.confirmedOrder}`, json: { appointment: fx.confirmedOrder, transactionId: fx.transactionId } })],
+  ['POST /review',                                 [401, 201, 201, 201], () => ({
+    url: '/api/review', json: { name: 'Reviewer', Messege: 'Solid hammers.', ratings: 4.5 } })],
+  ['GET /booking',                                 [401, 403, 403, 200], () => ({ url: '/api/booking' })],
+  ['GET /allusers',                                [401, 403, 403, 200], () => ({ url: '/api/allusers' })],
+  ['POST /tools',                                  [401, 403, 403, 201], () => ({
+    url: '/api/tools', json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 2, availableQuantity: 30, img: '/images/tools/rubber-mallet.svg' } })],
+  ['DELETE /tools/dlt/{id}',                       [401, 403, 403, 200], async () => ({ url: `/api/tools/dlt/${await makeTool(store, access.admin!)}` })],
+  ['PUT /tool/update/{id}',                        [401, 403, 403, 200], () => ({ url: `/api/tool/update/${fx.toolId}`, json: { availableQuantity: 500 } })],
+  ['DELETE /allusers/dlt/{email}',                 [401, 403, 403, 200], async () => ({ url: `/api/allusers/dlt/${await victim()}` })],
+  ['PUT /allusers/makeadmin/{email}',              [401, 403, 403, 200], async () => ({ url: `/api/allusers/makeadmin/${await victim()}` })],
+  ['POST /images',                                 [401, 403, 403, 201], () => {
+    const form = new FormData();
+    form.append('image', new Blob([tinyPng()], { type: 'image/png' }), 'dot.png');
+    return { url: '/api/images', body: form };
+  }],
+  ['PUT /booking/ship/{id} (paid)',                [401, 403, 403, 200], () => ({ url: `/api/booking/ship/${fx.paidOrder}` })],
+  ['POST /contact',                                [201, 201, 201, 201], () => ({
+    url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
+];
+
+beforeAll(async () => {
+  store = await createTestStore();
+  for (const caller of ['user', 'other', 'admin'] as const) access[caller] = await store.tokenFor(EMAIL[caller]);
+  fx.toolId = await makeTool(store, access.admin!, { availableQuantity: 1000 });
+  fx.order = await placeOrder(store, access.user!, fx.toolId);
+  fx.confirmedOrder = await placeOrder(store, access.user!, fx.toolId);
+  fx.transactionId = await confirmSandbox(store, access.user!, fx.confirmedOrder);
+  fx.paidOrder = await placeOrder(store, access.user!, fx.toolId);
+  await payOrder(store, access.user!, fx.paidOrder);
+  const intentOrder = await placeOrder(store, access.user!, fx.toolId);
+  fx.clientSecret = (await store.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })).data.clientSecret;
+});
+afterAll(() => store.close());
+
+describe('who may call what', () => {
+  for (const [call, statuses, make] of TABLE) {
+    const method = call.split(' ')[0];
+    for (const [i, caller] of CALLERS.entries()) {
+      const expected = statuses[i];
+      it(`${call} as ${caller} → ${expected}`, async () => {
+        const c = await make(caller);
+        const token = 'token' in c ? c.token : caller === 'anonymous' ? null : access[caller];
+        const res = await store.request(method, c.url, { token, json: c.json, body: c.body, headers: c.headers });
+        expect(res.status, JSON.stringify(res.data)).toBe(expected);
+        if (expected === 401) expect(res.data.error.code).toBe('unauthorized');
+        if (expected === 403) expect(res.data.error.code).toBe('forbidden');
+      });
+    }
+  }
+});
+
+describe('access tokens', () => {
+  const probe = (token: string) => store.request('GET', `/api/admin/${ALICE}`, { token });
+
+  it("refuses a deleted user's token at once", async () => {
+    const email = `erin-${unique()}@test.example`;
+    const token = await store.tokenFor(email);
+    expect((await store.request('GET', `/api/admin/${email}`, { token })).status).toBe(200);
+    expect((await store.request('DELETE', `/api/allusers/dlt/${email}`, { token: access.admin })).status).toBe(200);
+    const res = await store.request('GET', `/api/admin/${email}`, { token });
+    expectApiError(res, 401);
+  });
+
+  it.each([
+    ['garbage', async () => 'not-a-token'],
+    ['forged (another secret)', () => signAccessToken(new TextEncoder().encode('x'.repeat(48)), ALICE)],
+    ['expired', () => signAccessToken(store.deps.jwtSecret, ALICE, Date.now() - 2 * 3600_000)],
+    ['unsigned (alg none)', async () => {
+      const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      return `${b64({ alg: 'none' })}.${b64({ sub: ALICE, iss: 'ironcrest-store', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
+    }],
+    ['another issuer', () => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ALICE).setIssuer('elsewhere').setExpirationTime('1h').sign(store.deps.jwtSecret)],
+    ['a Firebase ID token', () => idTokenFor(ALICE)],
+  ])('refuses a %s access token (401)', async (_, make) => {
+    expectApiError(await probe(await make()), 401);
+  });
+
+  it('refuses a malformed Authorization header (401)', async () => {
+    const res = await store.request('GET', `/api/admin/${ALICE}`, { headers: { authorization: `Basic ${access.user}` } });
+    expectApiError(res, 401);
+  });
+});
+
+describe('PUT /user/{email}: the token exchange', () => {
+  const exchange = (idToken: string, email = ALICE, ip = 'exchange') =>
+    store.request('PUT', `/api/user/${email}`, { token: idToken, json: { email }, headers: { 'x-test-ip': ip } });
+
+  it('refuses an ID token for a different email (401)', async () => {
+    expectApiError(await exchange(await idTokenFor(BOB)), 401);
+  });
+  it.each([
+    ['malformed', () => 'garbage.token.here'],
+    ['expired', () => emulatorIdToken(ALICE, { expiresIn: -10 })],
+    ['for another project', () => emulatorIdToken(ALICE, { projectId: 'demo-elsewhere' })],
+    ['our own access token', () => access.user!],
+  ])('refuses a %s ID token (401)', async (_, make) => {
+    expectApiError(await exchange(make()), 401);
+  });
+  it('is rate limited per client address (429), other clients unaffected', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await exchange('garbage', ALICE, 'greedy-client')).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const limited = await exchange('garbage', ALICE, 'greedy-client');
+    expectApiError(limited, 429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await exchange(await idTokenFor(ALICE), ALICE, 'polite-client')).status).toBe(200);
+  });
+});

@@ -1,0 +1,99 @@
+// Small shared steps for the API suites: make a tool, place and pay an order, fingerprint the data.
+import { expect } from 'vitest';
+import type { TestStore } from './harness';
+
+export const ADDRESS = '12 Forge Lane, Dhaka 1207';
+export const PHONE = '01712345678';
+export const GOOD_CARD = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' };
+export const DECLINED_CARD = { ...GOOD_CARD, number: '4000000000000002' };
+
+let toolCount = 0;
+/** A fresh tool made by an admin, so a test owns its stock (defaults: minimum 1, 50 available, $12.34). */
+export async function makeTool(store: TestStore, adminToken: string, over: Record<string, unknown> = {}): Promise<string> {
+  const res = await store.request('POST', '/api/tools', {
+    token: adminToken,
+    json: {
+      name: `Test hammer ${++toolCount}`,
+      description: 'A hammer made for one test.',
+      price: 12.34,
+      minimumOrderQuantity: 1,
+      availableQuantity: 50,
+      img: '/images/tools/ball-peen-hammer.svg',
+      ...over,
+    },
+  });
+  expect(res.status, JSON.stringify(res.data)).toBe(201);
+  return res.data.insertedId;
+}
+
+/** Places an order and returns its id (the call must succeed). */
+export async function placeOrder(store: TestStore, token: string, toolId: string, quantity = 1): Promise<string> {
+  const res = await store.request('POST', '/api/booking', { token, json: { toolId, quantity, address: ADDRESS, phone: PHONE } });
+  expect(res.status, JSON.stringify(res.data)).toBe(201);
+  return res.data.insertedId;
+}
+
+/** The sandbox flow up to a succeeded intent; returns the intent id (the transaction id). */
+export async function confirmSandbox(store: TestStore, token: string, orderId: string): Promise<string> {
+  const intent = await store.request('POST', '/api/create-payment-intent', { token, json: { orderId } });
+  expect(intent.status, JSON.stringify(intent.data)).toBe(200);
+  const confirmed = await store.request('POST', '/api/sandbox/confirm', {
+    token,
+    json: { clientSecret: intent.data.clientSecret, card: GOOD_CARD },
+  });
+  expect(confirmed.status, JSON.stringify(confirmed.data)).toBe(200);
+  return confirmed.data.paymentIntent.id;
+}
+
+/** Pays an order through the whole sandbox flow; returns the transaction id. */
+export async function payOrder(store: TestStore, token: string, orderId: string): Promise<string> {
+  const transactionId = await confirmSandbox(store, token, orderId);
+  const paid = await store.request('PUT', `/api/booking/makepayment/${orderId}`, {
+    token,
+    json: { appointment: orderId, transactionId },
+  });
+  expect(paid.status, JSON.stringify(paid.data)).toBe(200);
+  return transactionId;
+}
+
+export async function stockOf(store: TestStore, toolId: string): Promise<number> {
+  const [row] = await store.db.query<{ n: number }>('SELECT available_quantity AS n FROM tools WHERE id = $1', [toolId]);
+  return row.n;
+}
+
+/** Sets a tool's stock and minimum directly in the database (and drops the API's catalogue cache). */
+export async function setTool(store: TestStore, toolId: string, values: { minimum?: number; available?: number }) {
+  if (values.minimum !== undefined) await store.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
+  if (values.available !== undefined) await store.db.query('UPDATE tools SET available_quantity = $2 WHERE id = $1', [toolId, values.available]);
+  store.tools.invalidate();
+}
+
+// Every stored fact; a payment's last card error is a record of an attempt, not data the caller wrote.
+const TABLES: Record<string, string> = {
+  users: 'SELECT * FROM users',
+  tools: 'SELECT * FROM tools',
+  orders: 'SELECT * FROM orders',
+  payments: 'SELECT id, order_id, gateway, amount_cents, status, client_secret FROM payments',
+  reviews: 'SELECT * FROM reviews',
+  contact_messages: 'SELECT * FROM contact_messages',
+};
+
+/** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */
+export async function snapshot(store: TestStore): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [table, select] of Object.entries(TABLES)) {
+    const [row] = await store.db.query<{ n: number; h: string | null }>(
+      `SELECT count(*)::int AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS h FROM (${select}) t`,
+    );
+    out[table] = `${row.n}:${row.h ?? ''}`;
+  }
+  return out;
+}
+
+/** Asserts the JSON error shape every refusal must have. */
+export function expectApiError(res: { status: number; data: any }, status?: number) {
+  if (status !== undefined) expect(res.status, JSON.stringify(res.data)).toBe(status);
+  expect(res.status, JSON.stringify(res.data)).toBeGreaterThanOrEqual(400);
+  expect(res.status, JSON.stringify(res.data)).toBeLessThan(500);
+  expect(res.data, `status ${res.status}`).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+}
