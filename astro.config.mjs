@@ -19,6 +19,9 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'auto' },
   prefetch: false,
+  // Shiki colours code with inline style attributes, which the hashed style-src of our CSP blocks;
+  // code blocks are plain <pre><code> styled by .prose-blog in global.css.
+  markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },
   security: {
     checkOrigin: true,
