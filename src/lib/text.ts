@@ -1,0 +1,7 @@
+/** The first `max` characters of a text, cut at a word and marked with an ellipsis when cut. */
+export function excerpt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const atWord = cut.slice(0, cut.lastIndexOf(' ')).trimEnd();
+  return `${atWord.length > max / 2 ? atWord : cut.trimEnd()}…`;
+}
