@@ -74,11 +74,14 @@ export function toolsService(db: Db) {
         [id, input.name, input.description, input.img, toCents(input.price), input.minimumOrderQuantity, input.availableQuantity],
       );
       invalidate();
+      runtime.toolIds?.add(id);
       return id;
     },
     async remove(id: string): Promise<number> {
       const rows = await db.query('DELETE FROM tools WHERE id = $1 RETURNING id', [id]);
       invalidate();
+      // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
+      runtime.toolIds?.delete(id);
       return rows.length;
     },
     async restock(id: string, availableQuantity: number): Promise<number> {
