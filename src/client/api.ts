@@ -21,18 +21,60 @@ const client = ky.create({
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-async function call<T>(method: Method, path: string, options: Options = {}): Promise<T> {
-  const send = () => client[method](path.replace(/^\//, ''), options).json<T>();
+/** A failed upload sent through XHR, shaped like ky's HTTPError where errorMessage/httpStatus read it. */
+class UploadHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+  ) {
+    super(`Upload failed with status ${status}`);
+    this.name = 'UploadHttpError';
+  }
+}
+
+/**
+ * fetch cannot report upload progress over HTTP/1.1 (streamed request bodies need HTTP/2 in
+ * Chromium), so uploads that want progress go through XMLHttpRequest, with the same token.
+ */
+function xhrUpload<T>(path: string, body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE.replace(/\/$/, '')}/${path.replace(/^\//, '')}`);
+    xhr.responseType = 'json';
+    xhr.timeout = 60_000;
+    const token = accessToken();
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(xhr.response as T);
+      } else reject(new UploadHttpError(xhr.status, xhr.response));
+    };
+    xhr.onerror = () => reject(new TypeError('Network error'));
+    xhr.ontimeout = () => reject(Object.assign(new Error('Upload timed out'), { name: 'TimeoutError' }));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
+const statusOf = (error: unknown): number | undefined =>
+  isHTTPError(error) ? error.response.status : error instanceof UploadHttpError ? error.status : undefined;
+
+async function withRenewal<T>(send: () => Promise<T>, renewable: boolean): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    if (!isHTTPError(error) || error.response.status !== 401 || options.headers) throw error;
+    if (statusOf(error) !== 401 || !renewable) throw error;
     const { renewAccessToken, expireSession } = await import('./session');
     if (await renewAccessToken()) {
       try {
         return await send();
       } catch (retryError) {
-        if (!isHTTPError(retryError) || retryError.response.status !== 401) throw retryError;
+        if (statusOf(retryError) !== 401) throw retryError;
       }
     }
     await expireSession();
@@ -40,21 +82,34 @@ async function call<T>(method: Method, path: string, options: Options = {}): Pro
   }
 }
 
+function call<T>(method: Method, path: string, options: Options = {}): Promise<T> {
+  return withRenewal(() => client[method](path.replace(/^\//, ''), options).json<T>(), !options.headers);
+}
+
+export interface UploadOptions {
+  /** Called with 0…1 as the file goes up. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
 export const api = {
   get: <T>(path: string, options?: Options) => call<T>('get', path, options),
   post: <T>(path: string, json?: unknown, options?: Options) => call<T>('post', path, { ...options, json }),
   put: <T>(path: string, json?: unknown, options?: Options) => call<T>('put', path, { ...options, json }),
   delete: <T>(path: string, options?: Options) => call<T>('delete', path, options),
-  /** Multipart upload (the image endpoint). */
-  upload: <T>(path: string, body: FormData) => call<T>('post', path, { body, timeout: 60_000 }),
+  /** Multipart upload (the image endpoint), with progress when asked for. */
+  upload: <T>(path: string, body: FormData, { onProgress, signal }: UploadOptions = {}) =>
+    onProgress
+      ? withRenewal(() => xhrUpload<T>(path, body, onProgress, signal), true)
+      : call<T>('post', path, { body, timeout: 60_000, signal }),
 };
 
 export const enc = encodeURIComponent;
 
 /** The server's message for a failed call, for toasts and form errors. */
 export function errorMessage(error: unknown, fallback = 'something went wrong'): string {
-  if (isHTTPError(error)) {
-    const data = error.data as { error?: { message?: string } } | undefined;
+  if (isHTTPError(error) || error instanceof UploadHttpError) {
+    const data = error.data as { error?: { message?: string } } | null | undefined;
     return data?.error?.message ?? fallback;
   }
   if (error instanceof Error && error.name === 'TimeoutError') return 'The server took too long to answer. Please try again.';
@@ -62,5 +117,5 @@ export function errorMessage(error: unknown, fallback = 'something went wrong'):
 }
 
 export function httpStatus(error: unknown): number | undefined {
-  return isHTTPError(error) ? error.response.status : undefined;
+  return statusOf(error);
 }
