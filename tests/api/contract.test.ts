@@ -1,0 +1,238 @@
+// The wire contract of spec point 7: every response's shape and the spec's field names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from './harness';
+import { ADDRESS, PHONE, makeTool, payOrder, placeOrder } from './helpers';
+
+const ID = expect.stringMatching(/^[0-9a-f]{24}$/);
+const TOOL_KEYS = ['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'price'];
+const ORDER_KEYS = ['_id', 'productName', 'price', 'userName', 'email', 'address', 'phone', 'quantity', 'payment', 'transactionId', 'toolId', 'shippingStatus'];
+const USER_KEYS = ['address', 'education', 'email', 'name', 'phoneNumber', 'role', 'signUpDate', 'social'];
+const REVIEW_KEYS = ['Messege', '_id', 'addedBy', 'name', 'ratings'];
+
+let store: TestStore;
+let admin: string;
+let alice: string;
+let toolId: string;
+let aliceName: string;
+beforeAll(async () => {
+  store = await createTestStore();
+  admin = await store.tokenFor(ADMIN);
+  alice = await store.tokenFor(ALICE);
+  // The emulator account is shared by all files, so its display name is whatever the first file gave it.
+  aliceName = (await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.name;
+  await store.tokenFor(BOB);
+  toolId = await makeTool(store, admin, { price: 7.25, minimumOrderQuantity: 2, availableQuantity: 90 });
+});
+afterAll(() => store.close());
+
+describe('tools', () => {
+  it('GET /tools: an array of tools with exactly the spec fields, newest first', async () => {
+    const { status, data } = await store.request('GET', '/api/tools');
+    expect(status).toBe(200);
+    expect(Array.isArray(data)).toBe(true);
+    for (const tool of data) expect(Object.keys(tool).sort()).toEqual(TOOL_KEYS);
+    expect(data[0]).toEqual({
+      _id: toolId,
+      name: expect.any(String),
+      img: '/images/tools/ball-peen-hammer.svg',
+      description: expect.any(String),
+      minimumOrderQuantity: 2,
+      availableQuantity: 90,
+      price: 7.25,
+    });
+  });
+  it('GET /tools/{id}: one tool', async () => {
+    const { status, data } = await store.request('GET', `/api/tools/${toolId}`);
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(TOOL_KEYS);
+    expect(data).toMatchObject({ _id: toolId, price: 7.25 });
+  });
+  it.each([
+    ['minimumOrderQuantity', { minimumOrderQuantity: 3, availableQuantity: 400 }],
+    ['MinimumOrderQuantity (the spec spelling)', { MinimumOrderQuantity: 3, availableQuantity: 400 }],
+  ])('POST /tools with %s stores each number in its own column', async (_, quantities) => {
+    const res = await store.request('POST', '/api/tools', {
+      token: admin,
+      json: { name: 'Claw hammer', description: 'Steel.', price: '19.99', img: 'https://i.ibb.co/abc/hammer.png', ...quantities },
+    });
+    expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const tool = (await store.request('GET', `/api/tools/${res.data.insertedId}`)).data;
+    expect(tool).toMatchObject({ minimumOrderQuantity: 3, availableQuantity: 400, price: 19.99 });
+    const [row] = await store.db.query('SELECT minimum_order_quantity, available_quantity, price_cents FROM tools WHERE id = $1', [tool._id]);
+    expect(row).toEqual({ minimum_order_quantity: 3, available_quantity: 400, price_cents: 1999 });
+  });
+  it('DELETE /tools/dlt/{id} and PUT /tool/update/{id} answer the acknowledged shape', async () => {
+    const id = await makeTool(store, admin);
+    expect(await store.request('PUT', `/api/tool/update/${id}`, { token: admin, json: { availableQuantity: 77 } })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
+    expect((await store.request('GET', `/api/tools/${id}`)).data.availableQuantity).toBe(77);
+    expect(await store.request('DELETE', `/api/tools/dlt/${id}`, { token: admin })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, deletedCount: 1 },
+    });
+  });
+  it('GET /tools carries an ETag and answers 304 while nothing changed', async () => {
+    const first = await store.request('GET', '/api/tools');
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await store.request('GET', '/api/tools', { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(again.data).toBeUndefined();
+    await makeTool(store, admin);
+    const changed = await store.request('GET', '/api/tools', { headers: { 'if-none-match': etag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+  it('GET /tools/{id} also revalidates with 304', async () => {
+    const first = await store.request('GET', `/api/tools/${toolId}`);
+    const res = await store.request('GET', `/api/tools/${toolId}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(res.status).toBe(304);
+  });
+});
+
+describe('orders', () => {
+  let orderId: string;
+  it('POST /booking answers {acknowledged, insertedId} with 201', async () => {
+    const res = await store.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 4, address: ADDRESS, phone: PHONE } });
+    expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    orderId = res.data.insertedId;
+  });
+  it('GET /booking/{id}: the spec fields plus toolId and shippingStatus', async () => {
+    const { status, data } = await store.request('GET', `/api/booking/${orderId}`, { token: alice });
+    expect(status).toBe(200);
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(ORDER_KEYS));
+    expect(data).toMatchObject({
+      _id: orderId,
+      toolId,
+      productName: expect.stringMatching(/^Test hammer/),
+      price: 7.25,
+      userName: aliceName,
+      email: ALICE,
+      address: ADDRESS,
+      phone: PHONE,
+      quantity: 4,
+      payment: 'unpaid',
+      transactionId: null,
+      shippingStatus: 'pending',
+    });
+  });
+  it('GET /booking/email/{email} and GET /booking: arrays of orders, newest first', async () => {
+    const second = await placeOrder(store, alice, toolId, 2);
+    for (const [url, token] of [[`/api/booking/email/${ALICE}`, alice], ['/api/booking', admin]]) {
+      const { status, data } = await store.request('GET', url, { token });
+      expect(status).toBe(200);
+      expect(data.map((o: { _id: string }) => o._id).slice(0, 2)).toEqual([second, orderId]);
+      for (const order of data) expect(Object.keys(order)).toEqual(expect.arrayContaining(ORDER_KEYS));
+    }
+    expect((await store.request('GET', `/api/booking/email/${BOB}`, { token: admin })).data).toEqual([]);
+  });
+  it('a paid order reads payment "paid" with its transactionId', async () => {
+    const transactionId = await payOrder(store, alice, orderId);
+    const { data } = await store.request('GET', `/api/booking/${orderId}`, { token: alice });
+    expect(data).toMatchObject({ payment: 'paid', transactionId });
+  });
+  it('PUT /booking/ship/{id} and DELETE /booking/dlt/{id} answer the acknowledged shape', async () => {
+    expect(await store.request('PUT', `/api/booking/ship/${orderId}`, { token: admin })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
+    const unpaid = await placeOrder(store, alice, toolId, 2);
+    expect(await store.request('DELETE', `/api/booking/dlt/${unpaid}`, { token: alice })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, deletedCount: 1 },
+    });
+  });
+  it('POST /create-payment-intent answers {clientSecret}', async () => {
+    const id = await placeOrder(store, alice, toolId, 2);
+    const res = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: id, price: 1450 } });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ clientSecret: expect.any(String), amountCents: 1450 });
+  });
+});
+
+describe('users', () => {
+  it('PUT /user/{email} answers {token}', async () => {
+    const res = await store.request('PUT', `/api/user/${BOB}`, { token: await idTokenFor(BOB), json: { email: BOB } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.data)).toEqual(['token']);
+    expect(res.data.token.split('.')).toHaveLength(3);
+  });
+  it('GET /admin/{email} answers {admin: boolean}', async () => {
+    expect((await store.request('GET', `/api/admin/${ALICE}`, { token: alice })).data).toEqual({ admin: false });
+    expect((await store.request('GET', `/api/admin/${ADMIN}`, { token: admin })).data).toEqual({ admin: true });
+  });
+  it('GET /userprofile/{email}: the spec profile fields', async () => {
+    const { status, data } = await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice });
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(USER_KEYS);
+    expect(data).toMatchObject({ email: ALICE, name: aliceName, role: 'user' });
+    expect(aliceName).toBeTruthy();
+    expect(new Date(data.signUpDate).toISOString()).toBe(data.signUpDate);
+  });
+  it('PUT /userupdate/{email} answers the acknowledged shape', async () => {
+    const res = await store.request('PUT', `/api/userupdate/${ALICE}`, {
+      token: alice,
+      json: { email: ALICE, name: 'Alice A.', education: 'BSc', social: 'https://example.com/a', phoneNumber: 1712345678, address: ADDRESS, signUpDate: 'x' },
+    });
+    expect(res).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
+    expect((await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.phoneNumber).toBe('1712345678');
+  });
+  it('GET /allusers: users with the profile fields and role', async () => {
+    const { status, data } = await store.request('GET', '/api/allusers', { token: admin });
+    expect(status).toBe(200);
+    for (const user of data) expect(Object.keys(user).sort()).toEqual(USER_KEYS);
+    expect(data.find((u: { email: string }) => u.email === ADMIN).role).toBe('admin');
+  });
+  it('PUT /allusers/makeadmin and DELETE /allusers/dlt answer the acknowledged shape', async () => {
+    const email = 'carol@test.example';
+    await store.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Carol']);
+    expect(await store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
+    expect(await store.request('DELETE', `/api/allusers/dlt/${email}`, { token: admin })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, deletedCount: 1 },
+    });
+  });
+});
+
+describe('reviews', () => {
+  it('GET /reviews answers {services, count}, zero-based pages, newest first', async () => {
+    const { data: all } = await store.request('GET', '/api/reviews?limit=100&pageNumber=0');
+    expect(Object.keys(all).sort()).toEqual(['count', 'services']);
+    expect(all.services).toHaveLength(all.count);
+    for (const review of all.services) expect(Object.keys(review).sort()).toEqual(REVIEW_KEYS);
+    const page0 = (await store.request('GET', '/api/reviews?limit=5&pageNumber=0')).data;
+    const page1 = (await store.request('GET', '/api/reviews?limit=5&pageNumber=1')).data;
+    expect(page0.services).toEqual(all.services.slice(0, 5));
+    expect(page1.services).toEqual(all.services.slice(5, 10));
+    expect(page1.count).toBe(all.count);
+    const last = Math.ceil(all.count / 5) - 1;
+    expect((await store.request('GET', `/api/reviews?limit=5&pageNumber=${last}`)).data.services).toEqual(all.services.slice(last * 5));
+    expect((await store.request('GET', `/api/reviews?limit=5&pageNumber=${last + 1}`)).data.services).toEqual([]);
+    expect((await store.request('GET', '/api/reviews')).data.services).toHaveLength(5);
+  });
+  it('POST /review answers {acknowledged, insertedId}; the review is first on page 0 with addedBy from the token', async () => {
+    const before = (await store.request('GET', '/api/reviews?limit=5&pageNumber=0')).data.count;
+    const res = await store.request('POST', '/api/review', {
+      token: alice,
+      json: { name: 'Alice', Messege: 'Great sledgehammers.', ratings: 4.75, addedBy: 'mallory@evil.example' },
+    });
+    expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const { data } = await store.request('GET', '/api/reviews?limit=5&pageNumber=0');
+    expect(data.count).toBe(before + 1);
+    expect(data.services[0]).toEqual({ _id: res.data.insertedId, name: 'Alice', Messege: 'Great sledgehammers.', ratings: 4.75, addedBy: ALICE });
+  });
+});
+
+describe('errors', () => {
+  it('unknown ids answer a JSON 404', async () => {
+    expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({
+      status: 404,
+      data: { error: { code: 'not_found', message: expect.any(String) } },
+    });
+  });
+});
