@@ -116,6 +116,12 @@ export function errorMessage(error: unknown, fallback = 'something went wrong'):
   return fallback;
 }
 
+/** The per-field messages of a failed call (the API's `error.fields`), if any. */
+export function serverFieldErrors(error: unknown): Record<string, string> | undefined {
+  if (!isHTTPError(error) && !(error instanceof UploadHttpError)) return undefined;
+  return (error.data as { error?: { fields?: Record<string, string> } } | null | undefined)?.error?.fields;
+}
+
 export function httpStatus(error: unknown): number | undefined {
   return statusOf(error);
 }
