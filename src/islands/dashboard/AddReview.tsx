@@ -1,6 +1,87 @@
-import { PageSpinner } from '../ui/Spinner';
+// Add a review (spec points 2 and 5): name (required, at most 20), message, rating 1–5 in steps of
+// 0.01. POST /review; the author is taken from the token by the server.
+import { useRef, useState, type FormEvent } from 'react';
+import { api, errorMessage, serverFieldErrors } from '../../client/api';
+import { toast } from '../../client/toast';
+import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/constants';
+import { messages } from '../../lib/messages';
+import { fieldErrors, reviewInputSchema } from '../../lib/schemas';
+import { Field, TextAreaField } from '../ui/Field';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { StarRating } from '../ui/StarRating';
+import { SubmitButton } from '../ui/SubmitButton';
 
-// Placeholder: the AddReview screen is being built.
+const EMPTY = { name: '', Messege: '', ratings: '' };
+type Values = typeof EMPTY;
+
 export default function AddReview(_props: { params: Record<string, string> }) {
-  return <PageSpinner label="Loading…" />;
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const bind = (name: keyof Values) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      setErrors((old) => ({ ...old, [name]: '' }));
+    },
+  });
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = reviewInputSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      // Take the person to the first field that needs fixing.
+      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    setBusy(true);
+    try {
+      await api.post('review', parsed.data);
+      toast.success(messages.reviewAdded);
+      setValues(EMPTY);
+      setErrors({});
+      form.current?.querySelector<HTMLInputElement>('input')?.focus();
+    } catch (error) {
+      setErrors(serverFieldErrors(error) ?? {});
+      toast.error(errorMessage(error, 'Your review could not be sent. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const preview = Number(values.ratings);
+  return (
+    <>
+      <ScreenHeader title="Add a Review">Tell other builders how our tools hold up on the job.</ScreenHeader>
+      <form ref={form} onSubmit={onSubmit} noValidate className="card max-w-2xl space-y-5 p-6 sm:p-8" aria-label="Add a review">
+        <Field label="Name" autoComplete="name" hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`} {...bind('name')} />
+        <TextAreaField label="Message" rows={5} placeholder="What did you build, and how did the tool perform?" {...bind('Messege')} />
+        <div className="flex flex-wrap items-end gap-4">
+          <div className="w-40">
+            <Field
+              label="Rating"
+              type="number"
+              inputMode="decimal"
+              min={RATING_MIN}
+              max={RATING_MAX}
+              step={RATING_STEP}
+              placeholder="4.5"
+              {...bind('ratings')}
+            />
+          </div>
+          <p className="pb-2 text-sm text-steel-600">
+            {preview >= RATING_MIN && preview <= RATING_MAX ? <StarRating rating={preview} /> : `From ${RATING_MIN} to ${RATING_MAX}, e.g. 4.75`}
+          </p>
+        </div>
+        <SubmitButton busy={busy} busyLabel="Sending…" className="btn-dark">
+          Add review
+        </SubmitButton>
+      </form>
+    </>
+  );
 }
