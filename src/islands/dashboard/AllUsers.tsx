@@ -1,6 +1,128 @@
+// All users (admin, spec point 2): total count; each email with Delete and, for non-admins, Make admin.
+// Both ask first in the one confirmation dialog; a 403 on make-admin toasts the spec's message.
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { api, enc, errorMessage, httpStatus } from '../../client/api';
+import { $user } from '../../client/session-store';
+import { toast } from '../../client/toast';
+import { messages } from '../../lib/messages';
+import { Badge } from '../ui/Badge';
+import { useConfirm } from '../ui/ConfirmDialog';
+import { DataTable, type Column } from '../ui/DataTable';
+import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
+import { LoadError } from '../ui/States';
+import { useResource } from '../ui/useResource';
+import type { UserProfile } from './Profile';
 
-// Placeholder: the AllUsers screen is being built.
+type Busy = Record<string, 'admin' | 'delete' | undefined>;
+
 export default function AllUsers(_props: { params: Record<string, string> }) {
-  return <PageSpinner label="Loading…" />;
+  const me = useStore($user)?.email?.toLowerCase();
+  const users = useResource<UserProfile[]>('allusers', 'Could not load the users. Please try again.');
+  const { confirm, dialog } = useConfirm();
+  const [busy, setBusy] = useState<Busy>({});
+  const mark = (email: string, action?: 'admin' | 'delete') => setBusy((b) => ({ ...b, [email]: action }));
+
+  async function makeAdmin(user: UserProfile) {
+    const ok = await confirm({
+      title: messages.confirmTitle,
+      text: (
+        <>
+          Make <strong className="break-all">{user.name ? `${user.name} (${user.email})` : user.email}</strong> an admin? They will be able to
+          manage users, products and all orders.
+        </>
+      ),
+      confirmLabel: 'Make admin',
+      danger: false,
+    });
+    if (!ok) return;
+    mark(user.email, 'admin');
+    try {
+      await api.put(`allusers/makeadmin/${enc(user.email)}`);
+      users.update((list) => list.map((u) => (u.email === user.email ? { ...u, role: 'admin' } : u)));
+      toast.success(`${user.name || user.email} is now an admin`);
+    } catch (error) {
+      toast.error(httpStatus(error) === 403 ? messages.makeAdminFailed : errorMessage(error, messages.makeAdminFailed));
+    } finally {
+      mark(user.email);
+    }
+  }
+
+  async function remove(user: UserProfile) {
+    const self = user.email === me;
+    const ok = await confirm({
+      title: messages.confirmTitle,
+      text: (
+        <>
+          <p>{messages.confirmIrreversible}</p>
+          <p className="mt-2">
+            {self ? 'This deletes your own account and signs you out: ' : 'Delete the account of '}
+            <strong className="break-all">{user.email}</strong>.
+          </p>
+        </>
+      ),
+      confirmLabel: 'Delete',
+    });
+    if (!ok) return;
+    mark(user.email, 'delete');
+    try {
+      await api.delete(`allusers/dlt/${enc(user.email)}`);
+      users.update((list) => list.filter((u) => u.email !== user.email));
+      toast.success(`${user.email} was deleted`);
+      if (self) await import('../../client/session').then((s) => s.expireSession());
+    } catch (error) {
+      toast.error(errorMessage(error, 'The user could not be deleted. Please try again.'));
+    } finally {
+      mark(user.email);
+    }
+  }
+
+  const columns: Column<UserProfile>[] = [
+    {
+      header: 'Email',
+      rowHeader: true,
+      cell: (u) => (
+        <>
+          {u.email}
+          {u.email === me && <span className="ml-2 text-xs font-normal text-steel-600">(you)</span>}
+        </>
+      ),
+    },
+    { header: 'Name', cell: (u) => u.name || <span className="text-steel-500">—</span> },
+    { header: 'Role', cell: (u) => (u.role === 'admin' ? <Badge tone="dark">Admin</Badge> : <Badge>User</Badge>) },
+    {
+      header: 'Actions',
+      className: 'sm:text-right',
+      cell: (u) => (
+        <span className="inline-flex flex-wrap justify-end gap-2">
+          {u.role !== 'admin' && (
+            <button type="button" className="btn btn-primary btn-sm" disabled={busy[u.email] !== undefined} aria-busy={busy[u.email] === 'admin' || undefined} onClick={() => makeAdmin(u)}>
+              {busy[u.email] === 'admin' ? 'Saving…' : 'Make admin'}
+              <span className="sr-only"> {u.email}</span>
+            </button>
+          )}
+          <button type="button" className="btn btn-danger btn-sm" disabled={busy[u.email] !== undefined} aria-busy={busy[u.email] === 'delete' || undefined} onClick={() => remove(u)}>
+            {busy[u.email] === 'delete' ? 'Deleting…' : 'Delete'}
+            <span className="sr-only"> {u.email}</span>
+          </button>
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ScreenHeader title="All Users" total={users.data?.length} noun="users">
+        Promote trusted staff to admin, or remove accounts.
+      </ScreenHeader>
+      {users.error && <LoadError message={users.error} onRetry={users.reload} />}
+      {!users.data ? (
+        !users.error && <PageSpinner label="Loading users…" />
+      ) : (
+        <DataTable caption="All users" columns={columns} rows={users.data} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
+      )}
+      {dialog}
+    </>
+  );
 }

@@ -1,6 +1,91 @@
+// Manage all orders (admin): total count; email, phone, price, product name, quantity and payment,
+// each under its own header (the spec's phone-under-'Price' is a bug we fix). Paid orders read
+// Pending with a Shipped button that is saved (PUT /booking/ship/{id}), not only flipped locally.
+import { useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { toast } from '../../client/toast';
+import { formatCents, toCents } from '../../lib/money';
+import { Badge } from '../ui/Badge';
+import { DataTable, type Column } from '../ui/DataTable';
+import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
+import { LoadError } from '../ui/States';
+import { useResource } from '../ui/useResource';
 
-// Placeholder: the ManageAllOrders screen is being built.
+export interface Order {
+  _id: string;
+  productName: string;
+  price: number;
+  userName: string;
+  email: string;
+  address: string;
+  phone: string;
+  quantity: number;
+  payment: 'unpaid' | 'paid' | 'cancelled';
+  transactionId: string | null;
+  shippingStatus: 'pending' | 'shipped';
+  cancelReason?: string | null;
+}
+
+function PaymentStatus({ order }: { order: Order }) {
+  if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
+  if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
+  return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
+}
+
 export default function ManageAllOrders(_props: { params: Record<string, string> }) {
-  return <PageSpinner label="Loading…" />;
+  const orders = useResource<Order[]>('booking', 'Could not load the orders. Please try again.');
+  const [shipping, setShipping] = useState<Record<string, boolean>>({});
+
+  async function ship(order: Order) {
+    setShipping((s) => ({ ...s, [order._id]: true }));
+    try {
+      await api.put(`booking/ship/${enc(order._id)}`);
+      orders.update((list) => list.map((o) => (o._id === order._id ? { ...o, shippingStatus: 'shipped' } : o)));
+      toast.success(`${order.productName} for ${order.email} is marked shipped`);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The order could not be marked shipped. Please try again.'));
+    } finally {
+      setShipping((s) => ({ ...s, [order._id]: false }));
+    }
+  }
+
+  const columns: Column<Order>[] = [
+    { header: 'Email', rowHeader: true, cell: (o) => o.email },
+    { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> },
+    { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
+    { header: 'Product name', cell: (o) => o.productName },
+    { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => o.quantity.toLocaleString('en-US') },
+    {
+      header: 'Payment',
+      cell: (o) => (
+        <span className="inline-flex flex-wrap items-center justify-end gap-2" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
+          <PaymentStatus order={o} />
+          {o.payment === 'paid' && o.shippingStatus === 'pending' && (
+            <button type="button" className="btn btn-primary btn-sm" disabled={shipping[o._id]} aria-busy={shipping[o._id] || undefined} onClick={() => ship(o)}>
+              {shipping[o._id] ? 'Saving…' : 'Shipped'}
+              <span className="sr-only">
+                {' '}
+                – mark {o.productName} for {o.email} as shipped
+              </span>
+            </button>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ScreenHeader title="Manage All Orders" total={orders.data?.length} noun="orders">
+        Paid orders wait as Pending until you mark them shipped.
+      </ScreenHeader>
+      {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
+      {!orders.data ? (
+        !orders.error && <PageSpinner label="Loading orders…" />
+      ) : (
+        <DataTable caption="All orders" columns={columns} rows={orders.data} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
+      )}
+    </>
+  );
 }
