@@ -28,3 +28,6 @@ export const LIMITS = {
   maxQuantity: 1_000_000,
   maxPriceCents: 100_000_000,
 } as const;
+/** Product images: the types and size POST /images accepts (checked again, by content, on the server). */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
