@@ -16,6 +16,8 @@ export const emailSchema = z
   .trim()
   .max(LIMITS.shortText, messages.invalidEmail)
   .regex(EMAIL_PATTERN, messages.invalidEmail)
+  // The spec's pattern lets control characters through; a NUL would reach the database from a URL.
+  .refine((e) => !/[\u0000-\u001f\u007f]/.test(e), messages.invalidEmail)
   .transform((e) => e.toLowerCase());
 
 const password = z.string().min(MIN_PASSWORD_LENGTH, messages.passwordTooShort).max(128);
@@ -36,10 +38,21 @@ export const signupSchema = z
 
 export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, messages.invalidPhone);
 
-const wholeCount = z.coerce
-  .number({ error: 'Must be a number' })
-  .int('Must be a whole number')
-  .max(LIMITS.maxQuantity, `At most ${LIMITS.maxQuantity}`);
+/**
+ * A number, or a numeric string (form fields send text). Unlike z.coerce it refuses other types:
+ * coercion would read true as 1, [5] as 5 and null or '' as 0.
+ */
+export const numeric = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+
+const wholeCount = (min: number, message: string) =>
+  numeric(
+    z
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number')
+      .min(min, message)
+      .max(LIMITS.maxQuantity, `At most ${LIMITS.maxQuantity}`),
+  );
 
 /** Resource ids are opaque tokens we generate: 24 lowercase hex characters. */
 export const idSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid id');
@@ -47,7 +60,7 @@ export const idSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid id');
 /** POST /booking: the client only asks for a tool, a quantity and where to ship. */
 export const orderInputSchema = z.object({
   toolId: idSchema,
-  quantity: wholeCount.positive('Must be at least 1'),
+  quantity: wholeCount(1, 'Must be at least 1'),
   address: required(LIMITS.address, 'Address is required'),
   phone: phoneSchema,
 });
@@ -64,11 +77,13 @@ export function quantityError(
 }
 
 /** Ratings: 1 to 5 with at most two decimals (step 0.01). */
-export const ratingSchema = z.coerce
-  .number({ error: messages.ratingRange })
-  .min(RATING_MIN, messages.ratingRange)
-  .max(RATING_MAX, messages.ratingRange)
-  .refine((r) => Math.abs(Math.round(r * 100) - r * 100) < 1e-6, messages.ratingRange);
+export const ratingSchema = numeric(
+  z
+    .number({ error: messages.ratingRange })
+    .min(RATING_MIN, messages.ratingRange)
+    .max(RATING_MAX, messages.ratingRange)
+    .refine((r) => Math.abs(Math.round(r * 100) - r * 100) < 1e-6, messages.ratingRange),
+);
 
 export const reviewInputSchema = z.object({
   name: required(REVIEW_NAME_MAX * 4, messages.nameRequired).max(REVIEW_NAME_MAX, messages.reviewNameTooLong),
@@ -97,11 +112,13 @@ export const profileUpdateSchema = z.object({
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-const priceDollars = z.coerce
-  .number({ error: 'Price must be a number' })
-  .positive('Price must be above 0')
-  .max(LIMITS.maxPriceCents / 100, 'Price is too high')
-  .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, 'Price has at most 2 decimals');
+const priceDollars = numeric(
+  z
+    .number({ error: 'Price must be a number' })
+    .positive('Price must be above 0')
+    .max(LIMITS.maxPriceCents / 100, 'Price is too high')
+    .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, 'Price has at most 2 decimals'),
+);
 
 /** An image URL we can show: our own upload path or an https URL (the image host). */
 const imageUrl = z
@@ -119,9 +136,9 @@ export const toolInputSchema = z
     name: required(LIMITS.shortText, 'Name is required'),
     description: required(LIMITS.description, 'Description is required'),
     price: priceDollars,
-    minimumOrderQuantity: wholeCount.min(1, 'Minimum order must be at least 1').optional(),
-    MinimumOrderQuantity: wholeCount.min(1, 'Minimum order must be at least 1').optional(),
-    availableQuantity: wholeCount.min(0, 'Available quantity cannot be negative'),
+    minimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
+    MinimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
+    availableQuantity: wholeCount(0, 'Available quantity cannot be negative'),
     img: imageUrl,
   })
   .transform(({ MinimumOrderQuantity, minimumOrderQuantity, ...rest }) => ({
@@ -135,7 +152,7 @@ export const toolInputSchema = z
 export type ToolInput = z.infer<typeof toolInputSchema> & { minimumOrderQuantity: number };
 
 /** PUT /tool/update/{id}: an admin restock (sets the stock; buying never calls it). */
-export const restockSchema = z.object({ availableQuantity: wholeCount.min(0, 'Available quantity cannot be negative') });
+export const restockSchema = z.object({ availableQuantity: wholeCount(0, 'Available quantity cannot be negative') });
 
 export const contactSchema = z.object({
   name: required(LIMITS.shortText, messages.nameRequired),

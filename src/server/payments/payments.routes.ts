@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { idSchema } from '../../lib/schemas';
+import { idSchema, numeric } from '../../lib/schemas';
 import { signedIn } from '../auth/guards';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { jsonBody, parse } from '../http/validate';
@@ -23,8 +23,8 @@ const sandboxConfirmSchema = z.object({
   clientSecret: z.string().min(1).max(255),
   card: z.object({
     number: z.string().max(32),
-    expMonth: z.coerce.number().int(),
-    expYear: z.coerce.number().int(),
+    expMonth: numeric(z.number().int()),
+    expYear: numeric(z.number().int()),
     cvc: z.string().max(8),
     postalCode: z.string().max(16).optional(),
   }),
