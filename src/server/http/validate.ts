@@ -13,12 +13,18 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   const raw = await c.req.text();
   if (raw.length > MAX_JSON_BYTES) throw new ApiError(413, 'too_large', 'Request body is too large');
   let data: unknown;
+  let nul = false;
   try {
-    data = JSON.parse(raw);
+    // PostgreSQL text cannot hold U+0000: storing one fails deep in the driver, so refuse it here.
+    data = JSON.parse(raw, (_key, value) => {
+      if (typeof value === 'string' && value.includes('\u0000')) nul = true;
+      return value;
+    });
   } catch {
     throw badRequest('Malformed JSON body');
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('Body must be a JSON object');
+  if (nul) throw badRequest('Text must not contain NUL characters');
   return parse(schema, data);
 }
 
