@@ -1,0 +1,308 @@
+// Malformed input, endpoint by endpoint: always a 4xx JSON error, never a 5xx, and nothing written.
+// Each JSON endpoint has a valid body; every case breaks one field (or the whole body) and nothing else.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from './harness';
+import { ADDRESS, GOOD_CARD, PHONE, confirmSandbox, expectApiError, makeTool, placeOrder, snapshot } from './helpers';
+import { tinyPng } from './images.fixtures';
+
+const MISSING = Symbol('missing');
+const LONG = 'x'.repeat(5000);
+const NUL = 'ham\u0000mer';
+const SQL = "'; DROP TABLE tools; --";
+const HTML = '<script>alert(1)</script>';
+const UNKNOWN_ID = '0'.repeat(24);
+
+// Values that are not a number of any kind (numeric strings such as "5" are accepted on purpose: form fields send text).
+const NOT_NUMBERS = [MISSING, null, true, false, [], [5], {}, { $gt: 0 }, '', '   ', 'abc', 'NaN', 'Infinity', '-Infinity', '1e400', '0x1g', '٣', SQL, HTML];
+const wholeCount = (min: number) => [...NOT_NUMBERS, min - 1, -1, 1.5, 1e308, 2 ** 53, 1_000_001];
+const REQUIRED_TEXT = [MISSING, null, 123, true, [], {}, ['a'], '', '   ', LONG, NUL];
+const OPTIONAL_TEXT = [null, 123, true, [], {}, LONG, NUL];
+const BAD_EMAILS = [MISSING, null, 123, [], '', 'plainaddress', 'a@b', '@x.y', 'a@b.', 'a b@c.de', `${LONG}@x.yz`, 'a\u0000b@x.yz', SQL, HTML];
+const BAD_IDS = [MISSING, null, 123, true, [], {}, '', 'abc', '0'.repeat(23), '0'.repeat(25), 'ABCDEF0123456789ABCDEF01', SQL, HTML, '🔨'.repeat(12), NUL, LONG];
+// Path segments, as they appear in the URL.
+const BAD_ID_SEGMENTS = ['abc', '0'.repeat(23), '0'.repeat(25), 'ABCDEF0123456789ABCDEF01', UNKNOWN_ID, encodeURIComponent(SQL), encodeURIComponent(HTML),
+  encodeURIComponent('🔨'.repeat(12)), '%00'.repeat(24), 'a'.repeat(5000), '%E0%A4%A', 'null', 'undefined', '-1', '1e3'];
+const BAD_EMAIL_SEGMENTS = ['plainaddress', 'a%40b', '%40x.y', encodeURIComponent(SQL), encodeURIComponent(HTML), `${'a'.repeat(5000)}%40x.yz`,
+  'a%00b%40x.yz', '%E0%A4%A', encodeURIComponent('zoë@münchen'), 'nobody%40nowhere.example'];
+
+interface Endpoint {
+  method: string;
+  path: string;
+  caller: 'anonymous' | 'alice' | 'admin';
+  /** A valid body: each case breaks one field of it. */
+  valid: () => Record<string, unknown>;
+  fields: Record<string, unknown[]>;
+  /** The status the valid body gets: proves the sweep broke only what it meant to. */
+  ok: number;
+}
+
+let store: TestStore;
+const tokens: Record<string, string> = {};
+const fx = { toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+let ip = 0;
+
+async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+  // Every call its own client address, so rate limits never stand in for validation.
+  const headers = { 'x-test-ip': `sweep-${++ip}`, ...init.headers };
+  return store.request(method, url, { token: caller === 'anonymous' ? null : tokens[caller], json: init.json, body: init.body, headers });
+}
+
+/** Runs one refused call and checks the three promises: 4xx, JSON error, nothing written. */
+async function expectRefused(run: () => Promise<{ status: number; data: any }>) {
+  const before = await snapshot(store);
+  const res = await run();
+  expectApiError(res);
+  expect(await snapshot(store)).toEqual(before);
+}
+
+const label = (v: unknown) => (v === MISSING ? 'missing' : typeof v === 'string' && v.length > 40 ? `"${v.slice(0, 12)}…" (${v.length} chars)` : JSON.stringify(v));
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    method: 'POST', path: '/api/tools', caller: 'admin', ok: 201,
+    valid: () => ({ name: 'Anvil', description: 'Cast steel.', price: 99.99, minimumOrderQuantity: 1, availableQuantity: 10, img: '/images/tools/anvil.svg' }),
+    fields: {
+      name: REQUIRED_TEXT,
+      description: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'd'.repeat(2001)],
+      price: [...NOT_NUMBERS, 0, -1, -0.01, 0.001, 12.345, 1e308, 1_000_001],
+      minimumOrderQuantity: wholeCount(1),
+      availableQuantity: wholeCount(0),
+      img: [MISSING, null, 123, '', 'javascript:alert(1)', 'http://insecure.example/x.png', 'data:image/png;base64,AAAA', '/etc/passwd', `https://x.example/${LONG}`, `https://x.example/"${HTML}`, NUL],
+    },
+  },
+  {
+    method: 'POST', path: '/api/tools', caller: 'admin', ok: 201,
+    valid: () => ({ name: 'Anvil', description: 'Cast steel.', price: 99.99, MinimumOrderQuantity: 2, availableQuantity: 10, img: '/images/tools/anvil.svg' }),
+    fields: { MinimumOrderQuantity: wholeCount(1).filter((v) => v !== MISSING) },
+  },
+  {
+    method: 'PUT', path: '/api/tool/update/{toolId}', caller: 'admin', ok: 200,
+    valid: () => ({ availableQuantity: 5000 }),
+    fields: { availableQuantity: wholeCount(0) },
+  },
+  {
+    method: 'POST', path: '/api/booking', caller: 'alice', ok: 201,
+    valid: () => ({ toolId: fx.toolId, quantity: 2, address: ADDRESS, phone: PHONE }),
+    fields: {
+      toolId: [...BAD_IDS, UNKNOWN_ID],
+      quantity: [...wholeCount(1), 100_000],
+      address: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'a'.repeat(301)],
+      phone: [MISSING, null, 1712345678, true, [], '', '123', '01212345678', '0171234567', '017123456789', '+8801712345678x', '+9901712345678', '০১৭১২৩৪৫৬৭৮', `${PHONE}' OR '1'='1`, HTML, NUL],
+    },
+  },
+  {
+    method: 'POST', path: '/api/create-payment-intent', caller: 'alice', ok: 200,
+    valid: () => ({ orderId: fx.freshOrder }),
+    fields: { orderId: [...BAD_IDS, UNKNOWN_ID, 'bob'] },
+  },
+  {
+    method: 'POST', path: '/api/sandbox/confirm', caller: 'alice', ok: 200,
+    valid: () => ({ clientSecret: fx.clientSecret, card: { ...GOOD_CARD } }),
+    fields: {
+      clientSecret: [MISSING, null, 123, [], '', 'pi_unknown_secret_x', SQL, LONG, NUL],
+      card: [MISSING, null, '4242424242424242', [], 42],
+      'card.number': [MISSING, null, 4242424242424242, [], '', 'x'.repeat(33), '4242 4242 4242 4241', SQL, HTML, NUL],
+      'card.expMonth': [MISSING, null, true, [], 'abc', '', 0, 13, 1.5, -1],
+      'card.expYear': [MISSING, null, true, [], 'abc', '', 2001, 1.5],
+      'card.cvc': [MISSING, null, 123, '', '12', '12345', 'x'.repeat(9), NUL],
+    },
+  },
+  {
+    method: 'PUT', path: '/api/booking/makepayment/{payOrder}', caller: 'alice', ok: 200,
+    valid: () => ({ appointment: fx.payOrder, transactionId: fx.transactionId }),
+    fields: {
+      transactionId: [MISSING, null, 123, true, [], {}, '', '   ', 'pi_unknown', 'other', SQL, HTML, 'x'.repeat(256), NUL],
+      appointment: [null, 123, true, [], {}],
+    },
+  },
+  {
+    method: 'POST', path: '/api/review', caller: 'alice', ok: 201,
+    valid: () => ({ name: 'Alice', Messege: 'Good hammers.', ratings: 4.5 }),
+    fields: {
+      name: [...REQUIRED_TEXT, 'n'.repeat(21)],
+      Messege: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'm'.repeat(2001)],
+      ratings: [...NOT_NUMBERS, 0, 0.99, 5.01, 6, -1, 4.555, 1e308],
+    },
+  },
+  {
+    method: 'PUT', path: '/api/userupdate/{alice}', caller: 'alice', ok: 200,
+    valid: () => ({ name: 'Alice', education: 'BSc', social: 'https://example.com/alice', phoneNumber: '01712345678', address: ADDRESS }),
+    fields: {
+      name: REQUIRED_TEXT,
+      education: OPTIONAL_TEXT,
+      social: [...OPTIONAL_TEXT, 'javascript:alert(1)', 'example.com', HTML, 'https://a b'],
+      phoneNumber: [null, true, [], {}, 'abc', '123', '1'.repeat(16), 1e20, -5, SQL, HTML, NUL],
+      address: [...OPTIONAL_TEXT.filter((v) => v !== LONG), 'a'.repeat(301)],
+    },
+  },
+  {
+    method: 'POST', path: '/api/contact', caller: 'anonymous', ok: 201,
+    valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship abroad?' }),
+    fields: {
+      name: REQUIRED_TEXT,
+      email: BAD_EMAILS,
+      message: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'm'.repeat(2001)],
+    },
+  },
+];
+
+function url(path: string) {
+  return path
+    .replace('{toolId}', fx.toolId)
+    .replace('{payOrder}', fx.payOrder)
+    .replace('{alice}', ALICE);
+}
+
+function withField(body: Record<string, unknown>, field: string, value: unknown) {
+  const copy = structuredClone(body);
+  const [head, sub] = field.split('.');
+  const target = (sub ? copy[head] : copy) as Record<string, unknown>;
+  const key = sub ?? head;
+  if (value === MISSING) delete target[key];
+  else target[key] = value === 'bob' ? fx.bobOrder : value === 'other' ? fx.otherTransaction : value;
+  return copy;
+}
+
+beforeAll(async () => {
+  store = await createTestStore();
+  tokens.admin = await store.tokenFor(ADMIN);
+  tokens.alice = await store.tokenFor(ALICE);
+  const bob = await store.tokenFor(BOB);
+  fx.toolId = await makeTool(store, tokens.admin, { availableQuantity: 1000, minimumOrderQuantity: 2 });
+  fx.order = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  fx.bobOrder = await placeOrder(store, bob, fx.toolId, 2);
+  fx.freshOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  fx.intentOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  fx.clientSecret = (await store.request('POST', '/api/create-payment-intent', { token: tokens.alice, json: { orderId: fx.intentOrder } })).data.clientSecret;
+  fx.payOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  fx.transactionId = await confirmSandbox(store, tokens.alice, fx.payOrder);
+  fx.otherTransaction = await confirmSandbox(store, tokens.alice, fx.order);
+});
+afterAll(() => store.close());
+
+describe.each(ENDPOINTS.map((e, i) => [`${e.method} ${e.path}${ENDPOINTS.findIndex((o) => o.path === e.path) === i ? '' : ' (spec spelling)'}`, e] as const))(
+  '%s',
+  (_, endpoint) => {
+    const cases = Object.entries(endpoint.fields).flatMap(([field, values]) => values.map((value) => [`${field} = ${label(value)}`, field, value] as const));
+    it.each(cases)('refuses %s', async (_name, field, value) => {
+      await expectRefused(() => call(endpoint.method, url(endpoint.path), endpoint.caller, { json: withField(endpoint.valid(), field, value) }));
+    });
+
+    const raw = (body: string, type?: string) => () =>
+      call(endpoint.method, url(endpoint.path), endpoint.caller, { body, headers: type ? { 'content-type': type } : {} });
+    const valid = () => JSON.stringify(endpoint.valid());
+    it.each([
+      ['malformed JSON', raw('{"name": "Anvil",', 'application/json'), 400],
+      ['an empty body', raw('', 'application/json'), 400],
+      ['a JSON array', raw('[]', 'application/json'), 400],
+      ['JSON null', raw('null', 'application/json'), 400],
+      ['a JSON string', raw('"hello"', 'application/json'), 400],
+      ['no content type', () => raw(valid())(), 415],
+      ['text/plain', () => raw(valid(), 'text/plain')(), 415],
+      ['a form', raw('name=Anvil&price=1', 'application/x-www-form-urlencoded'), 415],
+      ['a body over 64 kB', raw(JSON.stringify({ pad: 'p'.repeat(70_000) }), 'application/json'), 413],
+    ] as const)('refuses %s', async (_name, run, status) => {
+      await expectRefused(async () => {
+        const res = await run();
+        expect(res.status, JSON.stringify(res.data)).toBe(status);
+        return res;
+      });
+    });
+
+    it(`accepts the valid body (${endpoint.ok})`, async () => {
+      const res = await call(endpoint.method, url(endpoint.path), endpoint.caller, { json: endpoint.valid() });
+      expect(res.status, JSON.stringify(res.data)).toBe(endpoint.ok);
+    });
+  },
+);
+
+describe('path parameters', () => {
+  const ID_ROUTES: [string, string, Endpoint['caller']][] = [
+    ['GET', '/api/tools/{}', 'anonymous'],
+    ['DELETE', '/api/tools/dlt/{}', 'admin'],
+    ['PUT', '/api/tool/update/{}', 'admin'],
+    ['GET', '/api/booking/{}', 'admin'],
+    ['DELETE', '/api/booking/dlt/{}', 'admin'],
+    ['PUT', '/api/booking/ship/{}', 'admin'],
+    ['PUT', '/api/booking/makepayment/{}', 'alice'],
+    ['GET', '/api/images/{}', 'anonymous'],
+  ];
+  const EMAIL_ROUTES: [string, string, Endpoint['caller']][] = [
+    ['GET', '/api/admin/{}', 'admin'],
+    ['GET', '/api/userprofile/{}', 'admin'],
+    ['GET', '/api/booking/email/{}', 'admin'],
+    ['DELETE', '/api/allusers/dlt/{}', 'admin'],
+    ['PUT', '/api/allusers/makeadmin/{}', 'admin'],
+  ];
+  const BODIES: Record<string, unknown> = {
+    '/api/tool/update/{}': { availableQuantity: 10 },
+    '/api/booking/makepayment/{}': { transactionId: 'pi_unknown' },
+  };
+  const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
+  it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {
+    await expectRefused(() => call(method, path.replace('{}', segment), caller, { json: BODIES[path] }));
+  });
+
+  // Well-formed emails of nobody are answered normally by the reads (an empty list, admin: false).
+  const readsOfNobody = new Set(['/api/admin/{}', '/api/booking/email/{}']);
+  const emailCases = EMAIL_ROUTES.flatMap(([method, path, caller]) =>
+    BAD_EMAIL_SEGMENTS.filter((s) => !(readsOfNobody.has(path) && s === 'nobody%40nowhere.example')).map(
+      (s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const,
+    ),
+  );
+  it.each(emailCases)('refuses %s', async (_name, method, path, caller, segment) => {
+    await expectRefused(() => call(method, path.replace('{}', segment), caller));
+  });
+
+  it.each(BAD_EMAIL_SEGMENTS)('PUT /user/%s with a valid ID token is refused', async (segment) => {
+    const idToken = await idTokenFor(ALICE);
+    await expectRefused(() => store.request('PUT', `/api/user/${segment}`, { token: idToken, json: { email: ALICE }, headers: { 'x-test-ip': `user-${++ip}` } }));
+  });
+});
+
+describe('GET /reviews query', () => {
+  const cases = [
+    ...['0', '-1', '101', 'abc', '1.5', 'NaN', 'Infinity', '1e9', '', encodeURIComponent(SQL), '%00'].map((v) => `limit=${v}`),
+    ...['-1', 'abc', '1.5', 'NaN', 'Infinity', '1e9', encodeURIComponent(HTML)].map((v) => `pageNumber=${v}`),
+  ];
+  it.each(cases)('refuses ?%s', async (query) => {
+    await expectRefused(() => call('GET', `/api/reviews?${query}`, 'anonymous'));
+  });
+});
+
+describe('POST /images body', () => {
+  it.each([
+    ['JSON instead of multipart', () => ({ json: { image: 'x' } })],
+    ['a form without the image field', () => {
+      const form = new FormData();
+      form.append('picture', new Blob([tinyPng()], { type: 'image/png' }), 'dot.png');
+      return { body: form };
+    }],
+    ['the image field as text', () => {
+      const form = new FormData();
+      form.append('image', 'not a file');
+      return { body: form };
+    }],
+    ['a broken multipart body', () => ({ body: '--xyz\r\nContent-Disposition: form-data; name="image"\r\n\r\nabc', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } })],
+    ['a multipart type without a boundary', () => ({ body: 'abc', headers: { 'content-type': 'multipart/form-data' } })],
+  ] as const)('refuses %s', async (_name, make) => {
+    await expectRefused(() => call('POST', '/api/images', 'admin', make() as never));
+  });
+});
+
+describe('metacharacters and unicode in free text are stored verbatim, never interpreted', () => {
+  it('a review full of SQL, HTML and unicode reads back exactly', async () => {
+    const review = { name: 'Zoë 🔨 ভালো', Messege: `${SQL} ${HTML} \u202Eevil\u202C مرحبا 😀 \\ " \``, ratings: 3.25 };
+    const res = await call('POST', '/api/review', 'alice', { json: review });
+    expect(res.status).toBe(201);
+    const { data } = await call('GET', '/api/reviews?limit=1&pageNumber=0', 'anonymous');
+    expect(data.services[0]).toMatchObject(review);
+    expect((await call('GET', '/api/tools', 'anonymous')).data.length).toBeGreaterThan(0);
+  });
+  it('an order address with SQL and HTML is kept as text', async () => {
+    const address = `${SQL}\n${HTML} Road 5, ঢাকা`;
+    const res = await call('POST', '/api/booking', 'alice', { json: { toolId: fx.toolId, quantity: 2, address, phone: `+88${PHONE}` } });
+    expect(res.status).toBe(201);
+    expect((await call('GET', `/api/booking/${res.data.insertedId}`, 'alice')).data.address).toBe(address);
+  });
+});
