@@ -74,6 +74,8 @@ export function ordersService(db: Db, tools: ToolsService, holdMs: number, now: 
 
     /** Places an order: price from the tool, buyer from the token, stock taken in the same transaction. */
     async place(user: CurrentUser, input: OrderInput): Promise<string> {
+      // Units of holds that ran out are for sale now, not only after the next sweep.
+      await expireHolds();
       const id = newId();
       const result = await db.transaction(async (tx) => {
         const sold = await tools.take(tx, input.toolId, input.quantity);
