@@ -1,0 +1,219 @@
+// Order integrity: the server computes price, buyer and stock; the client only asks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../src/lib/messages';
+import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, setTool, snapshot, stockOf } from './helpers';
+
+let store: TestStore;
+let admin: string;
+let alice: string;
+let bob: string;
+let aliceName: string;
+
+const book = (token: string, toolId: string, quantity: number, extra: object = {}) =>
+  store.request('POST', '/api/booking', { token, json: { toolId, quantity, address: ADDRESS, phone: PHONE, ...extra } });
+const order = async (id: string, token = admin) => (await store.request('GET', `/api/booking/${id}`, { token })).data;
+const toolStock = async (toolId: string) => (await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity;
+
+beforeAll(async () => {
+  store = await createTestStore();
+  admin = await store.tokenFor(ADMIN);
+  alice = await store.tokenFor(ALICE);
+  bob = await store.tokenFor(BOB);
+  aliceName = (await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.name;
+});
+afterAll(() => store.close());
+
+describe('placing an order', () => {
+  it('takes the price from the database and the buyer from the token; tampered fields are ignored', async () => {
+    const toolId = await makeTool(store, admin, { price: 31.9, minimumOrderQuantity: 3, availableQuantity: 100 });
+    const tool = (await store.request('GET', `/api/tools/${toolId}`)).data;
+    const res = await book(alice, toolId, 3, {
+      price: 0.01,
+      productName: 'Free hammer',
+      userName: 'Mallory',
+      email: BOB,
+      payment: 'paid',
+      transactionId: 'pi_fake',
+      role: 'admin',
+      shippingStatus: 'shipped',
+    });
+    expect(res.status).toBe(201);
+    expect(await order(res.data.insertedId)).toMatchObject({
+      productName: tool.name,
+      price: 31.9,
+      userName: aliceName,
+      email: ALICE,
+      quantity: 3,
+      payment: 'unpaid',
+      transactionId: null,
+      shippingStatus: 'pending',
+      totalCents: 9570,
+    });
+    expect((await store.request('GET', `/api/admin/${ALICE}`, { token: alice })).data).toEqual({ admin: false });
+    expect((await store.request('GET', `/api/booking/email/${BOB}`, { token: bob })).data).toEqual([]);
+  });
+
+  it('refuses a quantity below the minimum with the spec message (422), writing nothing', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 10, availableQuantity: 100 });
+    const before = await snapshot(store);
+    const res = await book(alice, toolId, 9);
+    expectApiError(res, 422);
+    expect(res.data.error.message).toBe(messages.quantityBelowMinimum);
+    expect(res.data.error.fields).toEqual({ quantity: messages.quantityBelowMinimum });
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('refuses a quantity above the available stock with the spec message (422), writing nothing', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 10, availableQuantity: 100 });
+    const before = await snapshot(store);
+    const res = await book(alice, toolId, 101);
+    expectApiError(res, 422);
+    expect(res.data.error.message).toBe(messages.quantityAboveAvailable);
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('takes the stock: the available quantity drops by the quantity bought, down to exactly 0', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 5, availableQuantity: 40 });
+    await placeOrder(store, alice, toolId, 15);
+    expect(await toolStock(toolId)).toBe(25);
+    await placeOrder(store, bob, toolId, 25);
+    expect(await toolStock(toolId)).toBe(0);
+    expect(await stockOf(store, toolId)).toBe(0);
+    expect((await book(alice, toolId, 5)).data.error.message).toBe(messages.quantityAboveAvailable);
+  });
+
+  it('answers 404 for a tool that does not exist', async () => {
+    expectApiError(await book(alice, 'f'.repeat(24), 1), 404);
+  });
+});
+
+describe('deleting orders', () => {
+  let toolId: string;
+  beforeAll(async () => {
+    toolId = await makeTool(store, admin, { minimumOrderQuantity: 2, availableQuantity: 60 });
+  });
+
+  it('an unpaid order gives its units back', async () => {
+    const id = await placeOrder(store, alice, toolId, 8);
+    expect(await toolStock(toolId)).toBe(52);
+    expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice })).status).toBe(200);
+    expect(await toolStock(toolId)).toBe(60);
+    expectApiError(await store.request('GET', `/api/booking/${id}`, { token: alice }), 404);
+  });
+
+  it('a buyer cannot delete a paid order (409); an admin can, and the sold units stay sold', async () => {
+    const id = await placeOrder(store, alice, toolId, 4);
+    await payOrder(store, alice, id);
+    const refused = await store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice });
+    expectApiError(refused, 409);
+    expect((await order(id)).payment).toBe('paid');
+    expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: admin })).status).toBe(200);
+    expect(await toolStock(toolId)).toBe(56);
+  });
+
+  it("a buyer cannot delete someone else's order (403)", async () => {
+    const id = await placeOrder(store, alice, toolId, 2);
+    expectApiError(await store.request('DELETE', `/api/booking/dlt/${id}`, { token: bob }), 403);
+    expect((await order(id)).quantity).toBe(2);
+  });
+
+  it('deleting a tool keeps its orders intact, with the name and price they were placed at', async () => {
+    const gone = await makeTool(store, admin, { name: 'Soon gone', price: 8.8, minimumOrderQuantity: 1, availableQuantity: 10 });
+    const unpaid = await placeOrder(store, alice, gone, 3);
+    const paid = await placeOrder(store, alice, gone, 2);
+    const transactionId = await payOrder(store, alice, paid);
+    expect((await store.request('DELETE', `/api/tools/dlt/${gone}`, { token: admin })).status).toBe(200);
+    expectApiError(await store.request('GET', `/api/tools/${gone}`), 404);
+    expect(await order(unpaid, alice)).toMatchObject({ productName: 'Soon gone', price: 8.8, quantity: 3, payment: 'unpaid', toolId: null });
+    expect(await order(paid, alice)).toMatchObject({ productName: 'Soon gone', price: 8.8, quantity: 2, payment: 'paid', transactionId });
+    // Its units have nowhere to go back to; deleting the unpaid order still works.
+    expect((await store.request('DELETE', `/api/booking/dlt/${unpaid}`, { token: alice })).status).toBe(200);
+  });
+});
+
+describe('concurrency', () => {
+  it('200 concurrent orders of 1 for 50 in stock: exactly 50 succeed and the stock ends at exactly 0', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 5, availableQuantity: 10 });
+    await setTool(store, toolId, { minimum: 1, available: 50 });
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => book(i % 2 ? alice : bob, toolId, 1)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 422)).toBe(true);
+    for (const r of results.filter((r) => r.status === 422)) expect(r.data.error.message).toBe(messages.quantityAboveAvailable);
+    expect(await stockOf(store, toolId)).toBe(0);
+    expect(await toolStock(toolId)).toBe(0);
+    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE tool_id = $1', [toolId]);
+    expect(n).toBe(50);
+  });
+
+  it('concurrent deletes and buys keep stock + held units constant and never negative', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 10 });
+    const placed = await Promise.all(Array.from({ length: 10 }, () => placeOrder(store, alice, toolId, 1)));
+    expect(await stockOf(store, toolId)).toBe(0);
+    const deletes = placed.map((id) => store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice }));
+    const buys = Array.from({ length: 20 }, () => book(bob, toolId, 1));
+    const [deleted, bought] = await Promise.all([Promise.all(deletes), Promise.all(buys)]);
+    expect(deleted.every((r) => r.status === 200)).toBe(true);
+    expect(bought.every((r) => r.status === 201 || r.status === 422)).toBe(true);
+    const sold = bought.filter((r) => r.status === 201).length;
+    expect(sold).toBeLessThanOrEqual(10);
+    const stock = await stockOf(store, toolId);
+    const [{ held }] = await store.db.query<{ held: number }>(
+      `SELECT coalesce(sum(quantity), 0)::int AS held FROM orders WHERE tool_id = $1 AND payment = 'unpaid'`,
+      [toolId],
+    );
+    expect(stock).toBeGreaterThanOrEqual(0);
+    expect(held).toBe(sold);
+    expect(stock + held).toBe(10);
+  });
+});
+
+describe('shipping', () => {
+  it('only paid orders can be marked shipped (409 otherwise), and the buyer sees it', async () => {
+    const toolId = await makeTool(store, admin);
+    const id = await placeOrder(store, alice, toolId, 1);
+    expectApiError(await store.request('PUT', `/api/booking/ship/${id}`, { token: admin }), 409);
+    expect((await order(id)).shippingStatus).toBe('pending');
+    await payOrder(store, alice, id);
+    expect((await store.request('PUT', `/api/booking/ship/${id}`, { token: admin })).status).toBe(200);
+    const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
+    expect(mine.find((o: { _id: string }) => o._id === id)).toMatchObject({ payment: 'paid', shippingStatus: 'shipped' });
+    expect((await order(id, alice)).shippingStatus).toBe('shipped');
+  });
+  it('an unknown order cannot be shipped (404)', async () => {
+    expectApiError(await store.request('PUT', `/api/booking/ship/${'e'.repeat(24)}`, { token: admin }), 404);
+  });
+});
+
+// Last: these move the store's clock past the 24 h hold.
+describe('hold expiry', () => {
+  it('an unpaid order past its hold is cancelled with a reason and its units come back; paid orders stay', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 30 });
+    const unpaid = await placeOrder(store, alice, toolId, 7);
+    const paid = await placeOrder(store, alice, toolId, 3);
+    await payOrder(store, alice, paid);
+    expect(await toolStock(toolId)).toBe(20);
+    store.advance(23 * 3600_000);
+    expect((await order(unpaid, alice)).payment).toBe('unpaid');
+    store.advance(2 * 3600_000);
+    const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
+    expect(mine.find((o: { _id: string }) => o._id === unpaid)).toMatchObject({ payment: 'cancelled', cancelReason: expect.any(String) });
+    expect((await order(paid, alice)).payment).toBe('paid');
+    expect(await toolStock(toolId)).toBe(27);
+    // A cancelled order can be neither paid nor give its units back twice.
+    expectApiError(await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: unpaid } }), 409);
+    expect((await store.request('DELETE', `/api/booking/dlt/${unpaid}`, { token: alice })).status).toBe(200);
+    expect(await toolStock(toolId)).toBe(27);
+  });
+
+  it('units held by an expired order are free for the next buyer at once', async () => {
+    const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 5 });
+    const held = await placeOrder(store, alice, toolId, 5);
+    store.advance(25 * 3600_000);
+    const res = await book(bob, toolId, 5);
+    expect(res.status, JSON.stringify(res.data)).toBe(201);
+    expect((await order(held)).payment).toBe('cancelled');
+    expect(await stockOf(store, toolId)).toBe(0);
+  });
+});
