@@ -81,10 +81,7 @@ function Purchase({ initial }: { initial: Tool }) {
   const soldOut = tool.availableQuantity < tool.minimumOrderQuantity;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="card space-y-4 p-6" aria-labelledby="purchase-heading">
-      <h2 id="purchase-heading" className="text-xl font-bold">
-        Place your order
-      </h2>
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="purchase-heading">
       <p className="text-sm text-steel-600" aria-live="polite">
         In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order {tool.minimumOrderQuantity}
       </p>

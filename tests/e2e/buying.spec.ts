@@ -18,7 +18,7 @@ async function openTool(page: Page): Promise<Tool> {
   const tools: Tool[] = await (await page.request.get('/api/tools')).json();
   const tool = tools[tools.length - 1];
   await page.goto(`/tools/${tool._id}`);
-  await expect(page.getByRole('heading', { name: 'Place your order' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Purchase' })).toBeVisible();
   return tool;
 }
 
@@ -125,5 +125,5 @@ test('a signed-out visitor on a tool page is sent to login and back', async ({ p
   await page.getByLabel('Password', { exact: true }).fill(DEMO_SHOPPER.password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page).toHaveURL(`/tools/${tools[0]._id}`);
-  await expect(page.getByRole('heading', { name: 'Place your order' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Purchase' })).toBeVisible();
 });
