@@ -41,7 +41,3 @@ async function build(): Promise<Api> {
   runtime.onClose(async () => clearInterval(sweep));
   return built;
 }
-
-runtime.warmUp = async () => {
-  await getApi();
-};

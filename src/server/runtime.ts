@@ -6,8 +6,6 @@ interface Runtime {
   closers: Closer[];
   /** Ids of tools that exist now; undefined until the catalogue is loaded. */
   toolIds?: Set<string>;
-  /** Ask the bundle to open the database (migrate, seed) before traffic arrives. */
-  warmUp?: () => Promise<void>;
   onClose(fn: Closer): void;
   close(): Promise<void>;
 }
