@@ -117,4 +117,12 @@ test.describe('sign-in and the session', () => {
     await expect(menu.getByRole('link', { name: 'My Orders' })).toBeHidden();
     await expect(menu.getByRole('link', { name: 'Add a Review' })).toBeHidden();
   });
+
+  test('an expired access token is renewed silently once', async ({ page }) => {
+    await login(page, DEMO_SHOPPER);
+    await page.evaluate(() => localStorage.setItem('accessToken', 'expired.or.forged'));
+    await page.goto('/dashboard/myorders');
+    await expect(page.getByRole('heading', { name: /My Orders/ })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe('expired.or.forged');
+  });
 });

@@ -24,3 +24,33 @@ test.describe('static pages', () => {
     await expect(page.getByRole('heading', { name: messages.notFound })).toBeVisible();
   });
 });
+
+test.describe('security headers on every response', () => {
+  for (const path of ['/', '/blogs', '/api/tools', '/no/such/page', '/_astro/']) {
+    test(`${path} carries the security headers`, async ({ request }) => {
+      const response = await request.get(path);
+      const headers = response.headers();
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(headers['content-security-policy']).toContain("default-src 'self'");
+      expect(headers['x-request-id']).toBeTruthy();
+    });
+  }
+
+  test('a prebuilt page allows only its own hashed inline scripts', async ({ request }) => {
+    const csp = (await request.get('/')).headers()['content-security-policy'];
+    const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'))!;
+    expect(scriptSrc).toContain("'sha256-");
+    expect(scriptSrc).not.toContain('unsafe-inline');
+  });
+
+  test('hashed assets are immutable and compressed', async ({ page, request }) => {
+    await page.goto('/');
+    const asset = await page.locator('link[rel=stylesheet]').first().getAttribute('href');
+    const response = await request.get(asset!, { headers: { 'accept-encoding': 'br' } });
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers()['content-encoding']).toBe('br');
+  });
+});
+

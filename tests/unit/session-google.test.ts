@@ -1,0 +1,42 @@
+// Google sign-in has two branches: the popup with a real Firebase project, and a Google credential
+// against the emulator (browser-tested in e2e). This covers the popup branch, Firebase mocked.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const storage = new Map<string, string>();
+Object.assign(globalThis, {
+  localStorage: {
+    getItem: (k: string) => storage.get(k) ?? null,
+    setItem: (k: string, v: string) => void storage.set(k, v),
+    removeItem: (k: string) => void storage.delete(k),
+  },
+});
+
+const user = { uid: 'g1', displayName: 'Gia', email: 'Gia@Example.com', emailVerified: true, photoURL: null, getIdToken: vi.fn(async () => 'id-token') };
+const signInWithPopup = vi.fn(async () => ({ user }));
+const signInWithCredential = vi.fn();
+const put = vi.fn(async () => ({ token: 'our-token' }));
+
+vi.mock('../../src/client/firebase', () => ({ auth: { name: 'auth' }, usingEmulator: false }));
+vi.mock('firebase/auth', () => ({
+  GoogleAuthProvider: class {
+    static credential = vi.fn();
+  },
+  signInWithPopup,
+  signInWithCredential,
+}));
+vi.mock('../../src/client/api', () => ({ api: { put }, enc: encodeURIComponent }));
+
+beforeEach(() => storage.clear());
+
+describe('Google sign-in with a real Firebase project', () => {
+  it('uses the popup, then exchanges the ID token for our access token', async () => {
+    const { signInWithGoogle } = await import('../../src/client/session');
+    const { $user, accessToken } = await import('../../src/client/session-store');
+    await signInWithGoogle();
+    expect(signInWithPopup).toHaveBeenCalledOnce();
+    expect(signInWithCredential).not.toHaveBeenCalled();
+    expect(put).toHaveBeenCalledWith('user/gia%40example.com', { email: 'gia@example.com' }, { headers: { authorization: 'Bearer id-token' } });
+    expect(accessToken()).toBe('our-token');
+    expect($user.get()?.uid).toBe('g1');
+  });
+});
