@@ -48,10 +48,11 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
       if (order.payment === 'paid') throw conflict('This order is already paid');
       if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
       const amountCents = order.quantity * order.unit_price_cents;
-      // Reopening the payment page reuses the open intent instead of piling up new ones.
+      // Reopening the payment page reuses the intent instead of piling up new ones, even one that
+      // succeeded while makepayment never ran (tab closed): a new intent would charge the card twice.
       const [open] = await db.query<{ client_secret: string }>(
         `SELECT client_secret FROM payments WHERE order_id = $1 AND amount_cents = $2 AND gateway = $3
-           AND status <> 'succeeded' ORDER BY created_at DESC LIMIT 1`,
+           ORDER BY created_at DESC LIMIT 1`,
         [order.id, amountCents, payments.kind],
       );
       let clientSecret = open?.client_secret;
