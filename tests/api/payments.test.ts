@@ -1,0 +1,240 @@
+// Card payments: the offline sandbox gateway, and the Stripe gateway against a local stand-in of Stripe.
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
+import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
+import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
+
+const makepayment = (store: TestStore, token: string, orderId: string, transactionId: unknown) =>
+  store.request('PUT', `/api/booking/makepayment/${orderId}`, { token, json: { appointment: orderId, transactionId } });
+const getOrder = async (store: TestStore, token: string, id: string) => (await store.request('GET', `/api/booking/${id}`, { token })).data;
+
+describe('sandbox gateway', () => {
+  let store: TestStore;
+  let alice: string;
+  let bob: string;
+  let toolId: string;
+  beforeAll(async () => {
+    store = await createTestStore();
+    const admin = await store.tokenFor(ADMIN);
+    alice = await store.tokenFor(ALICE);
+    bob = await store.tokenFor(BOB);
+    toolId = await makeTool(store, admin, { price: 19.99, minimumOrderQuantity: 1, availableQuantity: 500 });
+  });
+  afterAll(() => store.close());
+
+  const intentFor = (orderId: string, token = alice, price?: unknown) =>
+    store.request('POST', '/api/create-payment-intent', { token, json: { orderId, price } });
+  const confirm = (clientSecret: string, card: object, token = alice) =>
+    store.request('POST', '/api/sandbox/confirm', { token, json: { clientSecret, card } });
+
+  it('create intent → confirm with 4242 → makepayment: the order is paid with the transaction id', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 3);
+    const intent = await intentFor(orderId);
+    expect(intent).toMatchObject({ status: 200, data: { clientSecret: expect.stringMatching(/^pi_sandbox_\w+_secret_\w+$/), amountCents: 5997, gateway: 'sandbox' } });
+    const confirmed = await confirm(intent.data.clientSecret, GOOD_CARD);
+    expect(confirmed).toMatchObject({ status: 200, data: { paymentIntent: { id: expect.stringMatching(/^pi_sandbox_/), status: 'succeeded' } } });
+    const transactionId = confirmed.data.paymentIntent.id;
+    expect(intent.data.clientSecret.startsWith(`${transactionId}_secret_`)).toBe(true);
+    expect((await makepayment(store, alice, orderId, transactionId)).status).toBe(200);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId });
+  });
+
+  it("the declined card 4000000000000002 answers 402 'Your card was declined.' and the order stays unpaid; 4242 then works", async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const { clientSecret } = (await intentFor(orderId)).data;
+    const declined = await confirm(clientSecret, DECLINED_CARD);
+    expectApiError(declined, 402);
+    expect(declined.data.error.message).toBe('Your card was declined.');
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+    // The same open intent is offered again, and a good card completes it.
+    expect((await intentFor(orderId)).data.clientSecret).toBe(clientSecret);
+    expect((await confirm(clientSecret, GOOD_CARD)).status).toBe(200);
+  });
+
+  it.each([
+    ['4000000000009995', 'Your card has insufficient funds.'],
+    ['4000000000000069', 'Your card has expired.'],
+    ['4242424242424241', 'Your card number is invalid.'],
+  ])('card %s is refused with Stripe’s message', async (number, message) => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const res = await confirm((await intentFor(orderId)).data.clientSecret, { ...GOOD_CARD, number });
+    expectApiError(res, 402);
+    expect(res.data.error.message).toBe(message);
+  });
+
+  it('makepayment without a succeeded intent is rejected and the order stays unpaid', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 2);
+    const open = (await intentFor(orderId)).data.clientSecret.split('_secret_')[0];
+    const otherOrder = await placeOrder(store, alice, toolId, 2);
+    const othersIntent = await confirmSandbox(store, alice, otherOrder);
+    for (const transactionId of [open, 'pi_sandbox_unknown', othersIntent, 'ch_made_up_by_client']) {
+      expectApiError(await makepayment(store, alice, orderId, transactionId));
+    }
+    expectApiError(await makepayment(store, alice, orderId, open), 402);
+    const order = await getOrder(store, alice, orderId);
+    expect(order).toMatchObject({ payment: 'unpaid', transactionId: null });
+  });
+
+  it('makepayment is idempotent', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const transactionId = await payOrder(store, alice, orderId);
+    const before = await getOrder(store, alice, orderId);
+    for (let i = 0; i < 3; i++) expect((await makepayment(store, alice, orderId, transactionId)).status).toBe(200);
+    const concurrent = await Promise.all([1, 2, 3].map(() => makepayment(store, alice, orderId, transactionId)));
+    expect(concurrent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await getOrder(store, alice, orderId)).toEqual(before);
+    // A paid order offers no new intent.
+    expectApiError(await intentFor(orderId), 409);
+  });
+
+  it('a card confirmed but never recorded (tab closed before makepayment) is not charged twice', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const first = (await intentFor(orderId)).data.clientSecret;
+    const transactionId = (await confirm(first, GOOD_CARD)).data.paymentIntent.id;
+    // Reopening the payment page must offer the intent that already succeeded, as Stripe's idempotency key does.
+    expect((await intentFor(orderId)).data.clientSecret).toBe(first);
+    expect((await confirm(first, GOOD_CARD)).data.paymentIntent).toEqual({ id: transactionId, status: 'succeeded' });
+    expect((await makepayment(store, alice, orderId, transactionId)).status).toBe(200);
+    const rows = await store.db.query('SELECT id FROM payments WHERE order_id = $1', [orderId]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('the amount comes from the order: a tampered price and a later price change are ignored', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 7);
+    await store.db.query('UPDATE tools SET price_cents = 1 WHERE id = $1', [toolId]);
+    store.tools.invalidate();
+    const res = await intentFor(orderId, alice, 1);
+    expect(res.data.amountCents).toBe(7 * 1999);
+    const [row] = await store.db.query<{ amount_cents: number }>('SELECT amount_cents FROM payments WHERE order_id = $1', [orderId]);
+    expect(row.amount_cents).toBe(13993);
+    await store.db.query('UPDATE tools SET price_cents = 1999 WHERE id = $1', [toolId]);
+    store.tools.invalidate();
+  });
+
+  it("paying someone else's order is refused (403) at every step", async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    expectApiError(await intentFor(orderId, bob), 403);
+    const { clientSecret } = (await intentFor(orderId)).data;
+    expectApiError(await confirm(clientSecret, GOOD_CARD, bob), 403);
+    const transactionId = (await confirm(clientSecret, GOOD_CARD)).data.paymentIntent.id;
+    expectApiError(await makepayment(store, bob, orderId, transactionId), 403);
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+  });
+});
+
+describe('Stripe gateway (local stand-in)', () => {
+  const SECRET = 'sk_test_x';
+  const WEBHOOK_SECRET = 'whsec_test';
+  let standIn: StripeStandIn;
+  let store: TestStore;
+  let stripe: Stripe;
+  let alice: string;
+  let toolId: string;
+
+  beforeAll(async () => {
+    standIn = await startStripeStandIn();
+    stripe = stripeClient(SECRET, standIn.url);
+    store = await createTestStore({
+      env: { STRIPE_SECRET_KEY: SECRET, PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      payments: () => stripeGateway(stripe),
+      stripe,
+    });
+    const admin = await store.tokenFor(ADMIN);
+    alice = await store.tokenFor(ALICE);
+    toolId = await makeTool(store, admin, { price: 4.35, minimumOrderQuantity: 1, availableQuantity: 500 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await standIn.close();
+  });
+
+  const createIntent = async (orderId: string) => {
+    const res = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId, price: 1 } });
+    expect(res.status, JSON.stringify(res.data)).toBe(200);
+    return res.data;
+  };
+  const webhook = (payload: string, signature?: string) =>
+    store.request('POST', '/api/webhooks/stripe', { body: payload, headers: { 'content-type': 'application/json', ...(signature && { 'stripe-signature': signature }) } });
+  const succeededEvent = (intent: { id: string; amount: number; metadata: Record<string, string> }, type = 'payment_intent.succeeded') =>
+    JSON.stringify({ id: `evt_${intent.id}`, object: 'event', type, data: { object: { object: 'payment_intent', status: 'succeeded', ...intent } } });
+
+  it('create-payment-intent sends the server-computed amount, the order id and an idempotency key', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 3);
+    const body = await createIntent(orderId);
+    const sent = standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').at(-1)!;
+    expect(sent.authorization).toBe(`Bearer ${SECRET}`);
+    expect(sent.form).toMatchObject({ amount: '1305', currency: 'usd', 'metadata[orderId]': orderId, receipt_email: ALICE });
+    expect(sent.idempotencyKey).toContain(orderId);
+    const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
+    expect(body).toMatchObject({ clientSecret: intent.client_secret, amountCents: 1305, gateway: 'stripe', publishableKey: 'pk_test_x' });
+  });
+
+  it('makepayment retrieves the intent from Stripe and marks the order paid only once it succeeded', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 2);
+    await createIntent(orderId);
+    const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
+    expectApiError(await makepayment(store, alice, orderId, intent.id), 402);
+    expectApiError(await makepayment(store, alice, orderId, 'pi_does_not_exist'), 400);
+    standIn.succeed(intent.id);
+    const retrievals = standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`).length;
+    expect((await makepayment(store, alice, orderId, intent.id)).status).toBe(200);
+    expect(standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`).length).toBe(retrievals + 1);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intent.id });
+    expect((await makepayment(store, alice, orderId, intent.id)).status).toBe(200);
+  });
+
+  it("makepayment refuses a succeeded intent of another order or of a different amount", async () => {
+    const orderId = await placeOrder(store, alice, toolId, 2);
+    const foreign = standIn.add({ amount: 870, metadata: { orderId: 'f'.repeat(24) } });
+    expectApiError(await makepayment(store, alice, orderId, foreign.id), 400);
+    const short = standIn.add({ amount: 1, metadata: { orderId } });
+    expectApiError(await makepayment(store, alice, orderId, short.id), 409);
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+  });
+
+  it('the webhook verifies the signature and marks payment_intent.succeeded orders paid', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 4);
+    await createIntent(orderId);
+    const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
+    const payload = succeededEvent({ id: intent.id, amount: 1740, metadata: { orderId } });
+    const res = await webhook(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    expect(res).toMatchObject({ status: 200, data: { received: true } });
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intent.id });
+    // Stripe retries deliveries: the same event again changes nothing.
+    expect((await webhook(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+  });
+
+  it('the webhook refuses a bad, missing or foreign signature (400) and changes nothing', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const payload = succeededEvent({ id: 'pi_forged', amount: 435, metadata: { orderId } });
+    const valid = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    for (const signature of [
+      undefined,
+      'garbage',
+      stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }),
+      valid.replace(/v1=([0-9a-f])/, (_, c) => `v1=${c === '0' ? '1' : '0'}`),
+      stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+    ]) {
+      expectApiError(await webhook(payload, signature), 400);
+    }
+    expectApiError(await webhook(payload.replace('435', '1'), valid), 400);
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+  });
+
+  it('the webhook ignores other events and amounts that do not match the order', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const sign = (payload: string) => stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const failed = succeededEvent({ id: 'pi_failed', amount: 435, metadata: { orderId } }, 'payment_intent.payment_failed');
+    expect((await webhook(failed, sign(failed))).status).toBe(200);
+    const cheap = succeededEvent({ id: 'pi_cheap', amount: 1, metadata: { orderId } });
+    expect((await webhook(cheap, sign(cheap))).status).toBe(200);
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+  });
+
+  it('has no sandbox card network when Stripe is configured', async () => {
+    const res = await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret: 'x', card: GOOD_CARD } });
+    expectApiError(res, 404);
+  });
+});

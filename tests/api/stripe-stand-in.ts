@@ -1,0 +1,97 @@
+// A local stand-in for the two Stripe endpoints the server uses, so the Stripe gateway is tested offline.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StandInIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  currency: string;
+  client_secret: string;
+  status: string;
+  metadata: Record<string, string>;
+  receipt_email: string | null;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+}
+
+export async function startStripeStandIn() {
+  const intents = new Map<string, StandInIntent>();
+  const byIdempotencyKey = new Map<string, StandInIntent>();
+  const requests: RecordedRequest[] = [];
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+    res.end(JSON.stringify(body));
+  };
+  const notFound = (res: ServerResponse, what: string) =>
+    send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${what}'` } });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const form = Object.fromEntries(new URLSearchParams(raw));
+    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+    requests.push({ method: req.method ?? '', path: url.pathname, form, idempotencyKey, authorization: req.headers.authorization });
+
+    if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
+      const known = idempotencyKey && byIdempotencyKey.get(idempotencyKey);
+      if (known) return send(res, 200, known);
+      const id = `pi_${randomBytes(12).toString('hex')}`;
+      const metadata: Record<string, string> = {};
+      for (const [key, value] of Object.entries(form)) {
+        const match = /^metadata\[(.+)\]$/.exec(key);
+        if (match) metadata[match[1]] = value;
+      }
+      const intent: StandInIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(form.amount),
+        currency: form.currency,
+        client_secret: `${id}_secret_${randomBytes(8).toString('hex')}`,
+        status: 'requires_payment_method',
+        metadata,
+        receipt_email: form.receipt_email ?? null,
+      };
+      intents.set(id, intent);
+      if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, intent);
+      return send(res, 200, intent);
+    }
+    const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && retrieve) {
+      const intent = intents.get(decodeURIComponent(retrieve[1]));
+      return intent ? send(res, 200, intent) : notFound(res, retrieve[1]);
+    }
+    send(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    requests,
+    /** What the card network would do when the buyer confirms: the intent succeeds. */
+    succeed(id: string) {
+      intents.get(id)!.status = 'succeeded';
+    },
+    /** An intent made directly on "Stripe", as if by another integration. */
+    add(intent: Partial<StandInIntent> & { amount: number }) {
+      const id = `pi_${randomBytes(12).toString('hex')}`;
+      const full: StandInIntent = { id, object: 'payment_intent', currency: 'usd', client_secret: `${id}_secret_x`, status: 'succeeded', metadata: {}, receipt_email: null, ...intent };
+      intents.set(id, full);
+      return full;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;
