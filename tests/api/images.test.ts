@@ -1,0 +1,107 @@
+// POST /api/images: admins only, images by content (not by name), size-capped; GET serves the bytes back.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_IMAGE_BYTES } from '../../src/server/images/image-store';
+import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { expectApiError } from './helpers';
+import { tinyPng } from './images.fixtures';
+
+let store: TestStore;
+let admin: string;
+let alice: string;
+beforeAll(async () => {
+  store = await createTestStore();
+  admin = await store.tokenFor(ADMIN);
+  alice = await store.tokenFor(ALICE);
+});
+afterAll(() => store.close());
+
+const form = (bytes: Uint8Array<ArrayBuffer> | string, name: string, type: string) => {
+  const f = new FormData();
+  f.append('image', new Blob([bytes], { type }), name);
+  return f;
+};
+const upload = (body: FormData, token: string | null = admin) => store.request('POST', '/api/images', { token, body });
+const stored = () => {
+  try {
+    return readdirSync(path.join(store.deps.config.dataDir, 'uploads')).length;
+  } catch {
+    return 0;
+  }
+};
+/** Refused with the status, and no file written. */
+async function expectRefusedUpload(body: FormData, status: number, token: string | null = admin) {
+  const before = stored();
+  expectApiError(await upload(body, token), status);
+  expect(stored()).toBe(before);
+}
+
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+const WEBP = new Uint8Array([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8L'), 0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0]);
+
+describe('POST /api/images', () => {
+  it('an admin uploads a real PNG: 201 {success, data:{url}}, and the URL serves the same bytes', async () => {
+    const png = tinyPng(3, 2);
+    const res = await upload(form(png, 'anvil.png', 'image/png'));
+    expect(res).toMatchObject({ status: 201, data: { success: true, data: { url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{32}\.png$/) } } });
+    const app = store.app;
+    const served = await app.request(res.data.data.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+  });
+
+  it.each([
+    ['JPEG', JPEG, 'jpg', 'image/jpeg'],
+    ['WebP', WEBP, 'webp', 'image/webp'],
+  ])('accepts %s by content', async (_, bytes, ext, type) => {
+    const res = await upload(form(new Uint8Array(bytes), `photo.${ext}`, type));
+    expect(res.status).toBe(201);
+    expect(res.data.data.url.endsWith(`.${ext}`)).toBe(true);
+    expect((await store.app.request(res.data.data.url)).headers.get('content-type')).toBe(type);
+  });
+
+  it('judges by content, not by name: a PNG called notes.txt is stored as a PNG', async () => {
+    const res = await upload(form(tinyPng(), 'notes.txt', 'text/plain'));
+    expect(res.status).toBe(201);
+    expect(res.data.data.url.endsWith('.png')).toBe(true);
+  });
+
+  it('refuses a text file (415)', async () => {
+    await expectRefusedUpload(form('just some notes', 'notes.txt', 'text/plain'), 415);
+  });
+
+  it.each([
+    ['text', 'not an image at all'],
+    ['HTML', '<html><script>alert(1)</script></html>'],
+    ['SVG', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+    ['a truncated PNG signature', new Uint8Array([0x89, 0x50, 0x4e, 0x47])],
+  ])('refuses %s whose name and type claim PNG (415)', async (_, bytes) => {
+    await expectRefusedUpload(form(bytes as never, 'photo.png', 'image/png'), 415);
+  });
+
+  it(`refuses a file over ${MAX_IMAGE_BYTES / 1024 / 1024} MB (413)`, async () => {
+    const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
+    big.set(tinyPng());
+    await expectRefusedUpload(form(big, 'huge.png', 'image/png'), 413);
+  });
+
+  it('accepts a file of exactly the limit', async () => {
+    const edge = new Uint8Array(MAX_IMAGE_BYTES);
+    edge.set(tinyPng());
+    expect((await upload(form(edge, 'edge.png', 'image/png'))).status).toBe(201);
+  });
+
+  it('refuses a non-admin (403) and an anonymous caller (401), storing nothing', async () => {
+    await expectRefusedUpload(form(tinyPng(4, 4), 'a.png', 'image/png'), 403, alice);
+    await expectRefusedUpload(form(tinyPng(5, 5), 'a.png', 'image/png'), 401, null);
+  });
+});
+
+describe('GET /api/images/{name}', () => {
+  it.each(['0'.repeat(32) + '.png', 'nope.png', '..%2F..%2Fjwt-secret', 'x'.repeat(300)])('answers 404 for %s', async (name) => {
+    expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+  });
+});
