@@ -5,6 +5,7 @@ import { toast } from './toast';
 export function sendContact(form: HTMLFormElement) {
   const error = form.querySelector<HTMLElement>('[data-contact-error]')!;
   const button = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
+  button.disabled = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     button.disabled = true;

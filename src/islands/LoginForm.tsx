@@ -5,6 +5,7 @@ import { emailSchema, fieldErrors, loginSchema } from '../lib/schemas';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
+import { useHydrated } from './ui/useHydrated';
 
 type Busy = null | 'login' | 'google' | 'reset';
 
@@ -13,6 +14,7 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<Busy>(null);
   // Keep the page to return to when the visitor goes on to sign up.
+  const hydrated = useHydrated();
   const [search, setSearch] = useState('');
   useEffect(() => setSearch(location.search), []);
 
@@ -75,6 +77,7 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <fieldset disabled={!hydrated} className="space-y-4">
       <Field label="Email" name="email" type="email" autoComplete="email" value={values.email} error={errors.email} onChange={(e) => set('email', e.target.value)} />
       <Field
         label="Password"
@@ -112,6 +115,7 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
           Create an account
         </a>
       </p>
+      </fieldset>
     </form>
   );
 }

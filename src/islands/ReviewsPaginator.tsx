@@ -3,6 +3,7 @@ import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/constants';
 import { pageCount } from '../lib/pagination';
 import { Spinner } from './ui/Spinner';
 import { StarRating } from './ui/StarRating';
+import { useHydrated } from './ui/useHydrated';
 
 interface Review {
   _id: string;
@@ -23,6 +24,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const first = useRef(true);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -52,6 +54,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
           <span>Reviews per page</span>
           <select
             className="input w-auto"
+            disabled={!hydrated}
             value={size}
             onChange={(e) => {
               setSize(Number(e.target.value));
@@ -89,6 +92,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
           <button
             key={i}
             type="button"
+            disabled={!hydrated}
             onClick={() => setPage(i)}
             aria-current={i === page ? 'page' : undefined}
             aria-label={`Page ${i + 1}`}

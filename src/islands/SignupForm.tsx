@@ -4,6 +4,7 @@ import { fieldErrors, signupSchema } from '../lib/schemas';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
+import { useHydrated } from './ui/useHydrated';
 
 type Name = 'name' | 'email' | 'password' | 'confirmPassword';
 
@@ -11,6 +12,7 @@ export default function SignupForm() {
   const [values, setValues] = useState<Record<Name, string>>({ name: '', email: '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const [search, setSearch] = useState('');
   useEffect(() => setSearch(location.search), []);
 
@@ -49,6 +51,7 @@ export default function SignupForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <fieldset disabled={!hydrated} className="space-y-4">
       {field('name', 'Name', 'text', 'name')}
       {field('email', 'Email', 'email', 'email')}
       {field('password', 'Password', 'password', 'new-password')}
@@ -62,6 +65,7 @@ export default function SignupForm() {
           Login
         </a>
       </p>
+      </fieldset>
     </form>
   );
 }
