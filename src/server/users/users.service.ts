@@ -56,15 +56,15 @@ export function usersService(db: Db, adminEmails: string[]) {
      */
     async remove(email: string): Promise<{ deleted: number; uid: string | null; lastAdmin: boolean }> {
       return db.transaction(async (tx) => {
+        // Lock the admins first, in one order, then the target: two admins deleting each other at
+        // once then queue up instead of deadlocking (locking the target first made each wait on the other).
+        const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' ORDER BY email FOR UPDATE`);
         const [target] = await tx.query<{ role: string; firebase_uid: string | null }>(
           'SELECT role, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
           [email],
         );
         if (!target) return { deleted: 0, uid: null, lastAdmin: false };
-        if (target.role === 'admin') {
-          const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' FOR UPDATE`);
-          if (admins.length <= 1) return { deleted: 0, uid: null, lastAdmin: true };
-        }
+        if (target.role === 'admin' && admins.length <= 1) return { deleted: 0, uid: null, lastAdmin: true };
         await tx.query('DELETE FROM users WHERE email = $1', [email]);
         return { deleted: 1, uid: target.firebase_uid, lastAdmin: false };
       });
