@@ -8,7 +8,7 @@ import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
 import { useConfirm } from '../ui/ConfirmDialog';
-import { DataTable, type Column } from '../ui/DataTable';
+import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
@@ -84,7 +84,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       rowHeader: true,
       cell: (u) => (
         <>
-          {u.email}
+          <EmailText email={u.email} />
           {u.email === me && <span className="ml-2 text-xs font-normal text-steel-600">(you)</span>}
         </>
       ),
@@ -95,7 +95,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       header: 'Actions',
       className: 'sm:text-right',
       cell: (u) => (
-        <span className="inline-flex flex-wrap justify-end gap-2">
+        <span className="inline-flex justify-end gap-2 whitespace-nowrap">
           {u.role !== 'admin' && (
             <button type="button" className="btn btn-primary btn-sm" disabled={busy[u.email] !== undefined} aria-busy={busy[u.email] === 'admin' || undefined} onClick={() => makeAdmin(u)}>
               {busy[u.email] === 'admin' ? 'Saving…' : 'Make admin'}

@@ -3,29 +3,15 @@
 // Pending with a Shipped button that is saved (PUT /booking/ship/{id}), not only flipped locally.
 import { useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
+import type { Order } from '../../client/orders';
 import { toast } from '../../client/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
-import { DataTable, type Column } from '../ui/DataTable';
+import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
 import { useResource } from '../ui/useResource';
-
-export interface Order {
-  _id: string;
-  productName: string;
-  price: number;
-  userName: string;
-  email: string;
-  address: string;
-  phone: string;
-  quantity: number;
-  payment: 'unpaid' | 'paid' | 'cancelled';
-  transactionId: string | null;
-  shippingStatus: 'pending' | 'shipped';
-  cancelReason?: string | null;
-}
 
 function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
@@ -51,7 +37,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
   }
 
   const columns: Column<Order>[] = [
-    { header: 'Email', rowHeader: true, cell: (o) => o.email },
+    { header: 'Email', rowHeader: true, cell: (o) => <EmailText email={o.email} /> },
     { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => o.productName },
@@ -59,7 +45,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     {
       header: 'Payment',
       cell: (o) => (
-        <span className="inline-flex flex-wrap items-center justify-end gap-2" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
+        <span className="inline-flex items-center gap-2 whitespace-nowrap" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
           <PaymentStatus order={o} />
           {o.payment === 'paid' && o.shippingStatus === 'pending' && (
             <button type="button" className="btn btn-primary btn-sm" disabled={shipping[o._id]} aria-busy={shipping[o._id] || undefined} onClick={() => ship(o)}>

@@ -59,9 +59,9 @@ export default function ManageProducts(_props: { params: Record<string, string> 
       header: 'Name',
       rowHeader: true,
       cell: (t) => (
-        <span className="inline-flex items-center gap-3 max-sm:flex-row-reverse">
+        <span className="flex items-center gap-3 max-sm:flex-row-reverse">
           <img src={t.img} alt="" width="40" height="30" loading="lazy" className="h-10 w-12 shrink-0 rounded border border-steel-200 bg-steel-100 object-cover" />
-          <a href={`/tools/${enc(t._id)}`} className="break-words text-ink hover:text-amber-dark">
+          <a href={`/tools/${enc(t._id)}`} className="text-ink underline decoration-steel-300 hover:text-amber-dark hover:decoration-amber-dark">
             {t.name}
           </a>
         </span>

@@ -26,7 +26,7 @@ interface Props<T> {
   busy?: boolean;
 }
 
-const stackCell = 'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:border-0 max-sm:px-0 max-sm:py-1.5';
+const stackCell = 'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:border-0 max-sm:px-0 max-sm:py-1.5 max-sm:text-right';
 const stackLabel = 'max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-steel-600 max-sm:before:content-[attr(data-label)]';
 
 export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: Props<T>) {
@@ -56,7 +56,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: Pr
               {columns.map((c) => {
                 const className = `${stackCell} ${stackLabel} ${c.className ?? ''}`;
                 return c.rowHeader ? (
-                  <th role="rowheader" scope="row" key={c.header} data-label={c.header} className={`border-b border-steel-100 bg-transparent px-3 py-2 text-left font-semibold break-all text-ink ${className}`}>
+                  <th role="rowheader" scope="row" key={c.header} data-label={c.header} className={`border-b border-steel-100 bg-transparent px-3 py-2 text-left align-middle font-semibold text-ink [overflow-wrap:break-word] ${className}`}>
                     {c.cell(row)}
                   </th>
                 ) : (
@@ -70,5 +70,18 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: Pr
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** An email that may wrap before its '@' rather than at a random letter in a narrow cell. */
+export function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }
