@@ -12,6 +12,7 @@ import { ImageUpload, imageErrors } from './ImageUpload';
 
 const EMPTY = { name: '', description: '', price: '', minimumOrderQuantity: '', availableQuantity: '' };
 type Values = typeof EMPTY;
+const NUMBER_LABELS = { price: 'Price', minimumOrderQuantity: 'Minimum order quantity', availableQuantity: 'Available quantity' } as const;
 
 export default function AddProduct(_props: { params: Record<string, string> }) {
   const [values, setValues] = useState<Values>(EMPTY);
@@ -39,6 +40,10 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
     const parsed = toolInputSchema.safeParse({ ...values, img: img ?? '' });
     if (!parsed.success || !img) {
       const found = parsed.success ? {} : fieldErrors(parsed.error);
+      // An empty number field is missing, not "not a number".
+      for (const [key, label] of Object.entries(NUMBER_LABELS)) {
+        if (values[key as keyof Values].trim() === '') found[key] = `${label} is required`;
+      }
       if (!img) found.img = imageErrors.missing;
       setErrors(found);
       requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());

@@ -61,22 +61,23 @@ export default function AddReview(_props: { params: Record<string, string> }) {
       <form ref={form} onSubmit={onSubmit} noValidate className="card max-w-2xl space-y-5 p-6 sm:p-8" aria-label="Add a review">
         <Field label="Name" autoComplete="name" hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`} {...bind('name')} />
         <TextAreaField label="Message" rows={5} placeholder="What did you build, and how did the tool perform?" {...bind('Messege')} />
-        <div className="flex flex-wrap items-end gap-4">
-          <div className="w-40">
-            <Field
-              label="Rating"
-              type="number"
-              inputMode="decimal"
-              min={RATING_MIN}
-              max={RATING_MAX}
-              step={RATING_STEP}
-              placeholder="4.5"
-              {...bind('ratings')}
-            />
-          </div>
-          <p className="pb-2 text-sm text-steel-600">
-            {preview >= RATING_MIN && preview <= RATING_MAX ? <StarRating rating={preview} /> : `From ${RATING_MIN} to ${RATING_MAX}, e.g. 4.75`}
-          </p>
+        <div className="max-w-xs">
+          <Field
+            label="Rating"
+            type="number"
+            inputMode="decimal"
+            min={RATING_MIN}
+            max={RATING_MAX}
+            step={RATING_STEP}
+            placeholder="4.5"
+            hint={`From ${RATING_MIN} to ${RATING_MAX}; decimals allowed, e.g. 4.75`}
+            {...bind('ratings')}
+          />
+          {preview >= RATING_MIN && preview <= RATING_MAX && (
+            <p className="mt-2">
+              <StarRating rating={preview} />
+            </p>
+          )}
         </div>
         <SubmitButton busy={busy} busyLabel="Sending…" className="btn-dark">
           Add review

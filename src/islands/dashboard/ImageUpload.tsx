@@ -83,8 +83,8 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
       <label className="label" htmlFor="field-image">
         Image
       </label>
-      <div className={`flex flex-wrap items-start gap-4 rounded-lg border-2 border-dashed p-4 ${shown ? 'border-danger' : 'border-steel-300'} bg-steel-50`}>
-        <div className="flex h-28 w-36 shrink-0 items-center justify-center overflow-hidden rounded-md border border-steel-200 bg-white">
+      <div className={`flex flex-col gap-4 rounded-lg border-2 border-dashed p-4 sm:flex-row sm:items-start ${shown ? 'border-danger' : 'border-steel-300'} bg-steel-50`}>
+        <div className="flex aspect-video w-full shrink-0 sm:aspect-[4/3] items-center justify-center overflow-hidden rounded-md border border-steel-200 bg-white sm:w-40">
           {preview || url ? (
             <img src={preview ?? url!} alt="Preview of the chosen image" className={`h-full w-full object-cover ${uploading ? 'opacity-50' : ''}`} />
           ) : (
@@ -104,7 +104,7 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
             aria-invalid={shown ? true : undefined}
             aria-describedby={shown ? 'field-image-error' : 'field-image-hint'}
             onChange={(e) => void choose(e.target.files?.[0])}
-            className="block w-full text-sm text-steel-700 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-ink file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-steel-700"
+            className="block w-full max-w-full text-sm text-steel-700 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-ink file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-steel-700"
           />
           {uploading ? (
             <div className="flex items-center gap-2 text-sm text-steel-700" role="status">

@@ -41,9 +41,9 @@ export default function Profile(_props: { params: Record<string, string> }) {
 
   return (
     <section aria-labelledby="profile-greeting" className="card overflow-hidden">
-      <div className="flex flex-wrap items-center gap-5 bg-charcoal px-6 py-7 text-white sm:px-8">
+      <div className="flex flex-wrap items-center gap-4 bg-charcoal px-5 py-6 text-white sm:gap-5 sm:px-8 sm:py-7">
         <Avatar photoURL={user.photoURL} name={name} />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-[11rem] flex-1">
           <h1 id="profile-greeting" className="text-2xl font-black tracking-tight break-words sm:text-3xl">
             Hello, {name}
           </h1>
@@ -56,7 +56,7 @@ export default function Profile(_props: { params: Record<string, string> }) {
         <button
           ref={toggle}
           type="button"
-          className="btn btn-primary"
+          className="btn btn-primary max-sm:w-full"
           aria-expanded={editing}
           aria-controls="profile-panel"
           onClick={() => (editing ? close() : setEditing(true))}
@@ -67,7 +67,7 @@ export default function Profile(_props: { params: Record<string, string> }) {
           Edit profile
         </button>
       </div>
-      <div id="profile-panel" className="px-6 py-6 sm:px-8">
+      <div id="profile-panel" className="px-5 py-6 sm:px-8">
         {editing ? (
           <ProfileForm
             profile={p}
@@ -96,12 +96,12 @@ function Avatar({ photoURL, name }: { photoURL: string | null; name: string }) {
         height="80"
         referrerPolicy="no-referrer"
         onError={() => setBroken(true)}
-        className="h-20 w-20 shrink-0 rounded-full object-cover ring-4 ring-amber"
+        className="h-16 w-16 shrink-0 rounded-full object-cover ring-4 ring-amber sm:h-20 sm:w-20"
       />
     );
   }
   return (
-    <span aria-hidden="true" data-testid="avatar-letter" className="flex h-20 w-20 shrink-0 items-center justify-center rounded-full bg-amber text-4xl font-black text-ink ring-4 ring-white/20">
+    <span aria-hidden="true" data-testid="avatar-letter" className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-amber text-3xl font-black text-ink ring-4 ring-white/20 sm:h-20 sm:w-20 sm:text-4xl">
       {name.trim().charAt(0).toUpperCase() || '?'}
     </span>
   );
