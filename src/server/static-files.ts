@@ -23,11 +23,25 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.webmanifest']);
 
-interface Found {
+/** One encoding of a file: its size, and its bytes once read (small files are kept in memory). */
+interface Variant {
+  encoding?: 'br' | 'gzip';
   file: string;
-  stat: Stats;
-  ext: string;
+  size: number;
+  body?: Buffer;
 }
+
+/** Everything about a prebuilt file that does not change per request, worked out on first request. */
+interface Entry {
+  headers: [string, string][];
+  etag: string;
+  /** Best first: br, gzip, then the file itself. */
+  variants: Variant[];
+}
+
+/** Files up to this size are served from memory, up to MEMORY_BUDGET in all (least recently used dropped). */
+const MAX_CACHED_FILE = 1024 * 1024;
+const MEMORY_BUDGET = 64 * 1024 * 1024;
 
 export interface StaticSite {
   /** Serves the request when a prebuilt file matches; returns false to let the app answer. */
@@ -36,71 +50,100 @@ export interface StaticSite {
   pageHeaders(pathname: string): Record<string, string> | undefined;
 }
 
+// The build does not change dist/client under a running server, so each file is looked up (stat,
+// variants, ETag, headers) once, and small files are read once: the hot path does no I/O.
 export function staticSite(clientDir: string, headersFile: string): StaticSite {
   const root = path.resolve(clientDir);
   const pageHeaders = loadPageHeaders(headersFile);
-  const statCache = new Map<string, Found | null>();
+  const entries = new Map<string, Entry | null>();
+  const inMemory = new Set<Variant>();
+  let memoryUsed = 0;
 
-  function find(pathname: string): Found | null {
-    if (statCache.has(pathname)) return statCache.get(pathname)!;
-    let found: Found | null = null;
+  function lookup(pathname: string): Entry | null {
     const base = path.resolve(root, '.' + pathname);
-    if (base === root || base.startsWith(root + path.sep)) {
-      for (const candidate of [base, path.join(base, 'index.html'), base + '.html']) {
-        const stat = statOrNull(candidate);
-        if (stat?.isFile()) {
-          found = { file: candidate, stat, ext: path.extname(candidate) };
-          break;
+    if (base !== root && !base.startsWith(root + path.sep)) return null;
+    for (const file of [base, path.join(base, 'index.html'), base + '.html']) {
+      const stat = statOrNull(file);
+      if (!stat?.isFile()) continue;
+      const ext = path.extname(file);
+      const immutable = pathname.startsWith('/_astro/');
+      const headers: [string, string][] = [
+        ['Content-Type', TYPES[ext] ?? 'application/octet-stream'],
+        ['Cache-Control', immutable ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600'],
+      ];
+      if (ext === '.html') headers.push(...Object.entries(pageHeaders.get(normalise(pathname)) ?? {}));
+      const variants: Variant[] = [];
+      if (COMPRESSIBLE.has(ext)) {
+        headers.push(['Vary', 'Accept-Encoding']);
+        for (const [encoding, suffix] of [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ] as const) {
+          const variant = statOrNull(file + suffix);
+          if (variant?.isFile()) variants.push({ encoding, file: file + suffix, size: variant.size });
         }
       }
+      variants.push({ file, size: stat.size });
+      return { headers, etag: `"${stat.size.toString(36)}-${stat.mtimeMs.toString(36)}"`, variants };
     }
-    if (statCache.size > 50_000) statCache.clear();
-    statCache.set(pathname, found);
-    return found;
+    return null;
+  }
+
+  function find(pathname: string): Entry | null {
+    let entry = entries.get(pathname);
+    if (entry === undefined) {
+      entry = lookup(pathname);
+      if (entries.size > 50_000) entries.clear();
+      entries.set(pathname, entry);
+    }
+    return entry;
+  }
+
+  /** The variant's bytes from memory, reading them on first use; undefined for files too big to keep. */
+  function body(variant: Variant): Buffer | undefined {
+    if (variant.body) {
+      inMemory.delete(variant);
+      inMemory.add(variant);
+      return variant.body;
+    }
+    if (variant.size > MAX_CACHED_FILE) return undefined;
+    variant.body = readFileSync(variant.file);
+    memoryUsed += variant.body.length;
+    inMemory.add(variant);
+    for (const old of inMemory) {
+      if (memoryUsed <= MEMORY_BUDGET) break;
+      memoryUsed -= old.body!.length;
+      old.body = undefined;
+      inMemory.delete(old);
+    }
+    return variant.body;
   }
 
   return {
     pageHeaders: (pathname) => pageHeaders.get(normalise(pathname)),
     serve(req, res, pathname) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const found = find(pathname);
-      if (!found) return false;
-      const etag = `"${found.stat.size.toString(36)}-${found.stat.mtimeMs.toString(36)}"`;
-      const immutable = pathname.startsWith('/_astro/');
-      res.setHeader('Content-Type', TYPES[found.ext] ?? 'application/octet-stream');
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : found.ext === '.html' ? 'no-cache' : 'public, max-age=3600');
-      res.setHeader('ETag', etag);
-      if (found.ext === '.html') {
-        for (const [key, value] of Object.entries(pageHeaders.get(normalise(pathname)) ?? {})) res.setHeader(key, value);
-      }
-      if (req.headers['if-none-match'] === etag) {
+      const entry = find(pathname);
+      if (!entry) return false;
+      for (const [key, value] of entry.headers) res.setHeader(key, value);
+      res.setHeader('ETag', entry.etag);
+      if (req.headers['if-none-match'] === entry.etag) {
         res.statusCode = 304;
         res.end();
         return true;
       }
-      let file = found.file;
-      let size = found.stat.size;
-      if (COMPRESSIBLE.has(found.ext)) {
-        res.setHeader('Vary', 'Accept-Encoding');
-        const accept = String(req.headers['accept-encoding'] ?? '');
-        for (const [encoding, suffix] of [
-          ['br', '.br'],
-          ['gzip', '.gz'],
-        ] as const) {
-          if (!accept.includes(encoding)) continue;
-          const variant = statOrNull(file + suffix);
-          if (variant) {
-            res.setHeader('Content-Encoding', encoding);
-            file += suffix;
-            size = variant.size;
-            break;
-          }
-        }
-      }
-      res.setHeader('Content-Length', size);
+      const accept = entry.variants.length > 1 ? String(req.headers['accept-encoding'] ?? '') : '';
+      const variant = entry.variants.find((v) => !v.encoding || accept.includes(v.encoding))!;
+      if (variant.encoding) res.setHeader('Content-Encoding', variant.encoding);
+      res.setHeader('Content-Length', variant.size);
       res.statusCode = 200;
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
+      if (req.method === 'HEAD') {
+        res.end();
+        return true;
+      }
+      const bytes = body(variant);
+      if (bytes) res.end(bytes);
+      else createReadStream(variant.file).pipe(res);
       return true;
     },
   };
