@@ -12,7 +12,17 @@ import { ConfigError, startupConfigError, loadConfig } from './config.ts';
 import { runtime } from './runtime.ts';
 import { staticSite } from './static-files.ts';
 
-const log = pino({ base: undefined, level: process.env.LOG_LEVEL ?? 'info' });
+// Asynchronous writes: a synchronous write per request log line cost as much as serving a page.
+// Lines written while one write is in flight go out together with the next one.
+const logOut = pino.destination({ dest: 1, sync: false });
+const log = pino({ base: undefined, level: process.env.LOG_LEVEL ?? 'info' }, logOut);
+process.on('exit', () => {
+  try {
+    logOut.flushSync();
+  } catch {
+    // nothing left to write, or stdout is gone
+  }
+});
 
 let config: ReturnType<typeof loadConfig>;
 try {
