@@ -1,0 +1,73 @@
+// Configuration: bad values stop the server with a message naming them; unsafe combinations are refused.
+import { describe, expect, it } from 'vitest';
+import { firebaseIdentity } from '../../src/server/auth/identity';
+import { ConfigError, jwtSecret, loadConfig, startupConfigError } from '../../src/server/config';
+
+const SECRET = 's'.repeat(40);
+const REAL_FIREBASE = {
+  PUBLIC_FIREBASE_API_KEY: 'AIza-real',
+  PUBLIC_FIREBASE_AUTH_DOMAIN: 'ironcrest.firebaseapp.com',
+  PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod',
+  PUBLIC_FIREBASE_APP_ID: '1:2:web:3',
+};
+
+describe('startupConfigError', () => {
+  it.each([
+    ['the emulator with NODE_ENV=production', { NODE_ENV: 'production', JWT_SECRET: SECRET, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
+    ['production with no Firebase project (the emulator by default)', { NODE_ENV: 'production', JWT_SECRET: SECRET }, 'FIREBASE_AUTH_EMULATOR_HOST'],
+    ['the emulator with a project id not starting with demo-', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
+    ['the emulator host set beside a real project', { ...REAL_FIREBASE, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
+    ['production without JWT_SECRET', { NODE_ENV: 'production', ...REAL_FIREBASE }, 'JWT_SECRET'],
+  ])('refuses %s', (_, env, named) => {
+    const error = startupConfigError(loadConfig(env));
+    expect(error).toContain(named);
+  });
+
+  it.each([
+    ['development defaults (the demo emulator)', {}],
+    ['tests on a demo- project', { NODE_ENV: 'test', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9399', PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest-test' }],
+    ['production with a real project and JWT_SECRET', { NODE_ENV: 'production', JWT_SECRET: SECRET, ...REAL_FIREBASE }],
+  ])('accepts %s', (_, env) => {
+    expect(startupConfigError(loadConfig(env))).toBeNull();
+  });
+
+  it('the identity check refuses to start on an unsafe configuration too', () => {
+    expect(() => firebaseIdentity(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }))).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+  });
+
+  it('no generated JWT secret in production', () => {
+    expect(() => jwtSecret(loadConfig({ NODE_ENV: 'production', ...REAL_FIREBASE }))).toThrow(/JWT_SECRET/);
+  });
+});
+
+describe('loadConfig', () => {
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '0' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['JWT_SECRET', { JWT_SECRET: 'short' }],
+    ['STRIPE_SECRET_KEY', { STRIPE_SECRET_KEY: 'pk_wrong_kind', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }],
+    ['PUBLIC_STRIPE_PUBLISHABLE_KEY', { STRIPE_SECRET_KEY: 'sk_test_x' }],
+    ['STRIPE_WEBHOOK_SECRET', { STRIPE_SECRET_KEY: 'sk_test_x', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'secret' }],
+    ['ORDER_HOLD_HOURS', { ORDER_HOLD_HOURS: '-1' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['SEED_DEMO', { SEED_DEMO: 'yes' }],
+  ])('rejects a bad %s with a message naming it', (name, env) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(new RegExp(`^\\s+${name}: `, 'm'));
+  });
+
+  it('reads good values', () => {
+    const config = loadConfig({ PORT: '8080', ADMIN_EMAILS: ' A@X.io, b@y.io ,', ORDER_HOLD_HOURS: '2', ...REAL_FIREBASE });
+    expect(config).toMatchObject({ port: 8080, adminEmails: ['a@x.io', 'b@y.io'], orderHoldMs: 2 * 3600_000, firebase: { projectId: 'ironcrest-prod', emulatorHost: undefined } });
+  });
+});
