@@ -38,3 +38,103 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
     { method, path, body },
   );
 }
+
+// --- Storefront and freshness (issue 4) -------------------------------------------------------
+// Imports for this block live here so the block can be appended without touching the lines above.
+import { readFileSync, readdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext } from '@playwright/test';
+
+/** The phone and desktop widths every storefront page is checked at. */
+export const VIEWPORTS = [
+  { name: 'phone', viewport: { width: 360, height: 740 } },
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+] as const;
+
+export interface ToolJson {
+  _id: string;
+  name: string;
+  img: string;
+  description: string;
+  minimumOrderQuantity: number;
+  availableQuantity: number;
+  price: number;
+}
+
+/** The live catalogue, newest first, as the API serves it. */
+export async function liveTools(request: APIRequestContext): Promise<ToolJson[]> {
+  const response = await request.get('/api/tools', { headers: { 'cache-control': 'no-cache' } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ToolJson[];
+}
+
+export interface BlogPost {
+  slug: string;
+  title: string;
+  description: string;
+  author: string;
+  pubDate: Date;
+  order: number;
+}
+
+/** The blog posts from their Markdown frontmatter, in the order /blogs lists them. */
+export function blogPosts(dir = 'src/content/blogs'): BlogPost[] {
+  const unquote = (v: string) => v.trim().replace(/^'(.*)'$/s, (_, s: string) => s.replace(/''/g, "'")).replace(/^"(.*)"$/s, '$1');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((file) => {
+      const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(`${dir}/${file}`, 'utf8'))![1];
+      const data = Object.fromEntries(
+        front.split('\n').map((line) => {
+          const at = line.indexOf(':');
+          return [line.slice(0, at).trim(), unquote(line.slice(at + 1))];
+        }),
+      );
+      return {
+        slug: file.replace(/\.md$/, ''),
+        title: data.title,
+        description: data.description,
+        author: data.author,
+        pubDate: new Date(data.pubDate),
+        order: Number(data.order),
+      };
+    })
+    .sort((a, b) => a.order - b.order || a.title.localeCompare(b.title));
+}
+
+/** How the site writes a date (en-US long, UTC). */
+export const siteDate = (date: Date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+
+/** Collects Content-Security-Policy refusals and script errors the page reports. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** axe-core over the whole page (WCAG 2.x A/AA and best practices): no violations. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
+  expect(summary, summary.join('\n')).toEqual([]);
+}
+
+/** Our API token for the demo admin, the way the browser gets one: emulator sign-in, then PUT /api/user. */
+export async function adminApiToken(request: APIRequestContext): Promise<string> {
+  const signIn = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, returnSecureToken: true }),
+  });
+  expect(signIn.ok, `emulator sign-in answered ${signIn.status}`).toBe(true);
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  const response = await request.put(`/api/user/${encodeURIComponent(DEMO_ADMIN.email)}`, {
+    headers: { authorization: `Bearer ${idToken}` },
+    data: { email: DEMO_ADMIN.email },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
