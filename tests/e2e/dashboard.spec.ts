@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { formatDate } from '../../src/lib/dates';
 import { messages } from '../../src/lib/messages';
 import { DEMO_ADMIN, DEMO_SHOPPER } from './fixtures';
@@ -360,4 +361,46 @@ test.describe('dashboard as an admin', () => {
     await expect(buyerPage.getByRole('row').filter({ hasText: product }).filter({ hasText: 'Shipped' })).toHaveCount(1);
     await context.close();
   });
+});
+
+test.describe('dashboard accessibility', () => {
+  async function expectNoViolations(page: Page, where: string) {
+    const results = await new AxeBuilder({ page }).include('main').analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(summary, `${where}\n${summary.join('\n')}`).toEqual([]);
+  }
+
+  for (const width of [360, 1280]) {
+    test(`every screen passes axe at ${width} px, as admin and as shopper`, async ({ page: adminPage, browser }) => {
+      let page = adminPage;
+      await loginHydrated(page, DEMO_ADMIN, '/dashboard');
+      await page.setViewportSize({ width, height: 800 });
+      const admin: [string, string][] = [
+        ['/dashboard', 'Hello, Ada Admin'],
+        ['/dashboard/allusers', 'All Users'],
+        ['/dashboard/addproduct', 'Add a Product'],
+        ['/dashboard/allproduct', 'Manage Products'],
+        ['/dashboard/manageallproducts', 'Manage All Orders'],
+      ];
+      for (const [path, heading] of admin) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
+        await expectNoViolations(page, path);
+      }
+      await page.goto('/dashboard');
+      await page.getByRole('button', { name: 'Edit profile' }).click();
+      await expectNoViolations(page, 'profile edit');
+
+      const shopper = await newAccount('Axe Shopper');
+      const context = await browser.newContext();
+      page = await context.newPage();
+      await loginHydrated(page, shopper, '/dashboard/myreview');
+      await page.setViewportSize({ width, height: 800 });
+      await page.getByRole('button', { name: 'Add review' }).click();
+      await expect(page.getByText(messages.ratingRange)).toBeVisible();
+      await expectNoViolations(page, 'add review with errors');
+      await context.close();
+    });
+  }
 });
