@@ -175,6 +175,12 @@ test.describe('dashboard as an admin', () => {
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     }
+    // By keyboard: Enter on a menu item, and the next Tab lands inside the new screen.
+    await dashboardMenu(page).getByRole('link', { name: 'Make Admin' }).press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'All Users' })).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('region', { name: 'All users' })).toBeFocused();
+
     await page.goto('/dashboard/allproduct');
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Products' })).toBeVisible();
     await page.reload();

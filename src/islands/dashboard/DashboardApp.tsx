@@ -1,6 +1,6 @@
 // The client-only dashboard: the session guard, the side menu by role, and the current screen.
 import { useStore } from '@nanostores/react';
-import { Suspense, useEffect, useState, type MouseEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { $path, navigate } from '../../client/router';
 import { $isAdmin } from '../../client/session-store';
 import { messages } from '../../lib/messages';
@@ -20,6 +20,7 @@ function Dashboard() {
   const path = useStore($path);
   const isAdmin = useStore($isAdmin);
   const [menuOpen, setMenuOpen] = useState(false);
+  const contentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     void import('../../client/session').then((s) => s.refreshAdmin()).catch(() => {});
   }, []);
@@ -33,6 +34,8 @@ function Dashboard() {
     event.preventDefault();
     setMenuOpen(false);
     navigate(href);
+    // Keyboard and screen-reader users land on the new screen, not on a menu that may have closed.
+    contentRef.current?.focus({ preventScroll: true });
   };
 
   let content;
@@ -75,7 +78,9 @@ function Dashboard() {
           ))}
         </ul>
       </nav>
-      <div className="min-w-0">{content}</div>
+      <div ref={contentRef} tabIndex={-1} className="min-w-0 outline-none">
+        {content}
+      </div>
     </div>
   );
 }
