@@ -424,6 +424,50 @@ test.describe('reviews paginator', () => {
   });
 });
 
+test.describe('reviews paginator states', () => {
+  test('a loading indicator while a page loads, and a visible error when it fails', async ({ page }) => {
+    await page.goto('/');
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Our Reviews' }) });
+    await section.scrollIntoViewIfNeeded();
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    const pages = section.getByRole('navigation', { name: 'Review pages' }).getByRole('button');
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/reviews' && url.searchParams.get('pageNumber') === '1',
+      async (route) => {
+        await held;
+        await route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: '{"error":{"code":"internal","message":"down"}}',
+        });
+      },
+    );
+    await pages.nth(1).click();
+    await expect(section.getByRole('status')).toContainText(/loading/i);
+    release();
+    await expect(section.getByRole('alert')).toContainText(/could not load reviews/i);
+  });
+});
+
+test.describe('Get In Touch', () => {
+  test('the message is checked, sent and confirmed with a toast', async ({ page }) => {
+    await page.goto('/#contact');
+    const form = page.locator('form[data-contact-form]');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(form.getByRole('alert')).toHaveText(messages.nameRequired);
+    await page.getByLabel('Your Name').fill('Rina Das');
+    await page.getByLabel('Your Email').fill('rina.das@example.com');
+    await page.getByLabel('Your Messege').fill('Do you ship 500 claw hammers to Chattogram?');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText(messages.contactSent)).toBeVisible();
+    await expect(page.getByLabel('Your Name')).toHaveValue('');
+  });
+});
+
 test.describe('findable', () => {
   test('unique titles and descriptions, canonical links, robots.txt and a sitemap of every page', async ({
     page,
