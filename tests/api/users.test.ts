@@ -121,7 +121,9 @@ describe('deleting users', () => {
 
   it('two admins deleting each other at once always leave exactly one admin, and never a 5xx', async () => {
     // Rounds of a fresh pair of admins (the only admins), each deleting the other at the same moment.
-    onTestFinished(() => store.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]));
+    onTestFinished(async () => {
+      await store.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
+    });
     for (let round = 0; round < 12; round++) {
       const [x, y] = ['x', 'y'].map((n) => `${n}${round}@race.example`);
       await store.db.query(`UPDATE users SET role = 'user' WHERE role = 'admin'`);
