@@ -38,6 +38,8 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAILS: emails,
   ORDER_HOLD_HOURS: z.coerce.number().positive().default(24),
+  /** Token exchanges (PUT /api/user) allowed per client address per minute. */
+  SIGN_IN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   /** Seed demo data into an empty database (on by default; set to 0 for a bare production store). */
   SEED_DEMO: z.enum(['0', '1']).default('1'),
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     jwtSecret: e.JWT_SECRET,
     adminEmails,
     orderHoldMs: e.ORDER_HOLD_HOURS * 3600_000,
+    signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === '1',
   };

@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+import { IMAGE_MAX_BYTES } from '../../lib/constants';
+
+/** The one upload limit, shared with the add-product form. */
+export const MAX_IMAGE_BYTES = IMAGE_MAX_BYTES;
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 const EXTENSIONS: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };

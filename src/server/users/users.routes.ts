@@ -13,7 +13,7 @@ export function usersRoutes(deps: Deps, users: UsersService) {
   return (
     new Hono<AppEnv>()
       // Token exchange: only a valid Firebase ID token for this very email gets our access token.
-      .put('/user/:email', rateLimit('sign-in', 30, 60_000), async (c) => {
+      .put('/user/:email', rateLimit('sign-in', deps.config.signInRateLimit, 60_000), async (c) => {
         const email = emailParam(c);
         const idToken = bearer(c);
         if (!idToken) throw unauthorized('A Firebase ID token is required');
