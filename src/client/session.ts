@@ -89,6 +89,15 @@ export async function signOut() {
   storeSession(null);
 }
 
+/** After a profile update: the Firebase display name follows the profile name. */
+export async function updateDisplayName(displayName: string) {
+  const [{ auth }, { updateProfile }] = await firebase();
+  const user = auth.currentUser;
+  if (!user || user.displayName === displayName) return;
+  await updateProfile(user, { displayName });
+  storeSession(snapshot(user));
+}
+
 /** GET /admin/{email}: the server's word on whether the user is an admin. */
 export async function refreshAdmin(): Promise<boolean> {
   const email = $user.get()?.email;

@@ -51,6 +51,8 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
     setBusy(true);
     try {
       await api.put(`userupdate/${enc(profile.email)}`, parsed.data);
+      // Keep the sign-in display name (header, greeting) in step with the profile name.
+      await import('../../client/session').then((s) => s.updateDisplayName(parsed.data.name)).catch(() => {});
       toast.success(messages.profileUpdated, PROFILE_DIALOG_MS);
       onSaved(parsed.data);
     } catch (error) {
