@@ -2,7 +2,7 @@
 // no rebuild and no restart. The admin acts through the API, as the dashboard does.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
-import { DEMO_SHOPPER, adminApiToken, liveTools, login } from './fixtures';
+import { DEMO_SHOPPER, adminApiToken, liveTools, login, pageErrors } from './fixtures';
 
 const FRESH_WITHIN_MS = 60_000;
 
@@ -82,6 +82,16 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   await expect(fresh.page.locator('[data-price]')).toContainText('$41.50');
   await fresh.close();
   expect(Date.now() - addedAt).toBeLessThan(FRESH_WITHIN_MS);
+
+  // Signed in, the on-demand page hydrates the purchase form under its CSP, like a prebuilt one.
+  const shopper = await browser.newPage({ baseURL });
+  const errors = pageErrors(shopper);
+  await login(shopper, DEMO_SHOPPER, `/tools/${id}`);
+  await expect(shopper).toHaveURL(new RegExp(`/tools/${id}/?$`));
+  await expect(shopper.getByRole('heading', { level: 1 })).toHaveText(name);
+  await expect(shopper.getByLabel(/quantity/i).first()).toBeVisible();
+  expect(errors).toEqual([]);
+  await shopper.close();
 
   // Deleted: its page answers 404 with the 404 card, and home no longer lists it.
   const deleted = await request.delete(`/api/tools/dlt/${id}`, { headers: bearer() });
