@@ -96,8 +96,10 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
         [clientSecret],
       );
       if (!intent) throw notFound('Payment');
-      await ownOrder(c.get('user'), intent.order_id);
+      const order = await ownOrder(c.get('user'), intent.order_id);
       if (intent.status === 'succeeded') return c.json({ paymentIntent: { id: intent.id, status: 'succeeded' } });
+      // Never charge for an order whose hold ran out: its units went back to stock.
+      if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
       const error = sandboxCardError(card, deps.now());
       await db.query('UPDATE payments SET status = $2, last_error = $3 WHERE id = $1', [
         intent.id,
