@@ -122,6 +122,17 @@ describe('sandbox gateway', () => {
     expectApiError(await makepayment(store, bob, orderId, transactionId), 403);
     expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
   });
+
+  // Last in this store: it moves the clock past the hold.
+  it('a card cannot be charged for an order whose hold ran out', async () => {
+    const orderId = await placeOrder(store, alice, toolId, 1);
+    const { clientSecret } = (await intentFor(orderId)).data;
+    store.advance(25 * 3600_000);
+    expectApiError(await confirm(clientSecret, GOOD_CARD), 409);
+    const [row] = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [orderId]);
+    expect(row.status).not.toBe('succeeded');
+    expect((await getOrder(store, alice, orderId)).payment).toBe('cancelled');
+  });
 });
 
 describe('Stripe gateway (local stand-in)', () => {
