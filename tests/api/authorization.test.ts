@@ -165,3 +165,17 @@ describe('PUT /user/{email}: the token exchange', () => {
     expect((await exchange(await idTokenFor(ALICE), ALICE, 'polite-client')).status).toBe(200);
   });
 });
+
+describe('POST /contact: anyone, rate limited', () => {
+  it('refuses a flood from one client address (429) without storing it; other clients still get through', async () => {
+    const send = (ip: string) =>
+      store.request('POST', '/api/contact', { json: { name: 'Flood', email: 'flood@example.com', message: 'Hello again' }, headers: { 'x-test-ip': ip } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await send('flooding-client')).status);
+    expect(statuses[0]).toBe(201);
+    expect(statuses.at(-1)).toBe(429);
+    const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_messages WHERE name = 'Flood'`);
+    expect(n).toBe(statuses.filter((s) => s === 201).length);
+    expect((await send('quiet-client')).status).toBe(201);
+  });
+});
