@@ -56,6 +56,8 @@ async function openPglite(options: OpenOptions): Promise<Db> {
   } as Db & { dump(): Promise<Blob | File> };
 }
 
+const DEADLOCK = '40P01';
+
 async function openPostgres(url: string, schema?: string): Promise<Db> {
   const { default: pg } = await import('pg');
   // NUMERIC and BIGINT come back as strings by default; our values fit in a JS number.
@@ -68,25 +70,36 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const query = async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+  const once = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn({
+        query: async (sql, params = []) => (await client.query(sql, params)).rows as never,
+        exec: async (sql) => void (await client.query(sql)),
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
   return {
     kind: 'postgres',
     query,
     exec: async (sql) => void (await pool.query(sql)),
     async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn({
-          query: async (sql, params = []) => (await client.query(sql, params)).rows as never,
-          exec: async (sql) => void (await client.query(sql)),
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
+      // Two writers locking the same rows in opposite orders (a tool deleted while its orders are)
+      // deadlock; PostgreSQL rolls one back whole, so running it again is safe and it then goes through.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(fn);
+        } catch (error) {
+          if ((error as { code?: string }).code !== DEADLOCK || attempt >= 3) throw error;
+        }
       }
     },
     close: () => pool.end(),

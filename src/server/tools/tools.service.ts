@@ -78,7 +78,12 @@ export function toolsService(db: Db) {
       return id;
     },
     async remove(id: string): Promise<number> {
-      const rows = await db.query('DELETE FROM tools WHERE id = $1 RETURNING id', [id]);
+      const rows = await db.transaction(async (tx) => {
+        // Deleting the tool rewrites its orders' tool_id. Lock those orders first, as every other writer
+        // does (order, then stock): locking the tool first deadlocked with a buyer deleting their order.
+        await tx.query('SELECT id FROM orders WHERE tool_id = $1 ORDER BY id FOR UPDATE', [id]);
+        return tx.query('DELETE FROM tools WHERE id = $1 RETURNING id', [id]);
+      });
       invalidate();
       // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
       runtime.toolIds?.delete(id);
