@@ -169,6 +169,22 @@ describe('concurrency', () => {
   });
 });
 
+describe('deleting a tool while its orders are deleted', () => {
+  it('never fails (no 5xx): rounds of an admin deleting a tool as its buyer deletes six orders of it', async () => {
+    for (let round = 0; round < 8; round++) {
+      const toolId = await makeTool(store, admin, { availableQuantity: 100 });
+      const orders = await Promise.all(Array.from({ length: 6 }, () => placeOrder(store, alice, toolId, 1)));
+      const results = await Promise.all([
+        store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }),
+        ...orders.map((id) => store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice })),
+      ]);
+      expect(results.map((r) => r.status), JSON.stringify(results.map((r) => r.data))).toEqual(Array(7).fill(200));
+      const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE id = ANY($1)', [orders]);
+      expect(n).toBe(0);
+    }
+  });
+});
+
 describe('shipping', () => {
   it('only paid orders can be marked shipped (409 otherwise), and the buyer sees it', async () => {
     const toolId = await makeTool(store, admin);
