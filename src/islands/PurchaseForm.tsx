@@ -8,6 +8,7 @@ import { messages } from '../lib/messages';
 import { formatCents, toCents } from '../lib/money';
 import { PHONE_PATTERN, quantityError } from '../lib/schemas';
 import type { Tool } from '../server/tools/tools.service';
+import { Field, TextAreaField } from './ui/Field';
 import { RequireAuth } from './ui/Guards';
 import { Spinner } from './ui/Spinner';
 import { SubmitButton } from './ui/SubmitButton';
@@ -86,89 +87,48 @@ function Purchase({ initial }: { initial: Tool }) {
         In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order {tool.minimumOrderQuantity}
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label className="label" htmlFor="buyer-name">
-            Name
-          </label>
-          <input id="buyer-name" className="input bg-steel-100" value={user.displayName ?? ''} readOnly />
-        </div>
-        <div>
-          <label className="label" htmlFor="buyer-email">
-            Email
-          </label>
-          <input id="buyer-email" className="input bg-steel-100" value={user.email ?? ''} readOnly />
-        </div>
+        <Field label="Name" name="buyer-name" id="buyer-name" className="input bg-steel-100" value={user.displayName ?? ''} readOnly />
+        <Field label="Email" name="buyer-email" id="buyer-email" className="input bg-steel-100" value={user.email ?? ''} readOnly />
       </div>
-      <div>
-        <label className="label" htmlFor="quantity">
-          Quantity
-        </label>
-        <input
-          id="quantity"
-          name="quantity"
-          type="number"
-          inputMode="numeric"
-          min={tool.minimumOrderQuantity}
-          max={tool.availableQuantity}
-          step={1}
-          className="input"
-          value={quantity}
-          aria-invalid={errors.quantity ? true : undefined}
-          aria-describedby={errors.quantity ? 'quantity-error' : undefined}
-          onChange={(e) => setQuantity(e.target.value)}
-          onBlur={() => setErrors((x) => ({ ...x, quantity: checkQuantity() }))}
-        />
-        {errors.quantity && (
-          <p id="quantity-error" className="field-error" role="alert">
-            {errors.quantity}
-          </p>
-        )}
-      </div>
-      <div>
-        <label className="label" htmlFor="address">
-          Address
-        </label>
-        <textarea
-          id="address"
-          name="address"
-          className="input min-h-20"
-          autoComplete="street-address"
-          value={address}
-          aria-invalid={errors.address ? true : undefined}
-          onChange={(e) => {
-            setAddress(e.target.value);
-            setErrors((x) => ({ ...x, address: null }));
-          }}
-        />
-        {errors.address && (
-          <p className="field-error" role="alert">
-            {errors.address}
-          </p>
-        )}
-      </div>
-      <div>
-        <label className="label" htmlFor="phone">
-          Phone
-        </label>
-        <input
-          id="phone"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          placeholder="01712345678"
-          className="input"
-          value={phone}
-          aria-invalid={errors.phone ? true : undefined}
-          aria-describedby={errors.phone ? 'phone-error' : undefined}
-          onChange={(e) => setPhone(e.target.value)}
-          onBlur={() => setErrors((x) => ({ ...x, phone: checkPhone() }))}
-        />
-        {errors.phone && (
-          <p id="phone-error" className="field-error" role="alert">
-            {errors.phone}
-          </p>
-        )}
-      </div>
+      <Field
+        label="Quantity"
+        name="quantity"
+        id="quantity"
+        type="number"
+        inputMode="numeric"
+        min={tool.minimumOrderQuantity}
+        max={tool.availableQuantity}
+        step={1}
+        value={quantity}
+        error={errors.quantity}
+        onChange={(e) => setQuantity(e.target.value)}
+        onBlur={() => setErrors((x) => ({ ...x, quantity: checkQuantity() }))}
+      />
+      <TextAreaField
+        label="Address"
+        name="address"
+        id="address"
+        rows={2}
+        autoComplete="street-address"
+        value={address}
+        error={errors.address}
+        onChange={(e) => {
+          setAddress(e.target.value);
+          setErrors((x) => ({ ...x, address: null }));
+        }}
+      />
+      <Field
+        label="Phone"
+        name="phone"
+        id="phone"
+        type="tel"
+        autoComplete="tel"
+        placeholder="01712345678"
+        value={phone}
+        error={errors.phone}
+        onChange={(e) => setPhone(e.target.value)}
+        onBlur={() => setErrors((x) => ({ ...x, phone: checkPhone() }))}
+      />
       <p className="text-sm">
         Total: <strong>{total === null ? '—' : formatCents(total)}</strong>
       </p>

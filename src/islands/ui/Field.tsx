@@ -1,14 +1,14 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
-interface Props extends InputHTMLAttributes<HTMLInputElement> {
+interface Common {
   label: string;
   name: string;
   error?: string | null;
   hint?: ReactNode;
 }
 
-/** The one labelled input with its error message underneath (announced to screen readers). */
-export function Field({ label, name, error, hint, id = `field-${name}`, ...input }: Props) {
+/** Label, hint and error around one control, with the ids that tie them together for screen readers. */
+function FieldFrame({ id, label, error, hint, children }: Omit<Common, 'name'> & { id: string; children: (describedBy?: string) => ReactNode }) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   return (
@@ -16,14 +16,7 @@ export function Field({ label, name, error, hint, id = `field-${name}`, ...input
       <label className="label" htmlFor={id}>
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        className={`input ${error ? 'border-danger' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : hint ? hintId : undefined}
-        {...input}
-      />
+      {children(error ? errorId : hint ? hintId : undefined)}
       {hint && !error && (
         <p id={hintId} className="mt-1 text-xs text-steel-600">
           {hint}
@@ -38,41 +31,39 @@ export function Field({ label, name, error, hint, id = `field-${name}`, ...input
   );
 }
 
-interface AreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
-  label: string;
-  name: string;
-  error?: string | null;
-  hint?: ReactNode;
+/** The one labelled input with its error message underneath (announced to screen readers). */
+export function Field({ label, name, error, hint, id = `field-${name}`, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {(describedBy) => (
+        <input
+          id={id}
+          name={name}
+          className={`input ${error ? 'border-danger' : ''}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
+      )}
+    </FieldFrame>
+  );
 }
 
 /** The multi-line sibling of Field: same label, error and hint handling. */
-export function TextAreaField({ label, name, error, hint, id = `field-${name}`, rows = 4, ...area }: AreaProps) {
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
+export function TextAreaField({ label, name, error, hint, id = `field-${name}`, rows = 4, ...area }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
-    <div>
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        className={`input resize-y ${error ? 'border-danger' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : hint ? hintId : undefined}
-        {...area}
-      />
-      {hint && !error && (
-        <p id={hintId} className="mt-1 text-xs text-steel-600">
-          {hint}
-        </p>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {(describedBy) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={rows}
+          className={`input resize-y ${error ? 'border-danger' : ''}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...area}
+        />
       )}
-      {error && (
-        <p id={errorId} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
