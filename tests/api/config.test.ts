@@ -53,6 +53,7 @@ describe('loadConfig', () => {
     ['PUBLIC_STRIPE_PUBLISHABLE_KEY', { STRIPE_SECRET_KEY: 'sk_test_x' }],
     ['STRIPE_WEBHOOK_SECRET', { STRIPE_SECRET_KEY: 'sk_test_x', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'secret' }],
     ['ORDER_HOLD_HOURS', { ORDER_HOLD_HOURS: '-1' }],
+    ['SIGN_IN_RATE_LIMIT', { SIGN_IN_RATE_LIMIT: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['SEED_DEMO', { SEED_DEMO: 'yes' }],
   ])('rejects a bad %s with a message naming it', (name, env) => {
