@@ -7,7 +7,7 @@ import { toast } from '../client/toast';
 import { messages } from '../lib/messages';
 import { formatCents, toCents } from '../lib/money';
 import { PHONE_PATTERN, quantityError } from '../lib/schemas';
-import type { Tool } from '../server/tools/tools.service';
+import type { Tool } from '../lib/entities';
 import { Field, TextAreaField } from './ui/Field';
 import { RequireAuth } from './ui/Guards';
 import { Spinner } from './ui/Spinner';

@@ -1,20 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/constants';
+import type { ReviewsPage } from '../lib/entities';
 import { pageCount } from '../lib/pagination';
 import { Spinner } from './ui/Spinner';
 import { StarRating } from './ui/StarRating';
 import { useHydrated } from './ui/useHydrated';
-
-interface Review {
-  _id: string;
-  name: string;
-  Messege: string;
-  ratings: number;
-}
-interface ReviewsPage {
-  services: Review[];
-  count: number;
-}
 
 /** 'Our Reviews': page size 2/5/10/15/20 (default 5), zero-based pages, newest first. */
 export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) {

@@ -2,13 +2,10 @@
 // its PGlite directory); with no server running, the database is opened directly and closed after.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Tool } from './tools/tools.service';
+import type { ReviewsPage, Tool } from '../lib/entities';
 import { config } from './config';
 
-export interface ReviewsPage {
-  services: { _id: string; name: string; Messege: string; ratings: number; addedBy: string }[];
-  count: number;
-}
+export type { ReviewsPage };
 
 interface BuildData {
   tools: Tool[];

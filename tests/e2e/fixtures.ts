@@ -44,6 +44,7 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
 import { readFileSync, readdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
+import type { Tool } from '../../src/lib/entities';
 
 /** The phone and desktop widths every storefront page is checked at. */
 export const VIEWPORTS = [
@@ -51,15 +52,7 @@ export const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
 ] as const;
 
-export interface ToolJson {
-  _id: string;
-  name: string;
-  img: string;
-  description: string;
-  minimumOrderQuantity: number;
-  availableQuantity: number;
-  price: number;
-}
+export type ToolJson = Tool;
 
 /** The live catalogue, newest first, as the API serves it. */
 export async function liveTools(request: APIRequestContext): Promise<ToolJson[]> {

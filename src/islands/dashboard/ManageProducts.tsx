@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
 import { navigate } from '../../client/router';
 import { toast } from '../../client/toast';
+import type { Tool } from '../../lib/entities';
 import { formatCents, toCents } from '../../lib/money';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';
@@ -12,16 +13,6 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
 import { useResource } from '../ui/useResource';
-
-export interface Tool {
-  _id: string;
-  name: string;
-  img: string;
-  description: string;
-  minimumOrderQuantity: number;
-  availableQuantity: number;
-  price: number;
-}
 
 export default function ManageProducts(_props: { params: Record<string, string> }) {
   const tools = useResource<Tool[]>('tools', 'Could not load the products. Please try again.');

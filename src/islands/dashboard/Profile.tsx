@@ -5,21 +5,13 @@ import { useRef, useState, type ReactNode } from 'react';
 import { enc } from '../../client/api';
 import { $user } from '../../client/session-store';
 import { formatDate } from '../../lib/dates';
+import type { UserProfile } from '../../lib/entities';
 import { LoadError } from '../ui/States';
 import { PageSpinner } from '../ui/Spinner';
 import { useResource } from '../ui/useResource';
 import { ProfileForm } from './ProfileForm';
 
-export interface UserProfile {
-  email: string;
-  name: string;
-  education: string;
-  social: string;
-  phoneNumber: string;
-  address: string;
-  signUpDate: string;
-  role: 'user' | 'admin';
-}
+export type { UserProfile };
 
 export default function Profile(_props: { params: Record<string, string> }) {
   const user = useStore($user);

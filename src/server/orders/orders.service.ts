@@ -1,3 +1,4 @@
+import type { Order } from '../../lib/entities';
 import { toDollars } from '../../lib/money';
 import { messages } from '../../lib/messages';
 import { quantityError, type OrderInput } from '../../lib/schemas';
@@ -25,7 +26,7 @@ export interface OrderRow {
   expires_at: string | Date;
 }
 
-export const orderJson = (r: OrderRow) => ({
+export const orderJson = (r: OrderRow): Order => ({
   _id: r.id,
   toolId: r.tool_id,
   productName: r.product_name,
@@ -43,7 +44,7 @@ export const orderJson = (r: OrderRow) => ({
   createdAt: new Date(r.created_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
 });
-export type Order = ReturnType<typeof orderJson>;
+export type { Order };
 
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 

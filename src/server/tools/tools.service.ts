@@ -1,18 +1,11 @@
+import type { Tool } from '../../lib/entities';
 import { toCents, toDollars } from '../../lib/money';
 import type { ToolInput } from '../../lib/schemas';
 import type { Db, Queryable } from '../db/client';
 import { newId } from '../ids';
 import { runtime } from '../runtime';
 
-export interface Tool {
-  _id: string;
-  name: string;
-  img: string;
-  description: string;
-  minimumOrderQuantity: number;
-  availableQuantity: number;
-  price: number;
-}
+export type { Tool };
 
 export interface ToolRow {
   id: string;

@@ -1,16 +1,8 @@
 import type { ProfileUpdate } from '../../lib/schemas';
+import type { UserProfile } from '../../lib/entities';
 import type { Db } from '../db/client';
 
-export interface UserProfile {
-  email: string;
-  name: string;
-  education: string;
-  social: string;
-  phoneNumber: string;
-  address: string;
-  signUpDate: string;
-  role: 'user' | 'admin';
-}
+export type { UserProfile };
 
 const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNumber", address,
   sign_up_date AS "signUpDate", role FROM users`;
