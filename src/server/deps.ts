@@ -39,5 +39,9 @@ async function build(): Promise<Api> {
   const sweep = setInterval(() => void built.orders.expireHolds().catch(() => {}), 60_000);
   sweep.unref();
   runtime.onClose(async () => clearInterval(sweep));
+  runtime.api = (request, env) => built.app.fetch(request, env);
+  runtime.onClose(async () => {
+    runtime.api = undefined;
+  });
   return built;
 }

@@ -6,6 +6,8 @@ interface Runtime {
   closers: Closer[];
   /** Ids of tools that exist now; undefined until the catalogue is loaded. */
   toolIds?: Set<string>;
+  /** The API (Hono's fetch) once the bundle has built it: main.ts sends public reads straight to it. */
+  api?: (request: Request, env: { clientAddress?: string }) => Response | Promise<Response>;
   onClose(fn: Closer): void;
   close(): Promise<void>;
 }

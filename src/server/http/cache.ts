@@ -2,9 +2,26 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 
+/**
+ * Body and ETag per answered object. The catalogue and review page caches hand out the same object
+ * until a write replaces it, so a cached read is serialised and hashed once, not per request.
+ * Callers must not mutate an object after answering with it.
+ */
+const serialised = new WeakMap<object, { body: string; etag: string }>();
+
+function serialise(data: unknown): { body: string; etag: string } {
+  const cacheable = typeof data === 'object' && data !== null;
+  let entry = cacheable ? serialised.get(data) : undefined;
+  if (!entry) {
+    const body = JSON.stringify(data);
+    entry = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+    if (cacheable) serialised.set(data, entry);
+  }
+  return entry;
+}
+
 export function cachedJson(c: Context, data: unknown, maxAgeSeconds = 0) {
-  const body = JSON.stringify(data);
-  const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  const { body, etag } = serialise(data);
   c.header('ETag', etag);
   c.header('Cache-Control', `public, max-age=${maxAgeSeconds}, must-revalidate`);
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);
