@@ -79,4 +79,25 @@ export const migrations: string[] = [
     created_at  timestamptz NOT NULL DEFAULT now()
   );
   `,
+  /* 2: reviews get a dense ordinal, so any page of the newest-first list is an index range */ `
+  -- Reviews are never deleted, so ordinal runs 1..n without gaps (1 = oldest): page p of the newest-first
+  -- list is ordinals (n - p*limit - limit, n - p*limit], however deep, and the count is max(ordinal).
+  -- A trigger assigns it under a lock, so concurrent inserts never share one and every insert path
+  -- (API, seed, bulk SQL) gets it. Deleting reviews would need a renumbering.
+  ALTER TABLE reviews ADD COLUMN ordinal integer;
+  UPDATE reviews SET ordinal = ranked.n
+    FROM (SELECT id, row_number() OVER (ORDER BY seq) AS n FROM reviews) AS ranked
+    WHERE reviews.id = ranked.id;
+  ALTER TABLE reviews ALTER COLUMN ordinal SET NOT NULL;
+  CREATE UNIQUE INDEX reviews_ordinal_idx ON reviews (ordinal);
+  CREATE FUNCTION reviews_next_ordinal() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.ordinal IS NULL THEN
+      PERFORM pg_advisory_xact_lock(727276);
+      NEW.ordinal := coalesce((SELECT max(ordinal) FROM reviews), 0) + 1;
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER reviews_ordinal BEFORE INSERT ON reviews FOR EACH ROW EXECUTE FUNCTION reviews_next_ordinal();
+  `,
 ];

@@ -16,34 +16,51 @@ interface ReviewRow {
   addedBy: string;
 }
 
+interface ReviewsPage {
+  services: ReviewRow[];
+  count: number;
+}
+
+// Newest first, by ordinal (migration 2): page p is an index range however deep, and the count is
+// max(ordinal), so neither OFFSET nor count(*) grows with the number of reviews.
 const PAGE_SQL = `SELECT id AS "_id", name, message AS "Messege", ratings, added_by AS "addedBy"
-  FROM reviews ORDER BY seq DESC LIMIT $1 OFFSET $2`;
+  FROM reviews WHERE ordinal <= $1 AND ordinal > $2 ORDER BY ordinal DESC`;
+
+async function readPage(db: Db, limit: number, pageNumber: number): Promise<ReviewsPage> {
+  const [{ n }] = await db.query<{ n: number }>('SELECT coalesce(max(ordinal), 0)::int AS n FROM reviews');
+  const top = n - pageNumber * limit;
+  const services = top > 0 ? await db.query<ReviewRow>(PAGE_SQL, [top, top - limit]) : [];
+  return { services, count: n };
+}
 
 /** The home page's first page of reviews, for the prebuilt HTML. */
-export async function firstReviewsPage(db: Db) {
-  const services = await db.query<ReviewRow>(PAGE_SQL, [DEFAULT_REVIEW_PAGE_SIZE, 0]);
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews');
-  return { services, count: n };
+export function firstReviewsPage(db: Db) {
+  return readPage(db, DEFAULT_REVIEW_PAGE_SIZE, 0);
 }
 
 export function reviewsRoutes(deps: Deps) {
   const { db } = deps;
-  // count(*) over many rows is slow; keep it in memory, refreshed on our writes and every few seconds.
-  let count: { value: number; at: number } | undefined;
-  const total = async () => {
-    if (!count || Date.now() - count.at > 5000) {
-      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews');
-      count = { value: row.n, at: Date.now() };
+  // Pages are cached like the catalogue: dropped on our writes, at most 5 s old for writes made by other
+  // processes sharing one PostgreSQL. A cached page is the same object, so cachedJson serialises it once.
+  const pages = new Map<string, { value: ReviewsPage; at: number }>();
+  let generation = 0; // a page read while a review was added is answered but not kept
+  const page = async (limit: number, pageNumber: number) => {
+    const key = `${limit}:${pageNumber}`;
+    const hit = pages.get(key);
+    if (hit && Date.now() - hit.at <= 5000) return hit.value;
+    const started = generation;
+    const value = await readPage(db, limit, pageNumber);
+    if (started === generation) {
+      if (pages.size >= 1000) pages.clear();
+      pages.set(key, { value, at: Date.now() });
     }
-    return count.value;
+    return value;
   };
 
   return new Hono<AppEnv>()
     .get('/reviews', async (c) => {
       const { limit, pageNumber } = parse(reviewsQuerySchema, c.req.query());
-      // Newest first over the unique index on seq.
-      const services = await db.query<ReviewRow>(PAGE_SQL, [limit, pageNumber * limit]);
-      return cachedJson(c, { services, count: await total() });
+      return cachedJson(c, await page(limit, pageNumber));
     })
     .post('/review', signedIn(deps), async (c) => {
       const input = await jsonBody(c, reviewInputSchema);
@@ -56,7 +73,8 @@ export function reviewsRoutes(deps: Deps) {
         input.ratings,
         c.get('user').email,
       ]);
-      count = undefined;
+      pages.clear();
+      generation++;
       return c.json({ acknowledged: true, insertedId }, 201);
     });
 }
