@@ -1,15 +1,97 @@
-// `npm run bench [-- part]`: measurements of the built store. Parts: pages.
-// `pages --check` (used by `npm test`) fails when a page exceeds its JavaScript budget.
+// `npm run bench [-- part]`: measurements of the built store, each beside the ceiling it chases.
+// Parts: pages | lighthouse | static | api | purchase | scale (default: all, in that order).
+// Writes bench/results.json and bench/results.md (a part run alone replaces only its own results).
+// `pages --check` (used by `npm test`) only checks the JavaScript budgets of an existing build.
+import os from 'node:os';
 import path from 'node:path';
 import { measurePages, printWeights } from './pages.ts';
 
 const [part = 'all', ...flags] = process.argv.slice(2);
-const distDir = path.resolve(process.env.DIST_DIR ?? (flags.includes('--check') ? 'dist-e2e' : 'dist'));
 
-if (part === 'pages' || part === 'all') {
-  const ok = printWeights(measurePages(distDir));
-  if (!ok) {
+if (flags.includes('--check')) {
+  const distDir = path.resolve(process.env.DIST_DIR ?? 'dist-e2e');
+  const weights = measurePages(distDir);
+  if (!weights.some((w) => w.page === '/')) {
+    console.error(`No build in ${distDir} (client/index.html is missing): build first.`);
+    process.exit(1);
+  }
+  if (!printWeights(weights)) {
     console.error('A page is over its JavaScript budget.');
     process.exit(1);
   }
+  process.exit(0);
 }
+
+await import('./ts-resolve.ts');
+const { PART_NAMES, loadResults, machine, saveResults } = await import('./report.ts');
+type PartName = (typeof PART_NAMES)[number];
+const { cleanup } = await import('./store.ts');
+const { LOAD } = await import('./load.ts');
+
+const parts: readonly PartName[] = part === 'all' ? PART_NAMES : PART_NAMES.filter((p) => p === part);
+if (!parts.length) {
+  console.error(`Unknown part "${part}". Parts: ${PART_NAMES.join(', ')} (or none for all).`);
+  process.exit(2);
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping what the bench started…`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+interface PartModule {
+  run(): Promise<unknown>;
+  render(data: never): import('./report.ts').Rendered;
+  failed?(data: never): boolean;
+}
+const load = (name: PartName) => import(`./parts/${name}.ts`) as Promise<PartModule>;
+
+const started = Date.now();
+const results = loadResults() ?? {
+  machine: machine(),
+  load: LOAD,
+  lastRun: { parts: [], seconds: 0, at: '' },
+  parts: {},
+};
+let failed = false;
+for (const name of parts) {
+  console.log(`\n━━ ${name}`);
+  const partStarted = Date.now();
+  const loadAverage = os.loadavg();
+  try {
+    const data = await (await load(name)).run();
+    results.parts[name] = {
+      at: new Date().toISOString(),
+      seconds: (Date.now() - partStarted) / 1000,
+      loadAverage,
+      machine: machine(),
+      data,
+    };
+    const mod = await load(name);
+    if (mod.failed?.(data as never)) failed = true;
+  } catch (error) {
+    failed = true;
+    console.error(`${name} failed: ${(error as Error).stack ?? error}`);
+  } finally {
+    await cleanup();
+  }
+  console.log(`  (${name}: ${((Date.now() - partStarted) / 1000).toFixed(0)} s)`);
+  if (interrupted) break;
+}
+
+results.machine = machine();
+results.load = LOAD;
+results.lastRun = { parts: [...parts], seconds: (Date.now() - started) / 1000, at: new Date().toISOString() };
+const rendered: Partial<Record<PartName, import('./report.ts').Rendered>> = {};
+for (const name of PART_NAMES) {
+  const record = results.parts[name];
+  if (record) rendered[name] = (await load(name)).render(record.data as never);
+}
+saveResults(results, rendered);
+console.log(`\nWrote bench/results.md and bench/results.json (${Math.round(results.lastRun.seconds)} s).`);
+process.exit(failed ? 1 : 0);

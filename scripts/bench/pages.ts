@@ -2,7 +2,7 @@
 // Counts module scripts and their static imports, modulepreloads, islands that hydrate at once
 // (client:load/idle/only: component + renderer + their imports) and inline scripts. Islands that wait
 // for visibility (client:visible) and dynamic import() are not loaded before interaction, so not counted.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -69,9 +69,22 @@ export function measurePage(clientDir: string, file: string): { bytes: number; s
   return { bytes, scripts: seen.size };
 }
 
+/** One prebuilt tool page (they all load the same scripts), or undefined when there is none. */
+export function toolPage(clientDir: string): { page: string; file: string } | undefined {
+  const dir = path.join(clientDir, 'tools');
+  const id = existsSync(dir)
+    ? readdirSync(dir).find((name) => existsSync(path.join(dir, name, 'index.html')))
+    : undefined;
+  return id ? { page: `/tools/${id}`, file: `tools/${id}/index.html` } : undefined;
+}
+
 export function measurePages(distDir: string): PageWeight[] {
   const clientDir = path.join(distDir, 'client');
-  return PAGES.filter((p) => existsSync(path.join(clientDir, p.file))).map((p) => ({ ...p, ...measurePage(clientDir, p.file) }));
+  const tool = toolPage(clientDir);
+  const pages = [...PAGES, ...(tool ? [{ ...tool, page: '/tools/{id}' }] : [])];
+  return pages
+    .filter((p) => existsSync(path.join(clientDir, p.file)))
+    .map((p) => ({ ...p, ...measurePage(clientDir, p.file) }));
 }
 
 export function printWeights(weights: PageWeight[]): boolean {
@@ -81,7 +94,9 @@ export function printWeights(weights: PageWeight[]): boolean {
     const over = w.budget !== undefined && w.bytes > w.budget;
     if (over) ok = false;
     const budget = w.budget ? `budget ${(w.budget / KB).toFixed(0)} kB` : 'no budget';
-    console.log(`  ${over ? '✗' : '✓'} ${w.page.padEnd(14)} ${(w.bytes / KB).toFixed(1).padStart(6)} kB  (${w.scripts} files, ${budget})`);
+    console.log(
+      `  ${over ? '✗' : '✓'} ${w.page.padEnd(14)} ${(w.bytes / KB).toFixed(1).padStart(6)} kB  (${w.scripts} files, ${budget})`,
+    );
   }
   return ok;
 }

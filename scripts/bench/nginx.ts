@@ -1,0 +1,89 @@
+// nginx as the static-serving ceiling: Debian's package (installed when missing and we are root),
+// one worker on 127.0.0.1 with a generated config in a temp dir, serving the same precompressed files.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { assertPortFree } from '../lib/ports.ts';
+import { HOST, onCleanup, stopChild } from './store.ts';
+
+const NGINX = '/usr/sbin/nginx';
+const BROTLI = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+export function ensureNginx(): string | undefined {
+  if (!existsSync(NGINX) || !existsSync(BROTLI)) {
+    if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) return undefined;
+    console.log('  Installing nginx (Debian package)…');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const install = () =>
+      spawnSync('apt-get', ['install', '-y', '-qq', 'nginx', 'libnginx-mod-http-brotli-static'], {
+        env,
+        stdio: 'ignore',
+        timeout: 300_000,
+      }).status;
+    if (install() !== 0) {
+      spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore', timeout: 300_000 });
+      install();
+    }
+    // The package may start the system service on port 80; the bench runs its own instance only.
+    spawnSync('service', ['nginx', 'stop'], { stdio: 'ignore', timeout: 30_000 });
+  }
+  if (!existsSync(NGINX)) return undefined;
+  return /nginx\/([\d.]+)/.exec(spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? 'unknown';
+}
+
+export async function startNginx(root: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  await assertPortFree(HOST, port, 'the bench nginx');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-nginx-'));
+  const brotli = existsSync(BROTLI);
+  const conf = `
+${brotli ? `load_module ${BROTLI};` : ''}
+${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  server {
+    listen ${HOST}:${port};
+    root ${path.resolve(root)};
+    gzip_static on;
+    ${brotli ? 'brotli_static on;' : ''}
+    location / { try_files $uri $uri/index.html $uri.html =404; }
+  }
+}
+`;
+  writeFileSync(path.join(dir, 'nginx.conf'), conf);
+  const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const stop = async () => {
+    await stopChild(child, 'SIGQUIT');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  onCleanup(stop);
+  const url = `http://${HOST}:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr.trim()}`);
+    const ok = await fetch(`${url}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr.trim()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, stop };
+}

@@ -1,0 +1,52 @@
+// Part 1: JavaScript each page loads before any interaction (gzip), against its budget.
+import path from 'node:path';
+import { measurePages, printWeights, type PageWeight } from '../pages.ts';
+import type { Rendered } from '../report.ts';
+import { DIST_DIR, ensureBenchBuild } from '../store.ts';
+
+export async function run(): Promise<PageWeight[]> {
+  ensureBenchBuild();
+  const weights = measurePages(path.resolve(DIST_DIR));
+  printWeights(weights);
+  return weights;
+}
+
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+const over = (w: PageWeight) => w.budget !== undefined && w.bytes > w.budget;
+
+export const failed = (weights: PageWeight[]) => weights.some(over);
+
+export function render(weights: PageWeight[]): Rendered {
+  const lines = [
+    '## 1. JavaScript per page (gzip, before any interaction)',
+    '',
+    'Module scripts and their static imports, modulepreloads, islands that hydrate at once (component + renderer),',
+    'inline scripts. `client:visible` islands and dynamic imports load later, so they are not counted.',
+    '',
+    '| page | JavaScript | files | budget | |',
+    '|---|---|---|---|---|',
+    ...weights.map(
+      (w) =>
+        `| ${w.page} | ${kB(w.bytes)} | ${w.scripts} | ${w.budget ? kB(w.budget) : '—'} | ${w.budget ? (over(w) ? '✗' : '✓') : ''} |`,
+    ),
+  ];
+  const budgeted = weights.filter((w) => w.budget);
+  const home = weights.find((w) => w.page === '/');
+  const small = budgeted.filter((w) => w.page !== '/');
+  return {
+    summary: [
+      ...(home ? [{ metric: 'JS on home (gzip)', goal: '≤ 20 kB', result: kB(home.bytes), ok: !over(home) }] : []),
+      ...(small.length
+        ? [
+            {
+              metric: 'JS on blogs / portfolio / 404',
+              goal: '≤ 8 kB',
+              result: small.map((w) => kB(w.bytes)).join(' / '),
+              ok: !small.some(over),
+            },
+          ]
+        : []),
+    ],
+    section: lines.join('\n'),
+  };
+}

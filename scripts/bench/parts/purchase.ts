@@ -1,0 +1,221 @@
+// Part 5: 200 concurrent buyers (distinct signed-in users) on one tool with 50 units, on PGlite and on
+// PostgreSQL: latency of POST /api/booking and proof that exactly 50 orders were placed.
+import { percentile, http, round } from '../load.ts';
+import type { Rendered } from '../report.ts';
+import { ADMIN_EMAIL, EMULATOR, ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore } from '../store.ts';
+
+const BUYERS = 200;
+const UNITS = 50;
+const ROUNDS = 3;
+
+interface Round {
+  placed: number;
+  refused: number;
+  other: number;
+  p50: number;
+  p99: number;
+  max: number;
+  stockLeft: number;
+  ordersInDb: number;
+  distinctBuyers: number;
+  exact: boolean;
+}
+interface DbRun {
+  db: string;
+  rounds: Round[];
+  p50: number;
+  p99: number;
+}
+export interface PurchaseData {
+  buyers: number;
+  units: number;
+  runs: DbRun[];
+  skipped?: string;
+}
+
+/** Runs fn over items with at most `limit` in flight. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+async function idToken(email: string, signUp: boolean): Promise<string> {
+  const method = signUp ? 'signUp' : 'signInWithPassword';
+  const url = `http://${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`;
+  const password = email === ADMIN_EMAIL ? 'bench-pass-123' : 'buyer-pass-123';
+  const r = await http('POST', url, { json: { email, password, returnSecureToken: true } });
+  const body = JSON.parse(r.body) as { idToken?: string; error?: { message: string } };
+  if (!body.idToken) throw new Error(`emulator ${method} for ${email}: ${body.error?.message}`);
+  return body.idToken;
+}
+
+/** Our access token (PUT /api/user/{email}); sign-in is rate-limited per address, so each 20 users use their own loopback address. */
+async function accessToken(
+  storeUrl: string,
+  email: string,
+  firebaseToken: string,
+  localAddress: string,
+): Promise<string> {
+  const r = await http('PUT', `${storeUrl}/api/user/${encodeURIComponent(email)}`, {
+    token: firebaseToken,
+    json: { email },
+    localAddress,
+  });
+  if (r.status !== 200) throw new Error(`token exchange for ${email}: ${r.status} ${r.body}`);
+  return (JSON.parse(r.body) as { token: string }).token;
+}
+
+async function buyingRound(storeUrl: string, admin: string, buyers: string[], n: number): Promise<Round> {
+  const tool = await http('POST', `${storeUrl}/api/tools`, {
+    token: admin,
+    json: {
+      name: `Bench rush tool ${n}`,
+      description: 'A tool created by npm run bench for the purchase-under-load test.',
+      price: 12.5,
+      minimumOrderQuantity: 1,
+      availableQuantity: UNITS,
+      img: '/images/tools/fiberglass-claw-hammer.svg',
+    },
+  });
+  if (tool.status !== 201) throw new Error(`creating the tool: ${tool.status} ${tool.body}`);
+  const toolId = (JSON.parse(tool.body) as { insertedId: string }).insertedId;
+
+  // All buyers at once, each on its own connection, like 200 browsers.
+  const results = await Promise.all(
+    buyers.map((token) =>
+      http('POST', `${storeUrl}/api/booking`, {
+        token,
+        json: { toolId, quantity: 1, address: 'Bench Street 1', phone: '01712345678' },
+        timeoutMs: 60_000,
+      }),
+    ),
+  );
+  const times = results.map((r) => r.ms).sort((a, b) => a - b);
+  const placed = results.filter((r) => r.status === 201).length;
+  const refused = results.filter((r) => r.status === 422).length;
+
+  const left = JSON.parse((await http('GET', `${storeUrl}/api/tools/${toolId}`)).body) as { availableQuantity: number };
+  const all = JSON.parse((await http('GET', `${storeUrl}/api/booking`, { token: admin })).body) as {
+    _id: string;
+    toolId: string;
+    email: string;
+  }[];
+  const orders = all.filter((o) => o.toolId === toolId);
+  const exact =
+    placed === UNITS &&
+    orders.length === UNITS &&
+    left.availableQuantity === 0 &&
+    new Set(orders.map((o) => o.email)).size === UNITS;
+
+  // Leave the bench store as it was: its orders and the tool go.
+  await Promise.all(orders.map((o) => http('DELETE', `${storeUrl}/api/booking/dlt/${o._id}`, { token: admin })));
+  await http('DELETE', `${storeUrl}/api/tools/dlt/${toolId}`, { token: admin });
+  return {
+    placed,
+    refused,
+    other: results.length - placed - refused,
+    p50: round(percentile(times, 50)),
+    p99: round(percentile(times, 99)),
+    max: round(times[times.length - 1]),
+    stockLeft: left.availableQuantity,
+    ordersInDb: orders.length,
+    distinctBuyers: new Set(orders.map((o) => o.email)).size,
+    exact,
+  };
+}
+
+async function measure(
+  db: string,
+  storeUrl: string,
+  firebaseTokens: string[],
+  emails: string[],
+  adminFirebase: string,
+): Promise<DbRun> {
+  const admin = await accessToken(storeUrl, ADMIN_EMAIL, adminFirebase, '127.0.0.9');
+  const buyers = await pool(emails, 10, (email, i) =>
+    accessToken(storeUrl, email, firebaseTokens[i], `127.0.0.${10 + Math.floor(i / 20)}`),
+  );
+  const rounds: Round[] = [];
+  for (let n = 1; n <= ROUNDS; n++) {
+    const r = await buyingRound(storeUrl, admin, buyers, n);
+    console.log(
+      `  ${db.padEnd(16)} round ${n}: ${r.placed} placed, ${r.refused} refused, ${r.other} other; stock left ${r.stockLeft}; p50 ${r.p50} ms p99 ${r.p99} ms`,
+    );
+    rounds.push(r);
+  }
+  return {
+    db,
+    rounds,
+    p50: round(Math.max(...rounds.map((r) => r.p50))),
+    p99: round(Math.max(...rounds.map((r) => r.p99))),
+  };
+}
+
+export async function run(): Promise<PurchaseData> {
+  ensureBenchBuild();
+  await startBenchEmulator();
+  const emails = Array.from({ length: BUYERS }, (_, i) => `buyer-${String(i).padStart(3, '0')}@bench.ironcrest.test`);
+  const firebaseTokens = await pool(emails, 10, (email) => idToken(email, true));
+  const adminFirebase = await idToken(ADMIN_EMAIL, false);
+
+  const runs: DbRun[] = [];
+  const pglite = await startStore({ name: 'purchase-pglite', port: PORTS.store });
+  runs.push(await measure('PGlite', pglite.url, firebaseTokens, emails, adminFirebase));
+  await pglite.stop();
+
+  let skipped: string | undefined;
+  const scratch = await pgScratch('purchase');
+  if (scratch) {
+    const store = await startStore({
+      name: 'purchase-pg',
+      port: PORTS.storePg,
+      env: { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-pg' },
+    });
+    runs.push(
+      await measure(`PostgreSQL ${scratch.version.split(' ')[0]}`, store.url, firebaseTokens, emails, adminFirebase),
+    );
+    await store.stop();
+    await scratch.drop();
+  } else skipped = 'PostgreSQL: no server reachable (set TEST_DATABASE_URL)';
+  return { buyers: BUYERS, units: UNITS, runs, skipped };
+}
+
+export const failed = (data: PurchaseData) => data.runs.some((r) => r.rounds.some((x) => !x.exact));
+
+export function render(data: PurchaseData): Rendered {
+  const lines = [
+    '## 5. Purchase under load',
+    '',
+    `${data.buyers} distinct signed-in buyers each send \`POST /api/booking\` for 1 unit of one tool with ${data.units} units, all at once,`,
+    `each on its own connection; ${ROUNDS} rounds per database, each on a fresh tool. "Exact" means ${data.units} orders answered 201,`,
+    `the rest 422, the database holds exactly ${data.units} orders for the tool from ${data.units} different buyers, and its stock is 0.`,
+    '',
+    '| database | round | placed (201) | refused (422) | other | orders in db | stock left | p50 | p99 | max | exact |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of data.runs)
+    r.rounds.forEach((x, i) =>
+      lines.push(
+        `| ${r.db} | ${i + 1} | ${x.placed} | ${x.refused} | ${x.other} | ${x.ordersInDb} | ${x.stockLeft} | ${x.p50} ms | ${x.p99} ms | ${x.max} ms | ${x.exact ? '✓' : '✗'} |`,
+      ),
+    );
+  if (data.skipped) lines.push('', data.skipped);
+  return {
+    summary: data.runs.map((r) => ({
+      metric: `purchase rush ${r.db.split(' ')[0]}: exactly ${data.units} of ${data.buyers} placed`,
+      goal: `${data.units} every round`,
+      result: `${r.rounds.map((x) => x.placed).join(' / ')} (p50 ${r.p50} ms, p99 ${r.p99} ms, worst round)`,
+      ok: r.rounds.every((x) => x.exact),
+    })),
+    section: lines.join('\n'),
+  };
+}

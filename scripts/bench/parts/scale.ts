@@ -1,0 +1,288 @@
+// Part 6: scale. (a) Build time for 100, 1,000 and 10,000 tools; (b) GET /api/reviews latency on page 0
+// and page 5,000 with 1,000,000 reviews, on PGlite and PostgreSQL; (c) the server's memory at rest and
+// under load. Stores are seeded directly with SQL (openDb + migrate), never through a running server.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { openDb, type Db } from '../../../src/server/db/client.ts';
+import { migrate } from '../../../src/server/db/migrate.ts';
+import { seedIfEmpty } from '../../../src/server/db/seed.ts';
+import { seedTools } from '../../../src/server/db/seed-data.ts';
+import { BROWSER_HEADERS, hammer, round, sequentialLatencies, percentile } from '../load.ts';
+import { toolPage } from '../pages.ts';
+import type { Rendered } from '../report.ts';
+import { benchEnv, DIST_DIR, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,1000,10000').split(',').map(Number);
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 1_000_000);
+const LIMIT = 5;
+const FAR_PAGE = 5000;
+const SAMPLES = 100;
+
+interface BuildRun {
+  tools: number;
+  pages: number;
+  astroSeconds: number;
+  postbuildSeconds: number;
+  totalSeconds: number;
+  pagesPerSecond: number;
+}
+interface Latency {
+  p50: number;
+  p99: number;
+}
+interface ReviewsRun {
+  db: string;
+  reviews: number;
+  insertSeconds: number;
+  firstMs: { page0: number; far: number };
+  page0: Latency;
+  far: Latency;
+  cached: Latency;
+  memory?: { rssMiB: number; peakMiB: number };
+}
+export interface ScaleData {
+  builds: BuildRun[];
+  reviews: ReviewsRun[];
+  memory: {
+    atRest?: { rssMiB: number; peakMiB: number };
+    underLoad?: { rssMiB: number; peakMiB: number };
+    load: string;
+  };
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
+
+/** Replaces the catalogue with n generated tools (ids in the API's 24-hex format). */
+async function fillTools(db: Db, n: number): Promise<void> {
+  const images = `ARRAY[${[...new Set(seedTools.map((t) => t.img))].map(quote).join(',')}]`;
+  await db.exec('DELETE FROM tools');
+  await db.query(
+    `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+     SELECT lpad(to_hex(g), 24, '0'), 'Ironcrest Scale Tool ' || g,
+            ${quote(seedTools[0].description)} || ' Catalogue item ' || g || '.',
+            (${images})[1 + g % array_length(${images}, 1)], 1000 + g % 9000, 1 + g % 10, 100 + g % 5000
+     FROM generate_series(1, $1::int) AS g`,
+    [n],
+  );
+}
+
+/** One bulk INSERT; it numbers the rows itself (ordinal) instead of leaving that to the per-row trigger. */
+async function insertReviews(db: Db, n: number): Promise<number> {
+  const started = performance.now();
+  await db.query(
+    `INSERT INTO reviews (id, name, message, ratings, added_by, ordinal)
+     SELECT 'bench' || lpad(to_hex(g), 19, '0'), 'Reviewer ' || g,
+            'Solid tools, delivered on time and well packed. Review number ' || g || '.', 1 + g % 5, 'reviewer' || (g % 5000) || '@bench.test',
+            base.n + g
+     FROM generate_series(1, $1::int) AS g, (SELECT coalesce(max(ordinal), 0) AS n FROM reviews) AS base`,
+    [n],
+  );
+  return seconds(started);
+}
+
+function countHtml(dir: string): number {
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) n += countHtml(path.join(dir, entry.name));
+    else if (entry.name.endsWith('.html')) n++;
+  }
+  return n;
+}
+
+async function buildAt(n: number): Promise<BuildRun> {
+  const dataDir = '.data-bench-scale';
+  const distDir = 'dist-bench-scale';
+  const db = await openDb({ dataDir });
+  await migrate(db);
+  await seedIfEmpty(db);
+  await fillTools(db, n);
+  await db.close();
+  const env = { ...benchEnv({ DATA_DIR: dataDir, DIST_DIR: distDir }), NODE_ENV: 'production' };
+  const run = (args: string[]) => {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
+    if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status ?? r.signal})`);
+    return seconds(started);
+  };
+  const astroSeconds = run([path.resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent']);
+  const postbuildSeconds = run([path.resolve('scripts/postbuild.ts'), path.join(distDir, 'client')]);
+  const pages = countHtml(path.join(distDir, 'client'));
+  const totalSeconds = round(astroSeconds + postbuildSeconds, 1);
+  const result = {
+    tools: n,
+    pages,
+    astroSeconds,
+    postbuildSeconds,
+    totalSeconds,
+    pagesPerSecond: Math.round(pages / totalSeconds),
+  };
+  console.log(
+    `  build ${String(n).padStart(6)} tools: ${pages} pages in ${totalSeconds} s (astro ${astroSeconds} s + precompress ${postbuildSeconds} s), ${result.pagesPerSecond} pages/s`,
+  );
+  return result;
+}
+
+const lat = (times: number[]): Latency => ({
+  p50: round(percentile(times, 50), 2),
+  p99: round(percentile(times, 99), 2),
+});
+
+/** Cache misses: every request asks for a page not asked before (the API keeps recent pages for 5 s). */
+async function reviewLatencies(db: string, url: string, insertSeconds: number, pid: number): Promise<ReviewsRun> {
+  const page = (p: number) => `${url}/api/reviews?limit=${LIMIT}&pageNumber=${p}`;
+  const first0 = (await sequentialLatencies(page(0), 1))[0];
+  const firstFar = (await sequentialLatencies(page(FAR_PAGE), 1))[0];
+  const near: number[] = [];
+  const far: number[] = [];
+  for (let i = 1; i <= SAMPLES; i++) {
+    near.push(...(await sequentialLatencies(page(i), 1)));
+    far.push(...(await sequentialLatencies(page(FAR_PAGE + i), 1)));
+  }
+  const cached = await sequentialLatencies(page(0), SAMPLES);
+  const run: ReviewsRun = {
+    db,
+    reviews: REVIEWS,
+    insertSeconds,
+    firstMs: { page0: round(first0, 2), far: round(firstFar, 2) },
+    page0: lat(near.sort((a, b) => a - b)),
+    far: lat(far.sort((a, b) => a - b)),
+    cached: lat(cached),
+    memory: await memoryOf(pid),
+  };
+  console.log(
+    `  reviews ${db.padEnd(16)} first: page 0 ${run.firstMs.page0} ms, page ${FAR_PAGE} ${run.firstMs.far} ms | uncached p50/p99: early pages ${run.page0.p50}/${run.page0.p99} ms, pages ~${FAR_PAGE} ${run.far.p50}/${run.far.p99} ms | cached ${run.cached.p50}/${run.cached.p99} ms`,
+  );
+  return run;
+}
+
+async function reviewsOnPglite(): Promise<ReviewsRun> {
+  const dataDir = '.data-bench-reviews';
+  rmSync(dataDir, { recursive: true, force: true });
+  const db = await openDb({ dataDir });
+  await migrate(db);
+  await seedIfEmpty(db);
+  const insertSeconds = await insertReviews(db, REVIEWS);
+  // PGlite runs no autovacuum; planner statistics as after any bulk load.
+  await db.exec('ANALYZE reviews');
+  await db.close();
+  const store = await startStore({ name: 'scale-reviews-pglite', port: PORTS.scale, env: { DATA_DIR: dataDir } });
+  const run = await reviewLatencies('PGlite', store.url, insertSeconds, store.pid);
+  await store.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  return run;
+}
+
+async function reviewsOnPostgres(): Promise<ReviewsRun | undefined> {
+  const scratch = await pgScratch('reviews');
+  if (!scratch) return undefined;
+  const db = await openDb({ databaseUrl: scratch.url });
+  await migrate(db);
+  await seedIfEmpty(db);
+  const insertSeconds = await insertReviews(db, REVIEWS);
+  // What autovacuum does after a bulk insert.
+  await db.exec('VACUUM ANALYZE reviews');
+  await db.close();
+  const store = await startStore({
+    name: 'scale-reviews-pg',
+    port: PORTS.scale,
+    env: { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-pg' },
+  });
+  const run = await reviewLatencies(`PostgreSQL ${scratch.version.split(' ')[0]}`, store.url, insertSeconds, store.pid);
+  await store.stop();
+  await scratch.drop();
+  return run;
+}
+
+async function memoryUnderLoad(): Promise<ScaleData['memory']> {
+  ensureBenchBuild();
+  const tool = toolPage(path.resolve(DIST_DIR, 'client'));
+  const store = await startStore({ name: 'scale-memory', port: PORTS.store });
+  await new Promise((r) => setTimeout(r, 2000));
+  const atRest = await memoryOf(store.pid);
+  const urls = ['/', tool?.page ?? '/blogs', '/api/tools', '/api/reviews?limit=5&pageNumber=0'];
+  for (const u of urls) await hammer(store.url + u, BROWSER_HEADERS);
+  const underLoad = await memoryOf(store.pid);
+  await store.stop();
+  console.log(
+    `  memory (PGlite store): at rest ${atRest?.rssMiB} MiB (peak so far ${atRest?.peakMiB}), after load ${underLoad?.rssMiB} MiB (peak ${underLoad?.peakMiB})`,
+  );
+  return { atRest, underLoad, load: urls.join(', ') };
+}
+
+export async function run(): Promise<ScaleData> {
+  const builds: BuildRun[] = [];
+  for (const n of SIZES) builds.push(await buildAt(n));
+  rmSync('dist-bench-scale', { recursive: true, force: true });
+  rmSync('.data-bench-scale', { recursive: true, force: true });
+  const reviews = [await reviewsOnPglite()];
+  const pg = await reviewsOnPostgres();
+  if (pg) reviews.push(pg);
+  const memory = await memoryUnderLoad();
+  return { builds, reviews, memory };
+}
+
+export function render(data: ScaleData): Rendered {
+  const lines = [
+    '## 6. Scale',
+    '',
+    '### Build time by catalogue size',
+    '',
+    'A scratch store seeded with SQL (generate_series), then `astro build` and the precompression step (brotli + gzip of every page).',
+    '',
+    '| tools | HTML pages | astro build | precompress | total | pages/s |',
+    '|---|---|---|---|---|---|',
+    ...data.builds.map(
+      (b) =>
+        `| ${b.tools.toLocaleString('en')} | ${b.pages.toLocaleString('en')} | ${b.astroSeconds} s | ${b.postbuildSeconds} s | ${b.totalSeconds} s | ${b.pagesPerSecond} |`,
+    ),
+    '',
+    `### GET /api/reviews with ${REVIEWS.toLocaleString('en')} reviews (limit ${LIMIT})`,
+    '',
+    `Sequential requests on one keep-alive connection. "Uncached" asks each page once (pages 1–${SAMPLES} and ${FAR_PAGE + 1}–${FAR_PAGE + SAMPLES}),`,
+    'so every answer runs the query; "cached" repeats page 0, answered from the 5-second page cache.',
+    '',
+    '| database | insert 1M | first page 0 | first page 5,000 | uncached early pages p50 / p99 | uncached pages ~5,000 p50 / p99 | cached p50 / p99 | server memory |',
+    '|---|---|---|---|---|---|---|---|',
+    ...data.reviews.map(
+      (r) =>
+        `| ${r.db} | ${r.insertSeconds} s | ${r.firstMs.page0} ms | ${r.firstMs.far} ms | ${r.page0.p50} / ${r.page0.p99} ms | ${r.far.p50} / ${r.far.p99} ms | ${r.cached.p50} / ${r.cached.p99} ms | ${r.memory ? `${r.memory.rssMiB} MiB (peak ${r.memory.peakMiB})` : '—'} |`,
+    ),
+    '',
+    '### Server memory (PGlite store, one process)',
+    '',
+    `At rest (2 s after ready): ${data.memory.atRest?.rssMiB} MiB resident, ${data.memory.atRest?.peakMiB} MiB peak since start.`,
+    `After ${data.memory.load} under load: ${data.memory.underLoad?.rssMiB} MiB resident, ${data.memory.underLoad?.peakMiB} MiB peak.`,
+  ];
+  const big = data.builds.find((b) => b.tools === 10_000);
+  return {
+    summary: [
+      ...(big
+        ? [
+            {
+              metric: 'build 10,000 tools',
+              goal: '< 90 s',
+              result: `${big.totalSeconds} s (${big.pagesPerSecond} pages/s)`,
+              ok: big.totalSeconds < 90,
+            },
+          ]
+        : []),
+      ...data.reviews.map((r) => {
+        const worst = Math.max(r.page0.p99, r.far.p99);
+        return {
+          metric: `reviews 1M ${r.db.split(' ')[0]}: page 0 / page 5,000 (uncached p99)`,
+          goal: '< 10 ms',
+          result: `${r.page0.p99} / ${r.far.p99} ms`,
+          ok: worst < 10,
+        };
+      }),
+      {
+        metric: 'server memory at rest / under load',
+        goal: 'reported',
+        result: `${data.memory.atRest?.rssMiB} / ${data.memory.underLoad?.rssMiB} MiB (peak ${data.memory.underLoad?.peakMiB} MiB)`,
+      },
+    ],
+    section: lines.join('\n'),
+  };
+}
