@@ -6,7 +6,7 @@ import { onError } from './http/errors';
 import { imagesRoutes } from './images/images.routes';
 import { ordersRoutes } from './orders/orders.routes';
 import { ordersService } from './orders/orders.service';
-import { paymentsRoutes } from './payments/payments.routes';
+import { cancelOpenPayments, paymentsRoutes } from './payments/payments.routes';
 import { reviewsRoutes } from './reviews/reviews.routes';
 import { toolsRoutes } from './tools/tools.routes';
 import { toolsService } from './tools/tools.service';
@@ -16,7 +16,9 @@ import { usersService } from './users/users.service';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const tools = toolsService(deps.db);
-  const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now);
+  const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, (orderIds) =>
+    cancelOpenPayments(deps, orderIds),
+  );
   const users = usersService(deps.db, deps.config.adminEmails);
 
   const api = new Hono<AppEnv>()

@@ -244,6 +244,16 @@ describe('Stripe gateway (local stand-in)', () => {
     expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
   });
 
+  it("an order whose hold ran out has its open Stripe intent cancelled, so it can no longer be charged", async () => {
+    const orderId = await placeOrder(store, alice, toolId, 2);
+    await createIntent(orderId);
+    const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
+    store.advance(25 * 3600_000);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled' });
+    expect(standIn.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${intent.id}/cancel`)).toBe(true);
+    expect(standIn.intents.get(intent.id)!.status).toBe('canceled');
+  });
+
   it('has no sandbox card network when Stripe is configured', async () => {
     const res = await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret: 'x', card: GOOD_CARD } });
     expectApiError(res, 404);

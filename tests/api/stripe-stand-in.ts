@@ -1,4 +1,4 @@
-// A local stand-in for the two Stripe endpoints the server uses, so the Stripe gateway is tested offline.
+// A local stand-in for the Stripe endpoints the server uses (create, retrieve, cancel), so the Stripe gateway is tested offline.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,6 +63,13 @@ export async function startStripeStandIn() {
       };
       intents.set(id, intent);
       if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, intent);
+      return send(res, 200, intent);
+    }
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel) {
+      const intent = intents.get(decodeURIComponent(cancel[1]));
+      if (!intent) return notFound(res, cancel[1]);
+      intent.status = 'canceled';
       return send(res, 200, intent);
     }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);

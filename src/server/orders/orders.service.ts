@@ -48,20 +48,29 @@ export type { Order };
 
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 
-export function ordersService(db: Db, tools: ToolsService, holdMs: number, now: () => Date) {
+export function ordersService(
+  db: Db,
+  tools: ToolsService,
+  holdMs: number,
+  now: () => Date,
+  /** Told which orders a hold expiry cancelled (after commit), so their open payments can be cancelled. */
+  onHoldsExpired: (orderIds: string[]) => Promise<void> = async () => {},
+) {
   /** Cancels unpaid orders whose hold ran out and returns their units, in one transaction. */
   async function expireHolds(): Promise<number> {
     const expired = await db.transaction(async (tx) => {
-      const rows = await tx.query<{ tool_id: string | null; quantity: number }>(
+      const rows = await tx.query<{ id: string; tool_id: string | null; quantity: number }>(
         `UPDATE orders SET payment = 'cancelled', cancel_reason = $2
-         WHERE payment = 'unpaid' AND expires_at <= $1 RETURNING tool_id, quantity`,
+         WHERE payment = 'unpaid' AND expires_at <= $1 RETURNING id, tool_id, quantity`,
         [now(), HOLD_EXPIRED_REASON],
       );
       for (const r of rows) await tools.giveBack(tx, r.tool_id, r.quantity);
-      return rows.length;
+      return rows.map((r) => r.id);
     });
-    if (expired) tools.invalidate();
-    return expired;
+    if (!expired.length) return 0;
+    tools.invalidate();
+    await onHoldsExpired(expired);
+    return expired.length;
   }
 
   async function getRow(q: Queryable, id: string, lock = false): Promise<OrderRow | undefined> {

@@ -19,4 +19,6 @@ export interface PaymentGateway {
   createIntent(request: IntentRequest): Promise<Intent>;
   /** What the provider says about an intent; undefined when it does not know it. */
   retrieve(intentId: string): Promise<IntentStatus | undefined>;
+  /** Makes an open intent unpayable (its order's hold ran out). The sandbox needs none: it checks the order. */
+  cancel?(intentId: string): Promise<void>;
 }

@@ -30,6 +30,27 @@ const sandboxConfirmSchema = z.object({
   }),
 });
 
+/**
+ * A cancelled order's open intents are cancelled at the provider too, so a card cannot be charged
+ * for units that went back to stock. Best effort: a failure is logged for the shop to follow up.
+ */
+export async function cancelOpenPayments(deps: Deps, orderIds: string[]): Promise<void> {
+  const { payments, db } = deps;
+  if (!payments.cancel) return;
+  const open = await db.query<{ id: string }>(
+    `SELECT id FROM payments WHERE order_id = ANY($1) AND gateway = $2 AND status NOT IN ('succeeded', 'canceled')`,
+    [orderIds, payments.kind],
+  );
+  for (const { id } of open) {
+    try {
+      await payments.cancel(id);
+      await db.query(`UPDATE payments SET status = 'canceled' WHERE id = $1`, [id]);
+    } catch (error) {
+      logger.warn({ intentId: id, err: (error as Error).message }, 'could not cancel the payment of an expired order');
+    }
+  }
+}
+
 export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Stripe) {
   const { db, payments } = deps;
 

@@ -26,6 +26,9 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
       );
       return { id: intent.id, clientSecret: intent.client_secret! };
     },
+    async cancel(intentId) {
+      await stripe.paymentIntents.cancel(intentId);
+    },
     async retrieve(intentId) {
       try {
         const intent = await stripe.paymentIntents.retrieve(intentId);

@@ -38,17 +38,23 @@ const COLUMNS = 'id, name, img, description, minimum_order_quantity, available_q
 export function toolsService(db: Db) {
   let cache: Tool[] | undefined;
   let cachedAt = 0;
+  // Bumped by every write, so a read that started before the write never caches what it saw.
+  let generation = 0;
   const invalidate = () => {
     cache = undefined;
+    generation++;
   };
 
   async function list(): Promise<Tool[]> {
     // The short TTL covers writes made by other server processes sharing one PostgreSQL.
     if (!cache || Date.now() - cachedAt > CACHE_TTL_MS) {
-      cachedAt = Date.now();
+      const started = generation;
       const rows = await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`);
-      cache = rows.map(toolJson);
-      runtime.toolIds = new Set(cache.map((t) => t._id));
+      const fresh = rows.map(toolJson);
+      if (started !== generation) return fresh;
+      cache = fresh;
+      cachedAt = Date.now();
+      runtime.toolIds = new Set(fresh.map((t) => t._id));
     }
     return cache;
   }
