@@ -35,8 +35,12 @@ async function build(): Promise<Api> {
     { stripe },
   );
   await built.tools.list(); // loads the catalogue (and runtime.toolIds) before traffic arrives
-  // Unpaid orders past their hold go back to stock even when nobody reads orders.
-  const sweep = setInterval(() => void built.orders.expireHolds().catch(() => {}), 60_000);
+  // Unpaid orders past their hold go back to stock even when nobody reads orders; and the catalogue
+  // (runtime.toolIds) follows tools added or deleted by other servers sharing one PostgreSQL.
+  const sweep = setInterval(() => {
+    void built.orders.expireHolds().catch(() => {});
+    void built.tools.list().catch(() => {});
+  }, 30_000);
   sweep.unref();
   runtime.onClose(async () => clearInterval(sweep));
   runtime.api = (request, env) => built.app.fetch(request, env);
