@@ -42,9 +42,12 @@ export function benchEnv(extra: Record<string, string | undefined> = {}): NodeJS
   };
 }
 
-/** Builds dist-bench for the .data-bench store when it is missing or stale. */
+let built = false;
+/** Builds dist-bench for the .data-bench store when it is missing or stale (checked once per bench run). */
 export function ensureBenchBuild(): void {
+  if (built) return;
   ensureBuild(benchEnv(), (line) => console.log(`  ${line}`));
+  built = true;
 }
 
 export interface Store {

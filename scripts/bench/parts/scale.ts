@@ -17,7 +17,7 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,1000,10000').split(',').map
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 1_000_000);
 const LIMIT = 5;
 const FAR_PAGE = 5000;
-const SAMPLES = 100;
+const SAMPLES = 300;
 
 interface BuildRun {
   tools: number;
@@ -55,7 +55,7 @@ const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
 
 /** Replaces the catalogue with n generated tools (ids in the API's 24-hex format). */
-async function fillTools(db: Db, n: number): Promise<void> {
+export async function fillTools(db: Db, n: number): Promise<void> {
   const images = `ARRAY[${[...new Set(seedTools.map((t) => t.img))].map(quote).join(',')}]`;
   await db.exec('DELETE FROM tools');
   await db.query(
@@ -212,6 +212,7 @@ async function memoryUnderLoad(): Promise<ScaleData['memory']> {
 }
 
 export async function run(): Promise<ScaleData> {
+  ensureBenchBuild();
   const builds: BuildRun[] = [];
   for (const n of SIZES) builds.push(await buildAt(n));
   rmSync('dist-bench-scale', { recursive: true, force: true });
