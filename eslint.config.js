@@ -2,7 +2,7 @@ import astro from 'eslint-plugin-astro';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-e2e*/', 'dist-bench*/', '.astro/', '.data*/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/'] },
+  { ignores: ['dist/', 'dist-*/', '.astro/', '.data*/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/'] },
   ...tseslint.configs.recommended,
   ...astro.configs.recommended,
   {

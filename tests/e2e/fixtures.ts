@@ -21,6 +21,8 @@ export async function login(page: Page, account: { email: string; password: stri
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
+  // The header flips before the redirect; wait until we have left /login so callers act on the next page.
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
 }
 
