@@ -8,6 +8,7 @@ import { fieldErrors, toolInputSchema } from '../../lib/schemas';
 import { Field, TextAreaField } from '../ui/Field';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { SubmitButton } from '../ui/SubmitButton';
+import { useForm } from '../ui/useForm';
 import { ImageUpload, imageErrors } from './ImageUpload';
 
 const EMPTY = { name: '', description: '', price: '', minimumOrderQuantity: '', availableQuantity: '' };
@@ -15,24 +16,12 @@ type Values = typeof EMPTY;
 const NUMBER_LABELS = { price: 'Price', minimumOrderQuantity: 'Minimum order quantity', availableQuantity: 'Available quantity' } as const;
 
 export default function AddProduct(_props: { params: Record<string, string> }) {
-  const [values, setValues] = useState<Values>(EMPTY);
+  const { values, setValues, errors, setErrors, busy, setBusy, bind } = useForm<Values>(EMPTY);
   const [img, setImg] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const [added, setAdded] = useState<{ id: string; name: string } | null>(null);
   const form = useRef<HTMLFormElement>(null);
 
-  const bind = (name: keyof Values) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    disabled: busy,
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      setErrors((old) => ({ ...old, [name]: '' }));
-    },
-  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,6 +1,6 @@
 // Profile edit mode: name, education, phone number (a number input, spec point 5), social link
 // (a URL) and address. Update saves with PUT /userupdate/{email} and shows the spec's message for 1.5 s.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
 import { toast } from '../../client/toast';
 import { PROFILE_DIALOG_MS } from '../../lib/constants';
@@ -9,6 +9,7 @@ import { messages } from '../../lib/messages';
 import { fieldErrors, profileUpdateSchema, type ProfileUpdate } from '../../lib/schemas';
 import { Field, TextAreaField } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
+import { useForm } from '../ui/useForm';
 import type { UserProfile } from './Profile';
 
 type Values = Record<keyof ProfileUpdate, string>;
@@ -20,7 +21,7 @@ interface Props {
 }
 
 export function ProfileForm({ profile, onSaved, onCancel }: Props) {
-  const [values, setValues] = useState<Values>({
+  const { values, setErrors, busy, setBusy, bind } = useForm<Values>({
     name: profile.name,
     education: profile.education,
     // A number input cannot show '+' or spaces, so start from the digits.
@@ -28,21 +29,9 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
     social: profile.social,
     address: profile.address,
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLInputElement>('input')?.focus(), []);
 
-  const bind = (name: keyof Values) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    disabled: busy,
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      setErrors((old) => ({ ...old, [name]: '' }));
-    },
-  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../client/api';
 import { cardFormatError } from '../../lib/cards';
-import { SubmitButton } from '../ui/SubmitButton';
+import { PayFooter } from './PayFooter';
 
 export interface CardFormProps {
   clientSecret: string;
@@ -71,14 +71,7 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
           <input id="card-postal" className="input" autoComplete="postal-code" placeholder="1207" value={card.postalCode} onChange={(e) => set('postalCode', e.target.value)} />
         </div>
       </div>
-      <SubmitButton busy={busy} busyLabel="Paying…" className="btn-dark w-full">
-        Pay
-      </SubmitButton>
-      {cardError && (
-        <p className="text-sm font-medium text-danger" role="alert" data-testid="card-error">
-          {cardError}
-        </p>
-      )}
+      <PayFooter busy={busy} cardError={cardError} />
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { CardElement, Elements, useElements, useStripe } from '@stripe/react-str
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../client/api';
-import { SubmitButton } from '../ui/SubmitButton';
+import { PayFooter } from './PayFooter';
 import type { CardFormProps } from './SandboxCardForm';
 
 let stripePromise: Promise<Stripe | null> | undefined;
@@ -46,14 +46,7 @@ function CardForm({ clientSecret, onPaid }: CardFormProps) {
       <div className="rounded-md border border-steel-300 bg-white p-3">
         <CardElement options={{ hidePostalCode: false, style: { base: { fontSize: '16px', color: '#1f2328' } } }} />
       </div>
-      <SubmitButton busy={busy} busyLabel="Paying…" disabled={!stripe} className="btn-dark w-full">
-        Pay
-      </SubmitButton>
-      {cardError && (
-        <p className="text-sm font-medium text-danger" role="alert" data-testid="card-error">
-          {cardError}
-        </p>
-      )}
+      <PayFooter busy={busy} cardError={cardError} disabled={!stripe} />
     </form>
   );
 }
