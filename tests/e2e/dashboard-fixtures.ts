@@ -2,7 +2,7 @@
 // page), so a test can set up users, tools and paid orders without driving other screens.
 import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { DEMO_ADMIN, EMULATOR, uniqueEmail } from './fixtures';
+import { DEMO_ADMIN, EMULATOR, login, uniqueEmail } from './fixtures';
 
 const BASE = `http://localhost:${E2E_PORT}`;
 
@@ -102,19 +102,8 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
-/**
- * Logs in through the login page like fixtures' login(), but first waits for the form to hydrate:
- * text typed into the server-rendered inputs before React takes over is lost (seen in a fresh
- * browser context with a cold cache).
- */
-export async function loginHydrated(page: Page, account: { email: string; password: string }, from: string) {
-  await page.goto(`/login?from=${encodeURIComponent(from)}`);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
-}
+/** Logs in and lands on `from`. (The login form stays disabled until it hydrates, so nothing typed is lost.) */
+export const loginHydrated = (page: Page, account: { email: string; password: string }, from: string) => login(page, account, from);
 
 /** The dashboard's side menu. */
 export const dashboardMenu = (page: Page): Locator => page.getByRole('navigation', { name: 'Dashboard' });
