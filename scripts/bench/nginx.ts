@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertPortFree } from '../lib/ports.ts';
+import { withChildren } from './load.ts';
 import { HOST, onCleanup, stopChild } from './store.ts';
 
 const NGINX = '/usr/sbin/nginx';
@@ -32,7 +33,10 @@ export function ensureNginx(): string | undefined {
   return /nginx\/([\d.]+)/.exec(spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? 'unknown';
 }
 
-export async function startNginx(root: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNginx(
+  root: string,
+  port: number,
+): Promise<{ url: string; pids(): number[]; stop(): Promise<void> }> {
   await assertPortFree(HOST, port, 'the bench nginx');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-nginx-'));
   const brotli = existsSync(BROTLI);
@@ -85,5 +89,5 @@ http {
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr.trim()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, stop };
+  return { url, pids: () => withChildren(child.pid!), stop };
 }

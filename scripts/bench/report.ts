@@ -40,7 +40,8 @@ export interface Results {
   parts: Partial<Record<PartName, PartRecord>>;
 }
 
-const DIR = path.resolve('bench');
+// BENCH_OUT writes elsewhere (e.g. bench/tmp/before for a BENCH_SERVER_ROOT run), keeping bench/ for this checkout.
+const DIR = path.resolve(process.env.BENCH_OUT ?? 'bench');
 const JSON_FILE = path.join(DIR, 'results.json');
 const MD_FILE = path.join(DIR, 'results.md');
 

@@ -12,8 +12,12 @@ import { assertPortFree } from '../lib/ports.ts';
 export const HOST = '127.0.0.1';
 export const PORTS = { store: 4500, storePg: 4501, bare: 4510, nginx: 4520, scale: 4530 };
 export const EMULATOR = '127.0.0.1:9700';
-export const DATA_DIR = '.data-bench';
-export const DIST_DIR = 'dist-bench';
+// BENCH_SERVER_ROOT runs another checkout's server (e.g. a worktree of the commit before a fix, built
+// there with DATA_DIR=.data-bench DIST_DIR=dist-bench) with its own build and data: before/after numbers
+// in the same conditions. The bench code itself is always this checkout's.
+const SERVER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : undefined;
+export const DATA_DIR = SERVER_ROOT ? path.join(SERVER_ROOT, '.data-bench') : '.data-bench';
+export const DIST_DIR = SERVER_ROOT ? path.join(SERVER_ROOT, 'dist-bench') : 'dist-bench';
 export const ADMIN_EMAIL = 'bench-admin@ironcrest.test';
 export const TMP = path.resolve('bench/tmp');
 
@@ -45,7 +49,7 @@ export function benchEnv(extra: Record<string, string | undefined> = {}): NodeJS
 let built = false;
 /** Builds dist-bench for the .data-bench store when it is missing or stale (checked once per bench run). */
 export function ensureBenchBuild(): void {
-  if (built) return;
+  if (built || SERVER_ROOT) return;
   ensureBuild(benchEnv(), (line) => console.log(`  ${line}`));
   built = true;
 }
@@ -76,8 +80,7 @@ export async function startStore(options: {
   mkdirSync(TMP, { recursive: true });
   // Request logs go to a file, as in production (nginx logs its requests too).
   const log = openSync(path.join(TMP, `${options.name}.log`), 'w');
-  // BENCH_SERVER_MAIN runs another checkout's server (e.g. the commit before a fix) for before/after numbers.
-  const main = path.resolve(process.env.BENCH_SERVER_MAIN ?? 'src/server/main.ts');
+  const main = path.join(SERVER_ROOT ?? path.resolve('.'), 'src/server/main.ts');
   const child = spawn(process.execPath, [main], {
     env: benchEnv({ PORT: String(options.port), ...options.env }),
     stdio: ['ignore', log, log, 'ipc'],

@@ -71,8 +71,10 @@ async function signIn(page: Page, origin: string): Promise<void> {
 async function audit(url: string, signedIn: boolean): Promise<Lhr> {
   const b = await browser();
   try {
-    const page = await b.newPage();
+    // Anonymous runs let Lighthouse open its own tab; signed-in runs hand it the tab that logged in.
+    let page: Page | undefined;
     if (signedIn) {
+      page = await b.newPage();
       await signIn(page, new URL(url).origin);
       const cdp = await page.createCDPSession();
       await cdp.send('Network.clearBrowserCache');

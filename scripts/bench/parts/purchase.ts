@@ -116,9 +116,14 @@ async function buyingRound(storeUrl: string, admin: string, buyers: string[], n:
     left.availableQuantity === 0 &&
     new Set(orders.map((o) => o.email)).size === UNITS;
 
-  // Leave the bench store as it was: its orders and the tool go.
-  await Promise.all(orders.map((o) => http('DELETE', `${storeUrl}/api/booking/dlt/${o._id}`, { token: admin })));
-  await http('DELETE', `${storeUrl}/api/tools/dlt/${toolId}`, { token: admin });
+  // Leave the bench store as it was: its orders and the tool go (a DELETE carries its Origin, as browsers send it).
+  const origin = { origin: storeUrl };
+  const deleted = await Promise.all(
+    orders.map((o) => http('DELETE', `${storeUrl}/api/booking/dlt/${o._id}`, { token: admin, headers: origin })),
+  );
+  deleted.push(await http('DELETE', `${storeUrl}/api/tools/dlt/${toolId}`, { token: admin, headers: origin }));
+  const failedDelete = deleted.find((r) => r.status !== 200);
+  if (failedDelete) throw new Error(`cleaning up after the rush: ${failedDelete.status} ${failedDelete.body}`);
   return {
     placed,
     refused,

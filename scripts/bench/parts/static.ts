@@ -44,8 +44,8 @@ export async function run(): Promise<StaticData> {
     const ours: LoadResult[] = [];
     const theirs: LoadResult[] = [];
     for (let round = 0; round < 2; round++) {
-      ours.push(await hammer(store.url + p, BROWSER_HEADERS));
-      if (nginx) theirs.push(await hammer(nginx.url + p, BROWSER_HEADERS));
+      ours.push(await hammer(store.url + p, BROWSER_HEADERS, [store.pid]));
+      if (nginx) theirs.push(await hammer(nginx.url + p, BROWSER_HEADERS, nginx.pids()));
     }
     const t: Target = {
       path: p,
@@ -70,12 +70,13 @@ export function render(data: StaticData): Rendered {
     '',
     `nginx ${data.nginx ?? '(not available)'} with one worker, sendfile, gzip_static and brotli_static; our server is one Node process.`,
     `Both log each request to a file. Requests ask for \`accept-encoding: br, gzip\`; ${LOAD.connections} connections.`,
+    "CPU/req is the server processes' user + system time per request, steadier than rps on a shared machine.",
     '',
-    '| page | bytes (br) ours / nginx | ours rps | ours p99 | nginx rps | nginx p99 | ours/nginx |',
-    '|---|---|---|---|---|---|---|',
+    '| page | bytes (br) ours / nginx | ours rps | ours p99 | ours CPU/req | nginx rps | nginx p99 | nginx CPU/req | ours/nginx |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...data.targets.map(
       (t) =>
-        `| ${t.label} (\`${t.path}\`) | ${t.bytes.ours} / ${t.bytes.nginx ?? '—'} | ${t.ours.rps} | ${t.ours.p99} ms | ${t.nginx?.rps ?? '—'} | ${t.nginx ? `${t.nginx.p99} ms` : '—'} | ${t.ratio ?? '—'} |`,
+        `| ${t.label} (\`${t.path}\`) | ${t.bytes.ours} / ${t.bytes.nginx ?? '—'} | ${t.ours.rps} | ${t.ours.p99} ms | ${t.ours.cpuUsPerRequest ?? '—'} µs | ${t.nginx?.rps ?? '—'} | ${t.nginx ? `${t.nginx.p99} ms` : '—'} | ${t.nginx?.cpuUsPerRequest ?? '—'} µs | ${t.ratio ?? '—'} |`,
     ),
   ];
   if (data.memory)
