@@ -1,5 +1,6 @@
 // `npm run bench [-- part]`: measurements of the built store, each beside the ceiling it chases.
-// Parts: pages | lighthouse | static | api | purchase | scale (default: all, in that order).
+// Parts: pages | lighthouse | static | api | purchase | scale (default: all, in that order); `report`
+// only renders bench/results.md again.
 // Writes bench/results.json and bench/results.md (a part run alone replaces only its own results).
 // `pages --check` (used by `npm test`) only checks the JavaScript budgets of an existing build.
 import os from 'node:os';
@@ -28,8 +29,9 @@ type PartName = (typeof PART_NAMES)[number];
 const { cleanup } = await import('./store.ts');
 const { LOAD } = await import('./load.ts');
 
+// `report` runs nothing: it renders bench/results.md again from results.json (after editing before-after.md).
 const parts: readonly PartName[] = part === 'all' ? PART_NAMES : PART_NAMES.filter((p) => p === part);
-if (!parts.length) {
+if (!parts.length && part !== 'report') {
   console.error(`Unknown part "${part}". Parts: ${PART_NAMES.join(', ')} (or none for all).`);
   process.exit(2);
 }
@@ -84,14 +86,16 @@ for (const name of parts) {
   if (interrupted) break;
 }
 
-results.machine = machine();
-results.load = LOAD;
-results.lastRun = { parts: [...parts], seconds: (Date.now() - started) / 1000, at: new Date().toISOString() };
+if (parts.length) {
+  results.machine = machine();
+  results.load = LOAD;
+  results.lastRun = { parts: [...parts], seconds: (Date.now() - started) / 1000, at: new Date().toISOString() };
+}
 const rendered: Partial<Record<PartName, import('./report.ts').Rendered>> = {};
 for (const name of PART_NAMES) {
   const record = results.parts[name];
   if (record) rendered[name] = (await load(name)).render(record.data as never);
 }
 saveResults(results, rendered);
-console.log(`\nWrote bench/results.md and bench/results.json (${Math.round(results.lastRun.seconds)} s).`);
+console.log(`\nWrote bench/results.md and bench/results.json (${Math.round((Date.now() - started) / 1000)} s).`);
 process.exit(failed ? 1 : 0);

@@ -67,8 +67,20 @@ async function signIn(page: Page, origin: string): Promise<void> {
   await page.waitForFunction(() => Boolean(localStorage.getItem('accessToken')), { timeout: 60_000 });
 }
 
-/** One Lighthouse run in a fresh browser; signed in first when asked. */
+/** Lighthouse sometimes fails to record a trace (NO_NAVSTART) and says to run it again: up to 3 tries. */
 async function audit(url: string, signedIn: boolean): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditOnce(url, signedIn);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`  (retrying ${url}: ${(error as Error).message.slice(0, 120)})`);
+    }
+  }
+}
+
+/** One Lighthouse run in a fresh browser; signed in first when asked. */
+async function auditOnce(url: string, signedIn: boolean): Promise<Lhr> {
   const b = await browser();
   try {
     // Anonymous runs let Lighthouse open its own tab; signed-in runs hand it the tab that logged in.
