@@ -140,16 +140,20 @@ export function http(
   });
 }
 
-/** Latencies of `count` sequential GETs on one keep-alive connection, sorted (ms). */
-export async function sequentialLatencies(url: string, count: number): Promise<number[]> {
+/** Latencies (ms) of sequential GETs of `urls` on one keep-alive connection, in request order; bounded to 60 s. */
+export async function timedGets(urls: string[]): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   const deadline = Date.now() + 60_000;
-  for (let i = 0; i < count && Date.now() < deadline; i++) {
-    const r = await http('GET', url, { agent });
-    if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
-    times.push(r.ms);
+  try {
+    for (const url of urls) {
+      if (Date.now() > deadline) break;
+      const r = await http('GET', url, { agent });
+      if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
+      times.push(r.ms);
+    }
+  } finally {
+    agent.destroy();
   }
-  agent.destroy();
-  return times.sort((a, b) => a - b);
+  return times;
 }
