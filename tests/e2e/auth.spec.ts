@@ -20,7 +20,8 @@ test.describe('sign-in and the session', () => {
     await expect.poll(async () => (await oobCodes(email)).some((c) => c.requestType === 'VERIFY_EMAIL')).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeTruthy();
 
-    await header(page).getByRole('button', { name: 'Sign Out' }).click();
+    // Sign Out reloads the home page; wait for that load before reading storage.
+    await Promise.all([page.waitForEvent('load'), header(page).getByRole('button', { name: 'Sign Out' }).click()]);
     await expect(header(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
   });
