@@ -1,7 +1,7 @@
 // Firebase web SDK, loaded only by pages that need auth. Without a Firebase config it talks to
 // the local Auth emulator that `npm start` runs.
 import { initializeApp } from 'firebase/app';
-import { connectAuthEmulator, getAuth } from 'firebase/auth';
+import { browserLocalPersistence, connectAuthEmulator, indexedDBLocalPersistence, initializeAuth } from 'firebase/auth';
 
 const env = import.meta.env;
 export const usingEmulator = !env.PUBLIC_FIREBASE_API_KEY;
@@ -13,7 +13,9 @@ const app = initializeApp({
   appId: env.PUBLIC_FIREBASE_APP_ID,
 });
 
-export const auth = getAuth(app);
+// initializeAuth without a popup resolver: getAuth() would load Google's iframe script on every
+// page that uses auth; the Google popup passes the resolver itself (src/client/session.ts).
+export const auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
 if (usingEmulator) {
   connectAuthEmulator(auth, `http://${env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, { disableWarnings: true });
 }

@@ -63,7 +63,8 @@ export async function signUp(name: string, email: string, password: string) {
 
 /** Google sign-in: the popup with a real project; against the emulator, a Google credential for the typed email. */
 export async function signInWithGoogle(emulatorEmail?: string) {
-  const [{ auth, usingEmulator }, { GoogleAuthProvider, signInWithCredential, signInWithPopup }] = await firebase();
+  const [{ auth, usingEmulator }, { GoogleAuthProvider, browserPopupRedirectResolver, signInWithCredential, signInWithPopup }] =
+    await firebase();
   if (usingEmulator) {
     if (!emulatorEmail) throw Object.assign(new Error('email needed'), { code: 'auth/invalid-email' });
     const name = emulatorEmail.split('@')[0];
@@ -74,7 +75,7 @@ export async function signInWithGoogle(emulatorEmail?: string) {
     await establish(user);
     return;
   }
-  const { user } = await signInWithPopup(auth, new GoogleAuthProvider());
+  const { user } = await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
   await establish(user);
 }
 

@@ -21,6 +21,7 @@ vi.mock('firebase/auth', () => ({
   GoogleAuthProvider: class {
     static credential = vi.fn();
   },
+  browserPopupRedirectResolver: { resolver: 'popup' },
   signInWithPopup,
   signInWithCredential,
 }));
