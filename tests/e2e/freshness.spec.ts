@@ -37,6 +37,13 @@ async function toolPage(browser: Browser, baseURL: string | undefined, toolId: s
   return { page, status: response?.status(), close: () => context.close() };
 }
 
+/** The status a fresh visitor gets at a tool's URL. */
+async function toolPageStatus(...args: Parameters<typeof toolPage>): Promise<number | undefined> {
+  const { status, close } = await toolPage(...args);
+  await close();
+  return status;
+}
+
 test('a product an admin adds shows on home and at its URL, and answers 404 once deleted', async ({
   page,
   browser,
@@ -66,16 +73,7 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   await expect(card).toContainText('$41.50');
 
   // Its page renders on demand (the fallback route; no file was built for it).
-  await expect
-    .poll(
-      async () => {
-        const { status, close } = await toolPage(browser, baseURL, id);
-        await close();
-        return status;
-      },
-      { timeout: FRESH_WITHIN_MS },
-    )
-    .toBe(200);
+  await expect.poll(() => toolPageStatus(browser, baseURL, id), { timeout: FRESH_WITHIN_MS }).toBe(200);
   const fresh = await toolPage(browser, baseURL, id);
   await expect(fresh.page.getByRole('heading', { level: 1 })).toHaveText(name);
   await expect(fresh.page.locator('[data-live-stock]')).toHaveText('250');
@@ -97,16 +95,7 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   const deleted = await request.delete(`/api/tools/dlt/${id}`, { headers: bearer() });
   expect(deleted.status(), await deleted.text()).toBe(200);
   const deletedAt = Date.now();
-  await expect
-    .poll(
-      async () => {
-        const { status, close } = await toolPage(browser, baseURL, id);
-        await close();
-        return status;
-      },
-      { timeout: FRESH_WITHIN_MS },
-    )
-    .toBe(404);
+  await expect.poll(() => toolPageStatus(browser, baseURL, id), { timeout: FRESH_WITHIN_MS }).toBe(404);
   const gone = await toolPage(browser, baseURL, id);
   await expect(gone.page.getByRole('heading', { level: 1 })).toHaveText(messages.notFound);
   await gone.close();
