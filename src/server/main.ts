@@ -120,11 +120,15 @@ server.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
+// How this process reaches itself: the bound address, or loopback when bound to every interface.
+const selfHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+const selfUrl = `http://${selfHost}:${config.port}`;
+
 server.listen(config.port, config.host, async () => {
   const url = `http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
   // Open the database (migrate, seed) and load the catalogue before we say we are ready.
   try {
-    const response = await fetch(`http://127.0.0.1:${config.port}/api/health`);
+    const response = await fetch(`${selfUrl}/api/health`);
     if (!response.ok) throw new Error(`health answered ${response.status}`);
   } catch (error) {
     console.error(`The store could not start: ${(error as Error).message}`);
@@ -133,7 +137,7 @@ server.listen(config.port, config.host, async () => {
   }
   // Lets a build see that this store is running and read through its API (src/server/build-data.ts).
   mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${config.port}` }));
+  writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: selfUrl }));
   log.info({ url }, 'store ready');
   process.send?.('ready');
 });
