@@ -4,22 +4,16 @@ import { fieldErrors, signupSchema } from '../lib/schemas';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
+import { useForm } from './ui/useForm';
 import { useHydrated } from './ui/useHydrated';
 
 type Name = 'name' | 'email' | 'password' | 'confirmPassword';
 
 export default function SignupForm() {
-  const [values, setValues] = useState<Record<Name, string>>({ name: '', email: '', password: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { values, setErrors, busy, setBusy, bind } = useForm<Record<Name, string>>({ name: '', email: '', password: '', confirmPassword: '' });
   const hydrated = useHydrated();
   const [search, setSearch] = useState('');
   useEffect(() => setSearch(location.search), []);
-
-  const set = (name: Name, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setErrors((e) => ({ ...e, [name]: '' }));
-  };
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -38,15 +32,7 @@ export default function SignupForm() {
   }
 
   const field = (name: Name, label: string, type: string, autoComplete: string) => (
-    <Field
-      label={label}
-      name={name}
-      type={type}
-      autoComplete={autoComplete}
-      value={values[name]}
-      error={errors[name]}
-      onChange={(e) => set(name, e.target.value)}
-    />
+    <Field label={label} type={type} autoComplete={autoComplete} {...bind(name)} />
   );
 
   return (
