@@ -10,20 +10,13 @@ import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import pino from 'pino';
 import { cspHosts } from '../lib/csp-hosts.mjs';
 import { ConfigError, startupConfigError, loadConfig } from './config.ts';
+import { batchedStdout } from './log-out.ts';
+import { publicReads } from './public-reads.ts';
 import { runtime } from './runtime.ts';
 import { staticSite } from './static-files.ts';
 
-// Asynchronous writes: a synchronous write per request log line cost as much as serving a page.
-// Lines written while one write is in flight go out together with the next one.
-const logOut = pino.destination({ dest: 1, sync: false });
+const logOut = batchedStdout();
 const log = pino({ base: undefined, level: process.env.LOG_LEVEL ?? 'info' }, logOut);
-process.on('exit', () => {
-  try {
-    logOut.flushSync();
-  } catch {
-    // nothing left to write, or stdout is gone
-  }
-});
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -61,15 +54,21 @@ const baseCsp = [
   "form-action 'self'",
 ].join('; ');
 
-function securityHeaders(req: IncomingMessage, res: ServerResponse) {
-  res.setHeader('Content-Security-Policy', baseCsp);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
+// As a flat name/value list: written with writeHead on the hot path, with setHeader elsewhere.
+const securityHeaders = [
+  'Content-Security-Policy', baseCsp,
+  'X-Content-Type-Options', 'nosniff',
+  'Referrer-Policy', 'strict-origin-when-cross-origin',
+  'X-Frame-Options', 'DENY',
+  'Cross-Origin-Opener-Policy', 'same-origin-allow-popups',
+  'Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)',
+];
+const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
+
+/** Headers every response carries: the request id and the security headers (HSTS over https). */
+function commonHeaders(req: IncomingMessage, requestId: string): string[] {
   const https = req.headers['x-forwarded-proto'] === 'https' || (req.socket as { encrypted?: boolean }).encrypted;
-  if (https) res.setHeader('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  return https ? ['X-Request-Id', requestId, ...securityHeaders, ...hsts] : ['X-Request-Id', requestId, ...securityHeaders];
 }
 
 /** A prebuilt tool page whose tool was deleted must not be served: the app's fallback answers 404. */
@@ -82,22 +81,35 @@ function isDeletedTool(pathname: string): boolean {
 // still go through Astro (its origin check and body size limit). Like every Hono server on Node, this
 // swaps in @hono/node-server's lighter global Request/Response (Astro works with them too): a JSON
 // answer is then written straight to the socket instead of through a web stream.
-const apiReads = getRequestListener((request, env) =>
-  runtime.api!(request, { clientAddress: (env as HttpBindings).incoming.socket.remoteAddress }),
-);
+// Repeated public reads are answered from memory before even that (public-reads.ts).
+const reads = publicReads();
+const apiReads = getRequestListener((request, env) => {
+  const { incoming } = env as HttpBindings;
+  return runtime.api!(request, { clientAddress: incoming.socket.remoteAddress, keep: reads.keeper(incoming.url!) });
+});
+
+const logRequests = log.isLevelEnabled('info');
+/** The access log line, as pino writes it but without its generic serialiser: this runs per request. */
+function logRequest(req: IncomingMessage, status: number, requestId: string, started: number) {
+  if (!logRequests) return;
+  const path = JSON.stringify((req.url ?? '/').split('?')[0]);
+  const ms = Math.round(performance.now() - started);
+  logOut.write(
+    `{"level":30,"time":${Date.now()},"reqId":"${requestId}","method":${JSON.stringify(req.method)},"path":${path},"status":${status},"ms":${ms},"msg":"request"}\n`,
+  );
+}
 
 const server = createServer(async (req, res) => {
   const started = performance.now();
   const requestId = randomUUID();
-  res.setHeader('X-Request-Id', requestId);
-  securityHeaders(req, res);
-  res.on('finish', () => {
-    const url = req.url ?? '/';
-    log.info(
-      { reqId: requestId, method: req.method, path: url.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) },
-      'request',
-    );
-  });
+  const headers = commonHeaders(req, requestId);
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (read && req.url!.startsWith('/api/') && reads.serve(req, res, headers)) {
+    logRequest(req, res.statusCode, requestId, started);
+    return;
+  }
+  res.on('finish', () => logRequest(req, res.statusCode, requestId, started));
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
   let pathname = '/';
   try {
     pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -107,7 +119,7 @@ const server = createServer(async (req, res) => {
     return;
   }
   if (pathname.startsWith('/api/')) {
-    if ((req.method === 'GET' || req.method === 'HEAD') && runtime.api) return apiReads(req, res);
+    if (read && runtime.api) return apiReads(req, res);
   } else if (!isDeletedTool(pathname) && site.serve(req, res, pathname)) return;
   // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
   await handler(req, res);
@@ -139,6 +151,7 @@ server.listen(config.port, config.host, async () => {
   mkdirSync(config.dataDir, { recursive: true });
   writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: selfUrl }));
   log.info({ url }, 'store ready');
+  logOut.flush();
   process.send?.('ready');
 });
 

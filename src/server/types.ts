@@ -3,6 +3,7 @@ import type { Identity } from './auth/identity';
 import type { Db } from './db/client';
 import type { ImageStore } from './images/image-store';
 import type { PaymentGateway } from './payments/gateway';
+import type { ApiEnv } from './runtime';
 
 /** Everything a request handler may use, injected so tests can run the app in-process. */
 export interface Deps {
@@ -23,5 +24,5 @@ export interface CurrentUser {
 
 export interface AppEnv {
   Variables: { user: CurrentUser };
-  Bindings: { clientAddress?: string };
+  Bindings: ApiEnv;
 }

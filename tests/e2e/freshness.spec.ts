@@ -2,7 +2,7 @@
 // no rebuild and no restart. The admin acts through the API, as the dashboard does.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
-import { DEMO_SHOPPER, adminApiToken, liveTools, login, pageErrors } from './fixtures';
+import { DEMO_SHOPPER, adminApiToken, liveTools, login, pageErrors, type ToolJson } from './fixtures';
 
 const FRESH_WITHIN_MS = 60_000;
 
@@ -111,8 +111,14 @@ test('the available quantity shown is live: a restock shows on home and on the p
   const restocked = tool.availableQuantity + 7;
   const restock = (availableQuantity: number) =>
     request.put(`/api/tool/update/${tool._id}`, { headers: bearer(), data: { availableQuantity } });
+  const apiStock = async () => ((await (await request.get(`/api/tools/${tool._id}`)).json()) as ToolJson).availableQuantity;
+  // Read twice first: the server then answers this URL from memory, and must drop that copy on the write.
+  expect(await apiStock()).toBe(tool.availableQuantity);
+  expect(await apiStock()).toBe(tool.availableQuantity);
   expect((await restock(restocked)).status()).toBe(200);
   try {
+    expect(await apiStock()).toBe(restocked);
+    expect((await liveTools(request)).find((t) => t._id === tool._id)?.availableQuantity).toBe(restocked);
     await page.goto('/');
     const card = page
       .locator('#tools')

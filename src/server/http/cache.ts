@@ -22,8 +22,11 @@ function serialise(data: unknown): { body: string; etag: string } {
 
 export function cachedJson(c: Context, data: unknown, maxAgeSeconds = 0) {
   const { body, etag } = serialise(data);
+  const cacheControl = `public, max-age=${maxAgeSeconds}, must-revalidate`;
+  // The outer server may answer this URL again from memory until the data changes (public-reads.ts).
+  c.env?.keep?.({ body, etag, cacheControl });
   c.header('ETag', etag);
-  c.header('Cache-Control', `public, max-age=${maxAgeSeconds}, must-revalidate`);
+  c.header('Cache-Control', cacheControl);
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);
   c.header('Content-Type', 'application/json; charset=UTF-8');
   return c.body(body);

@@ -4,6 +4,7 @@ import { signedIn } from '../auth/guards';
 import { cachedJson } from '../http/cache';
 import { jsonBody, parse } from '../http/validate';
 import { newId } from '../ids';
+import { publicDataChanged } from '../runtime';
 import type { AppEnv, Deps } from '../types';
 import type { Db } from '../db/client';
 import { DEFAULT_REVIEW_PAGE_SIZE } from '../../lib/constants';
@@ -75,6 +76,7 @@ export function reviewsRoutes(deps: Deps) {
       ]);
       pages.clear();
       generation++;
+      publicDataChanged();
       return c.json({ acknowledged: true, insertedId }, 201);
     });
 }

@@ -3,7 +3,7 @@ import { toCents, toDollars } from '../../lib/money';
 import type { ToolInput } from '../../lib/schemas';
 import type { Db, Queryable } from '../db/client';
 import { newId } from '../ids';
-import { runtime } from '../runtime';
+import { publicDataChanged, runtime } from '../runtime';
 
 export type { Tool };
 
@@ -43,6 +43,7 @@ export function toolsService(db: Db) {
   const invalidate = () => {
     cache = undefined;
     generation++;
+    publicDataChanged();
   };
 
   async function list(): Promise<Tool[]> {

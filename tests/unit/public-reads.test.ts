@@ -1,0 +1,97 @@
+// The outer server's copies of public API reads (src/server/public-reads.ts): served from memory
+// only while nothing changed, through a real node:http server as main.ts uses them.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { publicReads, type PublicReads } from '../../src/server/public-reads';
+import { publicDataChanged, type PublicAnswer } from '../../src/server/runtime';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A server that answers from the copies first, else calls the "API", which counts its calls. */
+async function start(reads: PublicReads, answer: () => PublicAnswer) {
+  const calls = { api: 0 };
+  server = createServer((req, res) => {
+    if (reads.serve(req, res, ['X-Request-Id', 'r1'])) return;
+    calls.api++;
+    const keep = reads.keeper(req.url!);
+    const { body, etag } = answer();
+    keep(answer());
+    res.writeHead(200, { ETag: etag, 'Content-Type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return { calls, get: (path: string, init?: RequestInit) => fetch(url + path, init) };
+}
+
+const answerOf = (body: string): PublicAnswer => ({
+  body,
+  etag: `W/"${body.length}"`,
+  cacheControl: 'public, max-age=0',
+});
+
+describe('public reads answered from memory', () => {
+  it('answers a repeated read with the same bytes and headers, without the API', async () => {
+    const { calls, get } = await start(publicReads(), () => answerOf('[{"name":"Claw hammer"}]'));
+    expect(await (await get('/api/tools')).text()).toBe('[{"name":"Claw hammer"}]');
+    const again = await get('/api/tools');
+    expect(calls.api).toBe(1);
+    expect(await again.text()).toBe('[{"name":"Claw hammer"}]');
+    expect(again.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    expect(again.headers.get('etag')).toBe(answerOf('[{"name":"Claw hammer"}]').etag);
+    expect(again.headers.get('cache-control')).toBe('public, max-age=0');
+    expect(again.headers.get('x-request-id')).toBe('r1');
+  });
+
+  it('keeps one copy per URL, query included', async () => {
+    const { calls, get } = await start(publicReads(), () => answerOf('{}'));
+    await get('/api/reviews?limit=5&pageNumber=0');
+    await get('/api/reviews?limit=5&pageNumber=1');
+    await get('/api/reviews?limit=5&pageNumber=0');
+    expect(calls.api).toBe(2);
+  });
+
+  it('answers 304 to a matching If-None-Match, and HEAD without a body', async () => {
+    const { get } = await start(publicReads(), () => answerOf('[1,2,3]'));
+    await get('/api/tools');
+    const notModified = await get('/api/tools', { headers: { 'if-none-match': 'W/"7"' } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe('W/"7"');
+    const head = await get('/api/tools', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('7');
+    expect(await head.text()).toBe('');
+  });
+
+  it('drops every copy when public data changes', async () => {
+    let body = '[{"availableQuantity":5}]';
+    const { calls, get } = await start(publicReads(), () => answerOf(body));
+    await get('/api/tools');
+    body = '[{"availableQuantity":4}]';
+    publicDataChanged();
+    expect(await (await get('/api/tools')).text()).toBe('[{"availableQuantity":4}]');
+    expect(calls.api).toBe(2);
+  });
+
+  it('does not keep an answer computed while a write happened', async () => {
+    const reads = publicReads();
+    const keep = reads.keeper('/api/tools'); // the read starts
+    publicDataChanged(); // a write commits before the read answers
+    keep(answerOf('[{"stale":true}]'));
+    const { calls, get } = await start(reads, () => answerOf('[{"stale":false}]'));
+    expect(await (await get('/api/tools')).text()).toBe('[{"stale":false}]');
+    expect(calls.api).toBe(1);
+  });
+
+  it('asks the API again once a copy is older than its maximum age', async () => {
+    const { calls, get } = await start(publicReads({ maxAgeMs: 50 }), () => answerOf('[]'));
+    await get('/api/tools');
+    await get('/api/tools');
+    expect(calls.api).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await get('/api/tools');
+    expect(calls.api).toBe(2);
+  });
+});
