@@ -93,6 +93,7 @@ export async function signOut() {
 /** After a profile update: the Firebase display name follows the profile name. */
 export async function updateDisplayName(displayName: string) {
   const [{ auth }, { updateProfile }] = await firebase();
+  await auth.authStateReady(); // Firebase may have just loaded: its user is restored from storage first
   const user = auth.currentUser;
   if (!user || user.displayName === displayName) return;
   await updateProfile(user, { displayName });
@@ -115,7 +116,7 @@ export async function refreshAdmin(): Promise<boolean> {
 export async function renewAccessToken(): Promise<boolean> {
   try {
     const [{ auth }] = await firebase();
-    await (auth as { authStateReady(): Promise<void> }).authStateReady();
+    await auth.authStateReady();
     if (!auth.currentUser) return false;
     await establish(auth.currentUser, true);
     return true;

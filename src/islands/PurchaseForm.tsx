@@ -6,7 +6,7 @@ import { $user } from '../client/session-store';
 import { toast } from '../client/toast';
 import { messages } from '../lib/messages';
 import { formatCents, toCents } from '../lib/money';
-import { PHONE_PATTERN, quantityError } from '../lib/schemas';
+import { PHONE_PATTERN, quantityError } from '../lib/rules';
 import type { Tool } from '../lib/entities';
 import { Field, TextAreaField } from './ui/Field';
 import { RequireAuth } from './ui/Guards';

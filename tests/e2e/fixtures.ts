@@ -103,6 +103,12 @@ export const siteDate = (date: Date) => new Intl.DateTimeFormat('en-US', { dateS
 /** Collects Content-Security-Policy refusals and script errors the page reports. */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
+  // A refusal the page's code catches (e.g. a library probing for eval) is reported only as this event.
+  void page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`Refused by Content Security Policy (${e.violatedDirective}): ${e.blockedURI} in ${e.sourceFile}`),
+    ),
+  );
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
   });

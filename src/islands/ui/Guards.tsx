@@ -2,20 +2,28 @@
 // page; the admin guard also waits for the server's admin check and throws a non-admin out.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { $authLoading, $isAdmin, $user } from '../../client/session-store';
+import { $authLoading, $isAdmin, $user, accessToken } from '../../client/session-store';
 import { PageSpinner } from './Spinner';
+import { useHydrated } from './useHydrated';
 
 export function RequireAuth({ children }: { children: ReactNode }) {
   const user = useStore($user);
   const loading = useStore($authLoading);
+  // A stored session (the user and our access token) shows the page at once, without loading
+  // Firebase: the server checks the token on every call, and a refused one renews it through
+  // Firebase or signs out (client/api.ts). With none stored, Firebase says who is signed in.
+  const [stored] = useState(() => user !== null && accessToken() !== null);
+  const hydrated = useHydrated();
   useEffect(() => {
-    void import('../../client/session').then((s) => s.startSession());
-  }, []);
+    if (!stored) void import('../../client/session').then((s) => s.startSession());
+  }, [stored]);
+  const signedOut = !user && (stored || !loading);
   useEffect(() => {
-    if (!loading && !user) void import('../../client/session').then((s) => s.redirectToLogin());
-  }, [loading, user]);
-  if (loading) return <PageSpinner label="Checking your session…" />;
-  if (!user) return <PageSpinner label="Redirecting to login…" />;
+    if (signedOut) void import('../../client/session').then((s) => s.redirectToLogin());
+  }, [signedOut]);
+  // The prebuilt HTML knows no session: the first render matches it, whatever is stored.
+  if (!hydrated || (!user && !signedOut)) return <PageSpinner label="Checking your session…" />;
+  if (signedOut) return <PageSpinner label="Redirecting to login…" />;
   return <>{children}</>;
 }
 

@@ -1,0 +1,18 @@
+// The rules a form checks as the user types, without zod: pages that need only these (the tool
+// page's purchase form) do not load the schema library. schemas.ts builds the API's checks on them.
+import { messages } from './messages';
+
+/** Spec point 5: text, @, text, dot, text. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Spec point 5: optional +88 or 0088, then 01, a digit 3 to 9, then 8 digits. */
+export const PHONE_PATTERN = /^(?:\+88|0088)?01[3-9]\d{8}$/;
+
+/** Spec point 5 purchase rules, checked against the live tool. Returns the message or null. */
+export function quantityError(
+  quantity: number,
+  tool: { minimumOrderQuantity: number; availableQuantity: number },
+): string | null {
+  if (!Number.isFinite(quantity) || quantity < tool.minimumOrderQuantity) return messages.quantityBelowMinimum;
+  if (quantity > tool.availableQuantity) return messages.quantityAboveAvailable;
+  return null;
+}
