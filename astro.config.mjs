@@ -17,7 +17,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', staticHeaders: true, bodySizeLimit: 8 * 1024 * 1024 }),
   integrations: [react()],
   trailingSlash: 'ignore',
-  build: { format: 'directory', inlineStylesheets: 'auto' },
+  build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,
   // Shiki colours code with inline style attributes, which the hashed style-src of our CSP blocks;
   // code blocks are plain <pre><code> styled by .prose-blog in global.css.

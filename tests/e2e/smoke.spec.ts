@@ -47,7 +47,8 @@ test.describe('security headers on every response', () => {
 
   test('hashed assets are immutable and compressed', async ({ page, request }) => {
     await page.goto('/');
-    const asset = await page.locator('link[rel=stylesheet]').first().getAttribute('href');
+    // The stylesheet is inlined in each page; the page's module script is a hashed asset.
+    const asset = await page.locator('script[type=module][src^="/_astro/"]').first().getAttribute('src');
     const response = await request.get(asset!, { headers: { 'accept-encoding': 'br' } });
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers()['content-encoding']).toBe('br');

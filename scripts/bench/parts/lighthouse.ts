@@ -2,7 +2,7 @@
 // page and the blog list, in Debian's Chromium; the median of 3 runs of each metric. Tool pages need a
 // signed-in user (spec), so that page is measured signed in: log in through /login, clear the HTTP
 // cache (a first visit), keep the session, then audit.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -10,7 +10,7 @@ import { ensureAccount } from '../../lib/emulator.ts';
 import { median, round } from '../load.ts';
 import { toolPage } from '../pages.ts';
 import type { Rendered } from '../report.ts';
-import { DIST_DIR, EMULATOR, ensureBenchBuild, onCleanup, PORTS, startBenchEmulator, startStore } from '../store.ts';
+import { DIST_DIR, EMULATOR, ensureBenchBuild, onCleanup, PORTS, startBenchEmulator, startStore, TMP } from '../store.ts';
 
 const RUNS = 3;
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -152,6 +152,8 @@ export async function run(): Promise<LighthouseData> {
     const runs: Scores[] = [];
     for (let i = 0; i < RUNS; i++) {
       const lhr = await audit(origin + p, signedIn);
+      // Every report is kept, to see which audit or request a number came from.
+      writeFileSync(path.join(TMP, `lighthouse-${label.split(' ')[0]}-${i + 1}.json`), JSON.stringify(lhr));
       version = lhr.lighthouseVersion;
       chromium = /Chrome\/([\d.]+)/.exec(lhr.environment.hostUserAgent)?.[1] ?? '';
       runs.push(scores(lhr));
