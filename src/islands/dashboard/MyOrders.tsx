@@ -1,5 +1,7 @@
+// My orders (spec point 2): the total in the heading; product, quantity, payment status and action per
+// order. Unpaid: 'Make payment' and Delete; paid: the transaction id; cancelled: why.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
 import type { Order } from '../../client/orders';
 import { navigate } from '../../client/router';
@@ -7,24 +9,16 @@ import { $user } from '../../client/session-store';
 import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';
+import { DataTable, type Column } from '../ui/DataTable';
 import { PageSpinner } from '../ui/Spinner';
+import { LoadError } from '../ui/States';
+import { useResource } from '../ui/useResource';
 
 export default function MyOrders() {
   const email = useStore($user)?.email ?? '';
-  const [orders, setOrders] = useState<Order[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const orders = useResource<Order[]>(email ? `booking/email/${enc(email.toLowerCase())}` : null, 'Could not load your orders.');
   const [deleting, setDeleting] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
-
-  const load = useCallback(async () => {
-    try {
-      setOrders(await api.get<Order[]>(`booking/email/${enc(email.toLowerCase())}`));
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e, 'Could not load your orders.'));
-    }
-  }, [email]);
-  useEffect(() => void load(), [load]);
 
   async function remove(order: Order) {
     const ok = await confirm({
@@ -42,7 +36,7 @@ export default function MyOrders() {
     try {
       await api.delete(`booking/dlt/${enc(order._id)}`);
       toast.success('Order deleted');
-      await load();
+      orders.update((list) => list.filter((o) => o._id !== order._id));
     } catch (e) {
       toast.error(errorMessage(e));
     } finally {
@@ -50,72 +44,67 @@ export default function MyOrders() {
     }
   }
 
-  if (error) return <p className="card p-6 text-danger" role="alert">{error}</p>;
-  if (!orders) return <PageSpinner label="Loading your orders…" />;
+  const columns: Column<Order>[] = [
+    { header: '#', cell: (o) => (orders.data?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
+    { header: 'Product name', rowHeader: true, cell: (o) => o.productName },
+    { header: 'Quantity', cell: (o) => o.quantity, className: 'tabular-nums' },
+    { header: 'Payment', cell: (o) => <PaymentStatus order={o} /> },
+    {
+      header: 'Action',
+      cell: (order) => (
+        <>
+          {order.payment === 'unpaid' && (
+            <span className="flex flex-wrap justify-end gap-2 sm:justify-start">
+              <a
+                href={`/dashboard/payment/${order._id}`}
+                className="btn btn-primary btn-sm no-underline"
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(`/dashboard/payment/${order._id}`);
+                }}
+              >
+                Make payment
+              </a>
+              <button type="button" className="btn btn-danger btn-sm" disabled={deleting === order._id} onClick={() => remove(order)}>
+                {deleting === order._id ? 'Deleting…' : 'Delete'}
+              </button>
+            </span>
+          )}
+          {order.payment === 'paid' && (
+            <span className="text-xs text-steel-600">
+              Transaction id: <code className="break-all">{order.transactionId}</code>
+            </span>
+          )}
+          {order.payment === 'cancelled' && <span className="text-xs text-steel-600">{order.cancelReason}</span>}
+        </>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="orders-heading">
       <h1 id="orders-heading" className="mb-4 text-2xl font-black">
-        My Orders: {orders.length}
+        My Orders{orders.data && `: ${orders.data.length}`}
       </h1>
-      {orders.length === 0 ? (
-        <p className="card p-8 text-center text-steel-600">
-          You have no orders yet.{' '}
-          <a href="/#tools" className="font-semibold text-amber-dark">
-            Browse our tools
-          </a>
-        </p>
+      {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
+      {!orders.data ? (
+        !orders.error && <PageSpinner label="Loading your orders…" />
       ) : (
-        <div className="card overflow-x-auto">
-          <table className="table-basic min-w-[36rem]">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Product name</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order, i) => (
-                <tr key={order._id}>
-                  <td>{i + 1}</td>
-                  <td className="font-medium">{order.productName}</td>
-                  <td>{order.quantity}</td>
-                  <td>
-                    <PaymentStatus order={order} />
-                  </td>
-                  <td>
-                    {order.payment === 'unpaid' && (
-                      <div className="flex flex-wrap gap-2">
-                        <a
-                          href={`/dashboard/payment/${order._id}`}
-                          className="btn btn-primary btn-sm no-underline"
-                          onClick={(e) => {
-                            e.preventDefault();
-                            navigate(`/dashboard/payment/${order._id}`);
-                          }}
-                        >
-                          Make payment
-                        </a>
-                        <button type="button" className="btn btn-danger btn-sm" disabled={deleting === order._id} onClick={() => remove(order)}>
-                          {deleting === order._id ? 'Deleting…' : 'Delete'}
-                        </button>
-                      </div>
-                    )}
-                    {order.payment === 'paid' && (
-                      <span className="text-xs text-steel-600">
-                        Transaction id: <code className="break-all">{order.transactionId}</code>
-                      </span>
-                    )}
-                    {order.payment === 'cancelled' && <span className="text-xs text-steel-600">{order.cancelReason}</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="My orders"
+          columns={columns}
+          rows={orders.data}
+          rowKey={(o) => o._id}
+          busy={orders.loading}
+          empty={
+            <>
+              You have no orders yet.{' '}
+              <a href="/#tools" className="font-semibold text-amber-dark">
+                Browse our tools
+              </a>
+            </>
+          }
+        />
       )}
       {dialog}
     </section>
