@@ -33,7 +33,6 @@ try {
 
 const serverFile = path.join(config.dataDir, 'server.json');
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
-const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'));
 const { handler } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 };
@@ -54,9 +53,9 @@ const baseCsp = [
   "form-action 'self'",
 ].join('; ');
 
-// As a flat name/value list: written with writeHead on the hot path, with setHeader elsewhere.
+// As a flat name/value list: written with writeHead on the hot paths, with setHeader elsewhere. The CSP
+// is apart: prebuilt pages replace it with their own (with their script hashes).
 const securityHeaders = [
-  'Content-Security-Policy', baseCsp,
   'X-Content-Type-Options', 'nosniff',
   'Referrer-Policy', 'strict-origin-when-cross-origin',
   'X-Frame-Options', 'DENY',
@@ -65,7 +64,9 @@ const securityHeaders = [
 ];
 const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
 
-/** Headers every response carries: the request id and the security headers (HSTS over https). */
+const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), baseCsp);
+
+/** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
 function commonHeaders(req: IncomingMessage, requestId: string): string[] {
   const https = req.headers['x-forwarded-proto'] === 'https' || (req.socket as { encrypted?: boolean }).encrypted;
   return https ? ['X-Request-Id', requestId, ...securityHeaders, ...hsts] : ['X-Request-Id', requestId, ...securityHeaders];
@@ -104,23 +105,31 @@ const server = createServer(async (req, res) => {
   const requestId = randomUUID();
   const headers = commonHeaders(req, requestId);
   const read = req.method === 'GET' || req.method === 'HEAD';
-  if (read && req.url!.startsWith('/api/') && reads.serve(req, res, headers)) {
+  const api = req.url!.startsWith('/api/');
+  // The hot paths write every header at once, then log.
+  if (read && api && reads.serve(req, res, [...headers, 'Content-Security-Policy', baseCsp])) {
+    logRequest(req, res.statusCode, requestId, started);
+    return;
+  }
+  let pathname = '/';
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    pathname = '';
+  }
+  if (pathname && !api && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
     logRequest(req, res.statusCode, requestId, started);
     return;
   }
   res.on('finish', () => logRequest(req, res.statusCode, requestId, started));
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
-  let pathname = '/';
-  try {
-    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-  } catch {
+  res.setHeader('Content-Security-Policy', baseCsp);
+  if (!pathname) {
     res.statusCode = 400;
     res.end('Bad request');
     return;
   }
-  if (pathname.startsWith('/api/')) {
-    if (read && runtime.api) return apiReads(req, res);
-  } else if (!isDeletedTool(pathname) && site.serve(req, res, pathname)) return;
+  if (api && read && runtime.api) return apiReads(req, res);
   // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
   await handler(req, res);
 });

@@ -29,11 +29,14 @@ interface Variant {
   file: string;
   size: number;
   body?: Buffer;
+  /** Everything this variant's 200 carries but the per-request headers, as a flat name/value list. */
+  headers: string[];
 }
 
 /** Everything about a prebuilt file that does not change per request, worked out on first request. */
 interface Entry {
-  headers: [string, string][];
+  /** What a 304 carries besides the per-request headers. */
+  notModified: string[];
   etag: string;
   /** Best first: br, gzip, then the file itself. */
   variants: Variant[];
@@ -44,15 +47,18 @@ const MAX_CACHED_FILE = 1024 * 1024;
 const MEMORY_BUDGET = 64 * 1024 * 1024;
 
 export interface StaticSite {
-  /** Serves the request when a prebuilt file matches; returns false to let the app answer. */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /**
+   * Serves the request when a prebuilt file matches, with `common` (request id, security headers)
+   * written first; returns false to let the app answer. A page's own CSP replaces `defaultCsp`.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
   /** Per-page headers Astro wrote at build time (the page's CSP with its script hashes). */
   pageHeaders(pathname: string): Record<string, string> | undefined;
 }
 
 // The build does not change dist/client under a running server, so each file is looked up (stat,
 // variants, ETag, headers) once, and small files are read once: the hot path does no I/O.
-export function staticSite(clientDir: string, headersFile: string): StaticSite {
+export function staticSite(clientDir: string, headersFile: string, defaultCsp: string): StaticSite {
   const root = path.resolve(clientDir);
   const pageHeaders = loadPageHeaders(headersFile);
   const entries = new Map<string, Entry | null>();
@@ -71,7 +77,8 @@ export function staticSite(clientDir: string, headersFile: string): StaticSite {
         ['Content-Type', TYPES[ext] ?? 'application/octet-stream'],
         ['Cache-Control', immutable ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600'],
       ];
-      if (ext === '.html') headers.push(...Object.entries(pageHeaders.get(normalise(pathname)) ?? {}));
+      const own = ext === '.html' ? (pageHeaders.get(normalise(pathname)) ?? {}) : {};
+      headers.push(['Content-Security-Policy', defaultCsp], ...Object.entries(own));
       const variants: Variant[] = [];
       if (COMPRESSIBLE.has(ext)) {
         headers.push(['Vary', 'Accept-Encoding']);
@@ -80,11 +87,16 @@ export function staticSite(clientDir: string, headersFile: string): StaticSite {
           ['gzip', '.gz'],
         ] as const) {
           const variant = statOrNull(file + suffix);
-          if (variant?.isFile()) variants.push({ encoding, file: file + suffix, size: variant.size });
+          if (variant?.isFile()) variants.push({ encoding, file: file + suffix, size: variant.size, headers: [] });
         }
       }
-      variants.push({ file, size: stat.size });
-      return { headers, etag: `"${stat.size.toString(36)}-${stat.mtimeMs.toString(36)}"`, variants };
+      variants.push({ file, size: stat.size, headers: [] });
+      // One header of each name: the page's own CSP replaces the default one.
+      const flat = [...new Map(headers)].flat();
+      const etag = `"${stat.size.toString(36)}-${stat.mtimeMs.toString(36)}"`;
+      for (const v of variants)
+        v.headers = [...flat, 'ETag', etag, ...(v.encoding ? ['Content-Encoding', v.encoding] : []), 'Content-Length', String(v.size)];
+      return { notModified: [...flat, 'ETag', etag], etag, variants };
     }
     return null;
   }
@@ -121,22 +133,18 @@ export function staticSite(clientDir: string, headersFile: string): StaticSite {
 
   return {
     pageHeaders: (pathname) => pageHeaders.get(normalise(pathname)),
-    serve(req, res, pathname) {
+    serve(req, res, pathname, common) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const entry = find(pathname);
       if (!entry) return false;
-      for (const [key, value] of entry.headers) res.setHeader(key, value);
-      res.setHeader('ETag', entry.etag);
       if (req.headers['if-none-match'] === entry.etag) {
-        res.statusCode = 304;
+        res.writeHead(304, [...common, ...entry.notModified]);
         res.end();
         return true;
       }
       const accept = entry.variants.length > 1 ? String(req.headers['accept-encoding'] ?? '') : '';
       const variant = entry.variants.find((v) => !v.encoding || accept.includes(v.encoding))!;
-      if (variant.encoding) res.setHeader('Content-Encoding', variant.encoding);
-      res.setHeader('Content-Length', variant.size);
-      res.statusCode = 200;
+      res.writeHead(200, [...common, ...variant.headers]);
       if (req.method === 'HEAD') {
         res.end();
         return true;

@@ -38,6 +38,15 @@ test.describe('security headers on every response', () => {
     });
   }
 
+  test('each response carries one policy: a prebuilt page its own, the rest the default', async ({ page, request }) => {
+    await page.goto('/');
+    const script = await page.locator('script[type=module][src^="/_astro/"]').first().getAttribute('src');
+    for (const path of ['/', '/blogs', '/api/tools', script!, '/no/such/page']) {
+      const policies = (await request.get(path)).headersArray().filter((h) => h.name.toLowerCase() === 'content-security-policy');
+      expect(policies, path).toHaveLength(1);
+    }
+  });
+
   test('a prebuilt page allows only its own hashed inline scripts', async ({ request }) => {
     const csp = (await request.get('/')).headers()['content-security-policy'];
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'))!;
