@@ -1,6 +1,6 @@
 // Issue 4 "Never stale": an admin's product changes reach the prebuilt storefront within 60 s, with
 // no rebuild and no restart. The admin acts through the API, as the dashboard does.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
 import { DEMO_SHOPPER, adminApiToken, liveTools, login, pageErrors, type ToolJson } from './fixtures';
 
@@ -27,6 +27,12 @@ async function homeLinksTo(page: Page, toolId: string): Promise<boolean> {
   await expect(grid.getByRole('article').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   return (await grid.locator(`a[href="/tools/${toolId}"]`).count()) > 0;
+}
+
+/** The paths the sitemap lists now. */
+async function sitemapPaths(request: APIRequestContext): Promise<string[]> {
+  const xml = await (await request.get('/sitemap.xml')).text();
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
 }
 
 /** A tool page as the static HTML serves it (scripts off: no login redirect). */
@@ -79,6 +85,7 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   await expect(fresh.page.locator('[data-live-stock]')).toHaveText('250');
   await expect(fresh.page.locator('[data-price]')).toContainText('$41.50');
   await fresh.close();
+  expect(await sitemapPaths(request)).toContain(`/tools/${id}`);
   expect(Date.now() - addedAt).toBeLessThan(FRESH_WITHIN_MS);
 
   // Signed in, the on-demand page hydrates the purchase form under its CSP, like a prebuilt one.
@@ -100,6 +107,7 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   await expect(gone.page.getByRole('heading', { level: 1 })).toHaveText(messages.notFound);
   await gone.close();
   await expect.poll(() => homeLinksTo(page, id), { timeout: FRESH_WITHIN_MS }).toBe(false);
+  expect(await sitemapPaths(request)).not.toContain(`/tools/${id}`);
   expect(Date.now() - deletedAt).toBeLessThan(FRESH_WITHIN_MS);
 });
 
@@ -111,7 +119,8 @@ test('the available quantity shown is live: a restock shows on home and on the p
   const restocked = tool.availableQuantity + 7;
   const restock = (availableQuantity: number) =>
     request.put(`/api/tool/update/${tool._id}`, { headers: bearer(), data: { availableQuantity } });
-  const apiStock = async () => ((await (await request.get(`/api/tools/${tool._id}`)).json()) as ToolJson).availableQuantity;
+  const apiStock = async () =>
+    ((await (await request.get(`/api/tools/${tool._id}`)).json()) as ToolJson).availableQuantity;
   // Read twice first: the server then answers this URL from memory, and must drop that copy on the write.
   expect(await apiStock()).toBe(tool.availableQuantity);
   expect(await apiStock()).toBe(tool.availableQuantity);
