@@ -17,7 +17,7 @@ if (flags.includes('--check')) {
     process.exit(1);
   }
   if (!printWeights(weights)) {
-    console.error('A page is over its JavaScript budget.');
+    console.error('A page is over its JavaScript budget, or a storefront page over its first round trip.');
     process.exit(1);
   }
   process.exit(0);
