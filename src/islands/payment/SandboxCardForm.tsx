@@ -51,7 +51,7 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
           onChange={(e) => set('number', e.target.value)}
         />
       </div>
-      <div className="grid grid-cols-3 gap-3">
+      <div className="grid grid-cols-3 items-end gap-3">
         <div>
           <label className="label" htmlFor="card-expiry">
             Expiry (MM/YY)
