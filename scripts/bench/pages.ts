@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { staticImports } from '../lib/modulepreload.ts';
 
 export interface PageWeight {
   page: string;
@@ -35,13 +36,6 @@ export const PAGES: { page: string; file: string; budget?: number; firstWindow?:
 ];
 
 const gz = (data: string | Buffer) => gzipSync(data, { level: 9 }).length;
-
-function staticImports(code: string): string[] {
-  const found: string[] = [];
-  const re = /(?:^|[;\s}])import\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g;
-  for (const m of code.matchAll(re)) found.push(m[1]);
-  return found;
-}
 
 /** The page's HTML as the server sends it: its precompressed .br, else compressed here. */
 function documentBytes(clientDir: string, file: string): number {

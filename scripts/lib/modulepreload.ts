@@ -8,7 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["'](\.\/[^"']+\.js)["']/g;
+const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+)["']/g;
+
+/** What a built module imports statically (`import … from`, `import '…'`, `export … from`), as written. */
+export const staticImports = (code: string): string[] => [...code.matchAll(STATIC_IMPORT)].map((m) => m[1]);
 const ENTRY_SCRIPT = /<script type="module" src="(\/_astro\/[^"]+\.js)"/g;
 
 export function modulePreloader(clientDir: string) {
@@ -19,7 +22,9 @@ export function modulePreloader(clientDir: string) {
     if (!found) {
       const file = path.join(clientDir, url);
       const code = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      found = [...code.matchAll(STATIC_IMPORT)].map((m) => path.posix.join(path.posix.dirname(url), m[1]));
+      found = staticImports(code)
+        .filter((dep) => dep.startsWith('./'))
+        .map((dep) => path.posix.join(path.posix.dirname(url), dep));
       imports.set(url, found);
     }
     return found;
