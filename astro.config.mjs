@@ -2,19 +2,32 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
+import { existsSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
-import { cspHosts } from './src/lib/csp-hosts.mjs';
+import { cspDirectives } from './src/lib/csp.mjs';
 
-const hosts = cspHosts(process.env);
+// `.env` as the server reads it (src/server/main.ts); variables already set win.
+if (existsSync('.env')) process.loadEnvFile('.env');
+const csp = cspDirectives(process.env);
+// The public origin: canonical links, the sitemap, robots.txt, JSON-LD, and the origins Astro accepts
+// (behind a TLS proxy the request reaches us as http://, the browser's Origin is https://).
+const site = process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321';
+const publicUrl = new URL(site);
 
 export default defineConfig({
-  site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
+  site,
   output: 'static',
   outDir: process.env.DIST_DIR ?? './dist',
   // Middleware mode: our own server (src/server/main.ts) serves static files with headers,
   // compression and caching, and hands everything else to Astro. staticHeaders writes each
   // prebuilt page's CSP (with its script hashes) to dist/_headers.json so we can send it as a header.
-  adapter: node({ mode: 'middleware', staticHeaders: true, bodySizeLimit: 8 * 1024 * 1024 }),
+  // ASTRO_NODE_STANDALONE=1 builds the same site for Astro's own Node server instead: only the bench
+  // uses it (scripts/bench/standalone.ts), as the peer a user would otherwise pick.
+  adapter: node({
+    mode: process.env.ASTRO_NODE_STANDALONE === '1' ? 'standalone' : 'middleware',
+    staticHeaders: true,
+    bodySizeLimit: 8 * 1024 * 1024,
+  }),
   integrations: [react()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
@@ -25,17 +38,16 @@ export default defineConfig({
   devToolbar: { enabled: false },
   security: {
     checkOrigin: true,
+    allowedDomains: [
+      {
+        hostname: publicUrl.hostname,
+        protocol: publicUrl.protocol.replace(':', ''),
+        ...(publicUrl.port && { port: publicUrl.port }),
+      },
+    ],
     csp: {
-      directives: [
-        "default-src 'self'",
-        `img-src 'self' data: blob: ${hosts.img.join(' ')}`,
-        `connect-src 'self' ${hosts.connect.join(' ')}`,
-        `frame-src ${hosts.frame.join(' ') || "'none'"}`,
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-      ],
-      scriptDirective: { resources: ["'self'", ...hosts.script] },
+      directives: csp.directives,
+      scriptDirective: { resources: csp.scriptResources },
     },
   },
   vite: {

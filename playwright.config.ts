@@ -27,7 +27,7 @@ export default defineConfig({
   webServer: {
     // The built store with its own data, build and emulator, so it never touches a developer's store.
     command: 'node scripts/e2e-server.ts',
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/ready`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'ignore',
@@ -39,7 +39,7 @@ export default defineConfig({
       FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR,
       ADMIN_EMAILS: 'admin@ironcrest.test',
       LOG_LEVEL: 'warn',
-      ORDER_HOLD_HOURS: '24',
+      ORDER_HOLD_MINUTES: '1440',
       // Every browser test signs in from 127.0.0.1; the default 30 a minute is for real clients.
       SIGN_IN_RATE_LIMIT: '1000',
     },

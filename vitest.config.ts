@@ -19,6 +19,18 @@ export default defineConfig({
       api('api', 'pglite'),
       // The same API suite against a real PostgreSQL server when one is configured (CI sets it).
       ...(process.env.TEST_DATABASE_URL ? [api('api-pg', 'postgres')] : []),
+      // Three servers, PostgreSQL and nginx (tests/cluster): only through `npm run test:cluster`.
+      {
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          environment: 'node',
+          env: { LOG_LEVEL: 'silent' },
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,6 @@
 // `npm run dev`: Astro's dev server (hot reload; the API runs inside it) plus the Auth emulator.
 // Like `npm start`, it needs no Firebase config; Ctrl-C stops both.
+import '../src/server/load-env.ts';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig } from '../src/server/config.ts';

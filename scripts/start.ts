@@ -1,8 +1,9 @@
 // `npm start`: the whole store on one machine — build if needed, the Auth emulator (without a
 // Firebase config), then the server (site + API + database). Ctrl-C stops everything it started.
+import '../src/server/load-env.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig, startupConfigError } from '../src/server/config.ts';
+import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig } from '../src/server/config.ts';
 import { ensureBuild } from './lib/build.ts';
 import { ensureAccount, isEmulatorUp, startEmulator, type Emulator } from './lib/emulator.ts';
 import { assertPortFree } from './lib/ports.ts';
@@ -32,13 +33,11 @@ process.on('SIGTERM', () => void stop());
 async function main() {
   const config = (() => {
     try {
-      return loadConfig();
+      return loadConfig(process.env, { server: true });
     } catch (error) {
       return fail((error as Error).message);
     }
   })();
-  const unsafe = startupConfigError(config);
-  if (unsafe) fail(unsafe);
   await assertPortFree(config.host, config.port, 'the store').catch((e: Error) => fail(e.message));
 
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -24,6 +24,14 @@ const playwrightCounts = (out: string) => {
   };
 };
 
+/** Why the cluster step cannot run here (no PostgreSQL on 127.0.0.1:5432, or no nginx), or null. */
+function clusterSkipReason(): string | null {
+  const pg = spawnSync(process.execPath, ['-e', "require('net').connect(5432,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"]);
+  if (pg.status !== 0) return 'no PostgreSQL answers on 127.0.0.1:5432';
+  if (spawnSync('nginx', ['-v']).error) return 'nginx is not installed';
+  return null;
+}
+
 const only = process.argv.slice(2);
 const steps: Step[] = [
   { name: 'lint', command: [bin('eslint'), '.', '--max-warnings', '0'] },
@@ -33,7 +41,10 @@ const steps: Step[] = [
   { name: 'e2e', command: [bin('playwright'), 'test'], counts: playwrightCounts },
   // Uses the build the browser tests just made (dist-e2e).
   { name: 'budgets', command: ['node', 'scripts/bench/index.ts', 'pages', '--check'] },
+  // Three servers on PostgreSQL behind nginx (tests/cluster): only where both are present.
+  ...(clusterSkipReason() ? [] : [{ name: 'cluster', command: [bin('vitest'), 'run', '--project', 'cluster'], counts: vitestCounts }]),
 ].filter((s) => !only.length || only.includes(s.name));
+if (clusterSkipReason() && (!only.length || only.includes('cluster'))) console.log(`Skipping the cluster test: ${clusterSkipReason()}.`);
 
 const results: { name: string; ok: boolean; seconds: number; passed: number; failed: number }[] = [];
 for (const step of steps) {
@@ -49,7 +60,7 @@ for (const step of steps) {
 
 console.log('\n━━ Summary');
 for (const r of results) {
-  const detail = r.name === 'unit' || r.name === 'api' || r.name === 'e2e' ? `${r.passed} passed, ${r.failed} failed` : r.ok ? 'ok' : 'FAILED';
+  const detail = ['unit', 'api', 'e2e', 'cluster'].includes(r.name) ? `${r.passed} passed, ${r.failed} failed` : r.ok ? 'ok' : 'FAILED';
   console.log(`  ${r.ok ? '✓' : '✗'} ${r.name.padEnd(8)} ${detail.padEnd(24)} ${r.seconds.toFixed(1)} s`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);

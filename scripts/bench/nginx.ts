@@ -65,6 +65,8 @@ http {
     gzip_static on;
     ${brotli ? 'brotli_static on;' : ''}
     location / { try_files $uri $uri/index.html $uri.html =404; }
+    # The load generator's ceiling (calibrate.ts): the cheapest answer nginx can give, unlogged.
+    location = /__calibrate { access_log off; return 200 "ok"; }
   }
 }
 `;

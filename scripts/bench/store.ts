@@ -10,7 +10,16 @@ import { ensureAccount, startEmulator, type Emulator } from '../lib/emulator.ts'
 import { assertPortFree } from '../lib/ports.ts';
 
 export const HOST = '127.0.0.1';
-export const PORTS = { store: 4500, storePg: 4501, bare: 4510, nginx: 4520, scale: 4530 };
+export const PORTS = {
+  store: 4500,
+  storePg: 4501,
+  bare: 4510,
+  nginx: 4520,
+  scale: 4530,
+  cluster: 4540,
+  /** Astro's stock standalone server over the same site (standalone.ts). */
+  standalone: 4600,
+};
 export const EMULATOR = '127.0.0.1:9700';
 // BENCH_SERVER_ROOT runs another checkout's server (e.g. a worktree of the commit before a fix, built
 // there with DATA_DIR=.data-bench DIST_DIR=dist-bench) with its own build and data: before/after numbers

@@ -68,7 +68,10 @@ export async function startEmulator(options: { host: string; projectId: string; 
   };
 }
 
-/** Creates an email/password account in the emulator unless it exists. */
+/**
+ * Creates an email/password account in the emulator unless it exists, with its email verified: the
+ * store grants a role above user only to a verified email, so the demo admin must be one.
+ */
 export async function ensureAccount(host: string, account: { email: string; password: string; name: string }) {
   const url = `http://${host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`;
   const response = await fetch(url, {
@@ -80,4 +83,17 @@ export async function ensureAccount(host: string, account: { email: string; pass
     const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
     if (!body.error?.message?.startsWith('EMAIL_EXISTS')) throw new Error(`could not create ${account.email}: ${body.error?.message}`);
   }
+  // The emulator's admin API (as the project owner) stands in for following the verification mail.
+  const admin = async (method: string, body: object) => {
+    const res = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`could not verify ${account.email}: accounts:${method} answered ${res.status}`);
+    return res.json() as Promise<{ users?: { localId: string; emailVerified?: boolean }[] }>;
+  };
+  const [user] = (await admin('lookup', { email: [account.email] })).users ?? [];
+  if (!user) throw new Error(`could not verify ${account.email}: no such account`);
+  if (!user.emailVerified) await admin('update', { localId: user.localId, emailVerified: true });
 }

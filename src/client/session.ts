@@ -2,6 +2,7 @@
 import type { User } from 'firebase/auth';
 import { api, enc } from './api';
 import { $authLoading, $isAdmin, $user, storeSession, type SessionUser } from './session-store';
+import { safeRedirectPath } from '../lib/redirect';
 
 const firebase = () => Promise.all([import('./firebase'), import('firebase/auth')]);
 
@@ -138,6 +139,5 @@ export function redirectToLogin() {
 
 /** Where to go after login or signup: the page the user came from (same site only), else /. */
 export function returnPath(): string {
-  const from = new URLSearchParams(location.search).get('from');
-  return from && from.startsWith('/') && !from.startsWith('//') ? from : '/';
+  return safeRedirectPath(new URLSearchParams(location.search).get('from'), location.origin);
 }

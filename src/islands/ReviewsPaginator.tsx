@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/constants';
 import type { ReviewsPage } from '../lib/entities';
-import { pageCount } from '../lib/pagination';
+import { GAP, pageCount, pageWindow } from '../lib/pagination';
 import { Spinner } from './ui/Spinner';
 import { StarRating } from './ui/StarRating';
 import { useHydrated } from './ui/useHydrated';
@@ -77,20 +77,27 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
           ))}
         </ul>
       )}
+      {/* A window of pages (first, last, the current ±2), so a million reviews still make a handful of buttons. */}
       <nav aria-label="Review pages" className="mt-6 flex flex-wrap justify-center gap-2">
-        {Array.from({ length: pages }, (_, i) => (
-          <button
-            key={i}
-            type="button"
-            disabled={!hydrated}
-            onClick={() => setPage(i)}
-            aria-current={i === page ? 'page' : undefined}
-            aria-label={`Page ${i + 1}`}
-            className={`btn btn-sm min-w-9 ${i === page ? 'btn-primary' : 'btn-outline'}`}
-          >
-            {i + 1}
-          </button>
-        ))}
+        {pageWindow(page, pages).map((slot, i) =>
+          slot === GAP ? (
+            <span key={`gap-${i}`} aria-hidden="true" className="min-w-9 self-end px-1 text-center text-steel-600">
+              …
+            </span>
+          ) : (
+            <button
+              key={slot}
+              type="button"
+              disabled={!hydrated}
+              onClick={() => setPage(slot)}
+              aria-current={slot === page ? 'page' : undefined}
+              aria-label={`Page ${slot + 1}`}
+              className={`btn btn-sm min-w-9 ${slot === page ? 'btn-primary' : 'btn-outline'}`}
+            >
+              {slot + 1}
+            </button>
+          ),
+        )}
       </nav>
     </div>
   );

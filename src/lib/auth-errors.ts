@@ -1,4 +1,4 @@
-import { messages } from './messages';
+import { messages } from './messages.ts';
 
 /** Spec point 8: the toast for a Firebase auth error code (plus the cases users expect a clear word on). */
 export function authErrorMessage(error: unknown): string {

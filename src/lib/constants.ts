@@ -3,7 +3,12 @@ export const BRAND = 'Ironcrest Tools';
 export const REVIEW_PAGE_SIZES = [2, 5, 10, 15, 20] as const;
 export const DEFAULT_REVIEW_PAGE_SIZE = 5;
 export const MAX_REVIEW_PAGE_SIZE = 100;
+/** Dashboard lists (users, products, orders): rows a page may ask for, and what the screens ask. */
+export const MAX_LIST_PAGE_SIZE = 100;
+export const LIST_PAGE_SIZE = 50;
 export const HOME_TOOL_COUNT = 6;
+/** Tools in one order (POST /orders): a cart, not a bulk import. */
+export const MAX_ORDER_LINES = 50;
 export const MIN_PASSWORD_LENGTH = 6;
 export const REVIEW_NAME_MAX = 20;
 export const RATING_MIN = 1;

@@ -13,14 +13,19 @@ export interface Tool {
 export interface Order {
   _id: string;
   toolId: string | null;
+  /** A one-line order's tool name; with several lines, "N tools". */
   productName: string;
-  /** Unit price in dollars, as placed. */
+  /** A one-line order's unit price in dollars, as placed; with several lines, the order's total. */
   price: number;
+  /** What the order costs (the one payment asks this). */
   totalCents: number;
+  /** The order's lines, as placed (the spec's one tool is one line). */
+  items: OrderItem[];
   userName: string;
   email: string;
   address: string;
   phone: string;
+  /** A one-line order's quantity; with several lines, all units together. */
   quantity: number;
   payment: 'unpaid' | 'paid' | 'cancelled';
   transactionId: string | null;
@@ -28,6 +33,23 @@ export interface Order {
   cancelReason: string | null;
   createdAt: string;
   expiresAt: string;
+  /** Set when a payment for this order was given back (it landed after the order was cancelled). */
+  refund: OrderRefund | null;
+}
+
+export interface OrderItem {
+  /** null once the tool was deleted (the line keeps its name and price). */
+  toolId: string | null;
+  productName: string;
+  /** Unit price in dollars, as placed. */
+  price: number;
+  quantity: number;
+}
+
+export interface OrderRefund {
+  id: string;
+  amountCents: number;
+  refundedAt: string;
 }
 
 export interface UserProfile {
@@ -41,16 +63,35 @@ export interface UserProfile {
   role: 'user' | 'admin';
 }
 
+/** A review as the public list shows it: without the reviewer's email (the spec's addedBy). */
 export interface Review {
   _id: string;
   name: string;
   Messege: string;
   ratings: number;
-  addedBy: string;
 }
 
-/** GET /reviews: one page and the total. */
+/** GET /reviews: one page of the visible reviews and their total. */
 export interface ReviewsPage {
   services: Review[];
   count: number;
+}
+
+/** GET /reviews/moderation (admins): every review with who wrote it and whether it is hidden. */
+export interface ModeratedReview extends Review {
+  addedBy: string;
+  hidden: boolean;
+}
+
+export interface ModerationPage {
+  services: ModeratedReview[];
+  count: number;
+}
+
+/** A page of a dashboard list (users, products, orders), newest first, with the list's total. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  /** Ask for the next page with `cursor=` this; null on the last page. */
+  nextCursor: string | null;
 }

@@ -1,6 +1,6 @@
 // The rules a form checks as the user types, without zod: pages that need only these (the tool
 // page's purchase form) do not load the schema library. schemas.ts builds the API's checks on them.
-import { messages } from './messages';
+import { messages } from './messages.ts';
 
 /** Spec point 5: text, @, text, dot, text. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

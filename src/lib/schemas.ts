@@ -1,10 +1,10 @@
 // One schema per entity, shared by the forms (browser) and the API (server).
 import { z } from 'zod';
-import { LIMITS, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './constants';
-import { messages } from './messages';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './rules';
+import { LIMITS, MAX_ORDER_LINES, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './constants.ts';
+import { messages } from './messages.ts';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './rules.ts';
 
-export { EMAIL_PATTERN, PHONE_PATTERN, quantityError } from './rules';
+export { EMAIL_PATTERN, PHONE_PATTERN, quantityError } from './rules.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.
@@ -67,6 +67,18 @@ export const orderInputSchema = z.object({
   phone: phoneSchema,
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
+
+/** POST /orders: a cart, each tool once; prices, names and the buyer come from the server. */
+export const cartOrderInputSchema = z.object({
+  items: z
+    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), { error: 'The cart is empty' })
+    .min(1, 'The cart is empty')
+    .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} tools in one order`)
+    .refine((items) => new Set(items.map((i) => i.toolId)).size === items.length, 'Each tool once per order'),
+  address: orderInputSchema.shape.address,
+  phone: phoneSchema,
+});
+export type CartOrderInput = z.infer<typeof cartOrderInputSchema>;
 
 /** Ratings: 1 to 5 with at most two decimals (step 0.01). */
 export const ratingSchema = numeric(
@@ -156,6 +168,28 @@ export const reviewsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(5),
   pageNumber: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
+
+/**
+ * Paging of GET /allusers, /booking, /booking/email/{email} and /tools: a page of `limit` rows after
+ * `cursor` (the previous page's nextCursor, opaque). Asked with neither, those reads answer the spec's
+ * plain array instead.
+ */
+export const listPageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_LIST_PAGE_SIZE, `limit must be at most ${MAX_LIST_PAGE_SIZE}`)
+    .default(LIST_PAGE_SIZE),
+  cursor: z
+    .string()
+    .max(600, 'cursor is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid')
+    .optional(),
+});
+
+/** PUT /reviews/hide/{id}: an admin hides a review from the public list, or shows it again. */
+export const reviewHiddenSchema = z.object({ hidden: z.boolean({ error: 'hidden must be true or false' }) });
 
 /** First message of a zod error per field: what forms show under inputs. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

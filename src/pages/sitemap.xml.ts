@@ -3,15 +3,14 @@
 import type { APIRoute } from 'astro';
 import { blogPath, sortedBlogs } from '../content/queries';
 import { isoDate } from '../lib/dates';
-import { getApi } from '../server/deps';
 
 export const prerender = false;
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export const GET: APIRoute = async ({ site }) => {
+export const GET: APIRoute = async ({ site, locals }) => {
   const base = site ?? new URL('http://localhost:4321');
-  const [tools, posts] = await Promise.all([getApi().then((api) => api.tools.list()), sortedBlogs()]);
+  const [tools, posts] = await Promise.all([locals.store!.tools.list(), sortedBlogs()]);
   const entries: { path: string; lastmod?: string }[] = [
     { path: '/' },
     { path: '/blogs' },

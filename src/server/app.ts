@@ -1,30 +1,35 @@
 // Composes the API: one router per feature, mounted under /api. Nothing else lives here.
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
-import { contactRoutes } from './contact/contact.routes';
-import { onError } from './http/errors';
-import { imagesRoutes } from './images/images.routes';
-import { ordersRoutes } from './orders/orders.routes';
-import { ordersService } from './orders/orders.service';
-import { cancelOpenPayments, paymentsRoutes } from './payments/payments.routes';
-import { reviewsRoutes } from './reviews/reviews.routes';
-import { toolsRoutes } from './tools/tools.routes';
-import { toolsService } from './tools/tools.service';
-import type { AppEnv, Deps } from './types';
-import { usersRoutes } from './users/users.routes';
-import { usersService } from './users/users.service';
+import { contactRoutes } from './contact/contact.routes.ts';
+import { onError } from './http/errors.ts';
+import { imagesRoutes } from './images/images.routes.ts';
+import { ordersRoutes } from './orders/orders.routes.ts';
+import { ordersService } from './orders/orders.service.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
+import { closeOpenPayments } from './payments/settle.ts';
+import { reviewsRoutes } from './reviews/reviews.routes.ts';
+import { toolsRoutes } from './tools/tools.routes.ts';
+import { toolsService } from './tools/tools.service.ts';
+import type { AppEnv, Deps } from './types.ts';
+import { usersRoutes } from './users/users.routes.ts';
+import { usersService } from './users/users.service.ts';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
-  const tools = toolsService(deps.db);
-  const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, (orderIds) =>
-    cancelOpenPayments(deps, orderIds),
-  );
+  const tools = toolsService(deps.db, deps.changes);
+  const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
+    maxUnpaidOrders: deps.config.maxUnpaidOrders,
+    closePayments: (orderId) => closeOpenPayments(deps, orderId),
+  });
   const users = usersService(deps.db, deps.config.adminEmails);
 
   const api = new Hono<AppEnv>()
-    .get('/health', async (c) => {
+    // Liveness: the process answers. Readiness: the database answers too (migrations ran before the
+    // app was built), so a proxy or orchestrator sends traffic only where it can be served.
+    .get('/health', (c) => c.json({ ok: true }))
+    .get('/ready', async (c) => {
       await deps.db.query('SELECT 1');
-      return c.json({ ok: true });
+      return c.json({ ok: true, database: deps.db.kind });
     })
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))

@@ -1,9 +1,14 @@
-// Data that pages read at build time. A running store's API is asked first (never a second handle on
-// its PGlite directory); with no server running, the database is opened directly and closed after.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { ReviewsPage, Tool } from '../lib/entities';
-import { config } from './config';
+// Data that pages read at build time, straight from the database: with PostgreSQL any number of
+// readers is fine; with PGlite the build must run while no store holds the directory (npm start builds
+// before it starts the server; openDb refuses a directory another process holds, naming it).
+import type { ReviewsPage, Tool } from '../lib/entities.ts';
+import { memoryBus } from './changes.ts';
+import { config } from './config.ts';
+import { openDb } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { firstReviewsPage } from './reviews/reviews.routes.ts';
+import { toolsService } from './tools/tools.service.ts';
 
 export type { ReviewsPage };
 
@@ -19,35 +24,15 @@ export function buildData(): Promise<BuildData> {
   return loaded;
 }
 
-/** The address of a store already serving this DATA_DIR, if any (written by src/server/main.ts). */
-export function runningStoreUrl(dataDir: string): string | undefined {
-  const file = path.join(dataDir, 'server.json');
-  if (!existsSync(file)) return undefined;
-  try {
-    const { pid, url } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string };
-    process.kill(pid, 0);
-    return url;
-  } catch {
-    return undefined;
-  }
-}
-
 async function load(): Promise<BuildData> {
   const cfg = config();
-  const running = runningStoreUrl(cfg.dataDir);
-  if (running) {
-    const [tools, firstReviews] = await Promise.all([
-      fetch(`${running}/api/tools`).then((r) => r.json() as Promise<Tool[]>),
-      fetch(`${running}/api/reviews?limit=5&pageNumber=0`).then((r) => r.json() as Promise<ReviewsPage>),
-    ]);
-    return { tools, firstReviews };
+  const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  try {
+    // A first build on an empty store shows what the first start will serve.
+    await migrate(db);
+    if (cfg.seedDemo) await seedIfEmpty(db, { demoAccounts: cfg.emulator });
+    return { tools: await toolsService(db, memoryBus()).list(), firstReviews: await firstReviewsPage(db) };
+  } finally {
+    await db.close();
   }
-  const { getDb } = await import('./db');
-  const { runtime } = await import('./runtime');
-  const { toolsService } = await import('./tools/tools.service');
-  const { firstReviewsPage } = await import('./reviews/reviews.routes');
-  const db = await getDb();
-  const data = { tools: await toolsService(db).list(), firstReviews: await firstReviewsPage(db) };
-  await runtime.close();
-  return data;
 }

@@ -37,38 +37,48 @@ const envSchema = z.object({
   IMGBB_API_KEY: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAILS: emails,
-  ORDER_HOLD_HOURS: z.coerce.number().positive().default(24),
+  /** How long an unpaid order holds its units (checkout reservations are minutes, not a day). */
+  ORDER_HOLD_MINUTES: z.coerce.number().positive().default(30),
+  /** Unpaid orders one user may hold at once; the next is refused with 409. */
+  MAX_UNPAID_ORDERS: z.coerce.number().int().positive().default(3),
   /** Token exchanges (PUT /api/user) allowed per client address per minute. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  /** Orders (POST /api/booking) one user may place per minute. */
+  BOOKING_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Reviews (POST /api/review) one user may post per hour. */
+  REVIEW_RATE_LIMIT: z.coerce.number().int().positive().default(5),
+  /** The public origin (https://shop.example.com): canonical links, sitemap, origin checks. Required in production. */
+  PUBLIC_SITE_URL: z.url().optional(),
+  /** Trusted proxy hops in front of the server (1 = nginx, 2 = a CDN then nginx); 0 ignores X-Forwarded-For. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Prometheus metrics on this port, bound to loopback (unset: only with METRICS_TOKEN at /metrics). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Bearer token that opens /metrics on the public port. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   /** Seed demo data into an empty database (on by default; set to 0 for a bare production store). */
   SEED_DEMO: z.enum(['0', '1']).default('1'),
 });
 
-export type Config = ReturnType<typeof loadConfig>;
+type Env = z.output<typeof envSchema>;
 
-export class ConfigError extends Error {}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/** The configuration the code reads, from the parsed environment. */
+function toConfig(e: Env) {
   const production = e.NODE_ENV === 'production';
   const firebaseProjectId = e.PUBLIC_FIREBASE_PROJECT_ID ?? DEMO_PROJECT_ID;
   const useEmulator = !e.PUBLIC_FIREBASE_API_KEY || Boolean(e.FIREBASE_AUTH_EMULATOR_HOST);
   const emulatorHost = e.FIREBASE_AUTH_EMULATOR_HOST ?? (useEmulator ? '127.0.0.1:9099' : undefined);
 
-  if (e.STRIPE_SECRET_KEY && !e.PUBLIC_STRIPE_PUBLISHABLE_KEY) {
-    throw new ConfigError('Invalid configuration:\n  PUBLIC_STRIPE_PUBLISHABLE_KEY: required with STRIPE_SECRET_KEY');
-  }
-
   const dataDir = path.resolve(e.DATA_DIR);
-  const adminEmails = e.ADMIN_EMAILS.length ? e.ADMIN_EMAILS : [DEMO_ADMIN.email];
+  // The demo admin exists only beside the local emulator, where its account is made by npm start.
+  const adminEmails = e.ADMIN_EMAILS.length ? e.ADMIN_EMAILS : useEmulator ? [DEMO_ADMIN.email] : [];
   return {
     production,
+    /** Identity is the local Auth emulator (demo mode): demo accounts and the sandbox exist only here. */
+    emulator: Boolean(emulatorHost),
+    adminEmailsGiven: e.ADMIN_EMAILS.length > 0,
+    siteUrl: e.PUBLIC_SITE_URL?.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
     port: e.PORT,
     host: e.HOST,
     dataDir,
@@ -85,17 +95,97 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     imgbbApiKey: e.IMGBB_API_KEY,
     jwtSecret: e.JWT_SECRET,
     adminEmails,
-    orderHoldMs: e.ORDER_HOLD_HOURS * 3600_000,
+    orderHoldMs: e.ORDER_HOLD_MINUTES * 60_000,
+    maxUnpaidOrders: e.MAX_UNPAID_ORDERS,
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
+    bookingRateLimit: e.BOOKING_RATE_LIMIT,
+    reviewRateLimit: e.REVIEW_RATE_LIMIT,
+    metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === '1',
   };
 }
 
-/** JWT_SECRET, or one generated once and kept in DATA_DIR so tokens survive restarts. */
+/** What every process (server, build, scripts) needs to parse. */
+const configSchema = envSchema
+  .superRefine((e, ctx) => {
+    if (e.STRIPE_SECRET_KEY && !e.PUBLIC_STRIPE_PUBLISHABLE_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_STRIPE_PUBLISHABLE_KEY'],
+        message: 'required with STRIPE_SECRET_KEY',
+      });
+    }
+  })
+  .transform(toConfig);
+
+export type Config = z.output<typeof configSchema>;
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+/**
+ * What a server refuses to start with: each refusal names its variable and the fix, in one line.
+ * Not applied at build time, where Astro forces NODE_ENV=production.
+ */
+export function serverRefusals(cfg: Config): { variable: string; message: string }[] {
+  const refusals: { variable: string; message: string }[] = [];
+  const refuse = (variable: string, message: string) => refusals.push({ variable, message });
+  if (cfg.production && !cfg.jwtSecret)
+    refuse('JWT_SECRET', 'JWT_SECRET is required when NODE_ENV=production (set it to 32+ random characters).');
+  // In emulator mode firebase-admin accepts unsigned ID tokens: anyone who can reach the server could forge one.
+  if (cfg.firebase.emulatorHost && (cfg.production || !cfg.firebase.projectId.startsWith('demo-'))) {
+    refuse(
+      'FIREBASE_AUTH_EMULATOR_HOST',
+      'FIREBASE_AUTH_EMULATOR_HOST (the auth emulator accepts unsigned tokens) is refused when NODE_ENV=production or the Firebase project id does not start with "demo-"; set PUBLIC_FIREBASE_API_KEY, PUBLIC_FIREBASE_AUTH_DOMAIN and PUBLIC_FIREBASE_PROJECT_ID of a real project.',
+    );
+  } else if (cfg.firebase.emulatorHost && !LOOPBACK.test(cfg.host)) {
+    refuse(
+      'HOST',
+      `HOST=${cfg.host} with the Firebase Auth emulator would let anyone on the network forge sign-in tokens; set PUBLIC_FIREBASE_API_KEY, PUBLIC_FIREBASE_AUTH_DOMAIN and PUBLIC_FIREBASE_PROJECT_ID of a real project, or keep HOST=127.0.0.1.`,
+    );
+  }
+  if (cfg.production && (!cfg.stripe || !cfg.stripe.webhookSecret)) {
+    refuse(
+      'STRIPE_SECRET_KEY',
+      'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required when NODE_ENV=production (without them the sandbox would mark orders paid for free); set both from your Stripe dashboard.',
+    );
+  }
+  if (cfg.production && !cfg.siteUrl) {
+    refuse(
+      'PUBLIC_SITE_URL',
+      'PUBLIC_SITE_URL is required when NODE_ENV=production; set it to the public origin, e.g. PUBLIC_SITE_URL=https://shop.example.com.',
+    );
+  }
+  return refusals;
+}
+
+/** A server's configuration: the same, plus the production rules. */
+const serverConfigSchema = configSchema.superRefine((cfg, ctx) => {
+  for (const { variable, message } of serverRefusals(cfg))
+    ctx.addIssue({ code: 'custom', path: [variable], message, params: { refusal: true } });
+});
+
+export class ConfigError extends Error {}
+
+/**
+ * Parses the environment. With `server`, also refuses an unsafe server (scripts/start.ts and
+ * src/server/main.ts); the build and tools parse without it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, { server = false } = {}): Config {
+  // An empty value (`KEY=` in .env) means unset.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = (server ? serverConfigSchema : configSchema).safeParse(given);
+  if (parsed.success) return parsed.data;
+  // One line for the operator: the first refusal (the next shows once that one is fixed).
+  const refusal = parsed.error.issues.find((i) => i.code === 'custom' && i.params?.refusal);
+  if (refusal) throw new ConfigError(`Invalid configuration: ${refusal.message}`);
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** JWT_SECRET, or (outside production, see serverRefusals) one generated once and kept in DATA_DIR so tokens survive restarts. */
 export function jwtSecret(config: Config): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
-  if (config.production) throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
   const file = path.join(config.dataDir, 'jwt-secret');
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
@@ -104,17 +194,15 @@ export function jwtSecret(config: Config): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
-/**
- * In emulator mode firebase-admin accepts unsigned ID tokens: refuse that outside a demo project.
- * Checked when the server starts (not at build time, where Astro forces NODE_ENV=production).
- * Also refuses a production server without JWT_SECRET.
- */
-export function startupConfigError(cfg: Config): string | null {
-  if (cfg.production && !cfg.jwtSecret) return 'Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production';
-  if (cfg.firebase.emulatorHost && (cfg.production || !cfg.firebase.projectId.startsWith('demo-'))) {
-    return 'Invalid configuration:\n  FIREBASE_AUTH_EMULATOR_HOST: the auth emulator accepts unsigned tokens; it is refused when NODE_ENV=production or the Firebase project id does not start with "demo-". Set PUBLIC_FIREBASE_API_KEY, PUBLIC_FIREBASE_AUTH_DOMAIN and PUBLIC_FIREBASE_PROJECT_ID of a real project.';
+/** Safe but worth saying at start (logged as warnings). */
+export function startupConfigWarnings(cfg: Config): string[] {
+  const warnings: string[] = [];
+  if (!cfg.emulator && !cfg.adminEmailsGiven) {
+    warnings.push(
+      "ADMIN_EMAILS is not set: nobody can become an admin. Set ADMIN_EMAILS to the verified emails of the shop's admins.",
+    );
   }
-  return null;
+  return warnings;
 }
 
 let cached: Config | undefined;

@@ -1,8 +1,36 @@
+// The process's one logger: JSON lines to stdout in batches (log-batches.ts). Every line written while
+// a request is handled carries its request id (the incoming X-Request-Id when it looks like one),
+// API errors included, through AsyncLocalStorage. Authorization headers, tokens and cards are never logged.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
+import { batchedStdout } from './log-batches.ts';
 
-// Structured logs. Authorization headers and bodies are never logged (see http/logging.ts).
-export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
-  base: undefined,
-  redact: ['req.headers.authorization', 'authorization', 'password', 'token', 'card'],
-});
+interface RequestContext {
+  reqId: string;
+}
+const context = new AsyncLocalStorage<RequestContext>();
+
+const level = process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info');
+/** Where every line goes; flushed before a message someone waits for, and at exit. */
+export const logOut = batchedStdout();
+
+export const logger = pino(
+  {
+    level,
+    base: undefined,
+    redact: ['req.headers.authorization', 'authorization', 'password', 'token', 'card'],
+    mixin: () => {
+      const reqId = context.getStore()?.reqId;
+      return reqId ? { reqId } : {};
+    },
+  },
+  logOut,
+);
+
+/** Runs fn with reqId on every log line it (and what it awaits) writes. */
+export const withRequestId = <T>(reqId: string, fn: () => T): T => context.run({ reqId }, fn);
+
+const GOOD_ID = /^[\w.:-]{1,128}$/;
+/** A proxy's X-Request-Id is kept, so one id follows a request through nginx and us; junk is replaced. */
+export const requestIdFrom = (incoming: string | string[] | undefined, make: () => string): string =>
+  typeof incoming === 'string' && GOOD_ID.test(incoming) ? incoming : make();

@@ -1,28 +1,29 @@
-// Our Node server: security headers and logs on every response, the prebuilt site from disk,
-// and everything else (API, on-demand pages) through Astro's handler, all in this one process.
-// Run with Node 24 directly (type stripping): `node src/server/main.ts` after `npm run build`.
+// Our Node server, the one owner of the store in this process: it opens the database and builds the
+// API once (store.ts), serves /api itself, the prebuilt site from disk, and hands the remaining pages
+// to Astro with the store in `locals`. Every response gets the security headers, every line of log the
+// request id. Run with Node 24 (type stripping): `node src/server/main.ts` after `npm run build`.
+import './load-env.ts';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import pino from 'pino';
-import { cspHosts } from '../lib/csp-hosts.mjs';
-import { ConfigError, startupConfigError, loadConfig } from './config.ts';
-import { batchedStdout } from './log-out.ts';
+import { baseCsp } from '../lib/csp.mjs';
+import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
+import { isDatabaseUnavailable } from './db/client.ts';
+import { clientAddress, forwardedHttps } from './http/client-address.ts';
+import { logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
+import { metrics, observeRequest, registerPoolStats } from './metrics.ts';
+import { serveMetricsWithToken, startMetricsServer } from './metrics-server.ts';
+import { allowedOrigin } from './http/origin.ts';
 import { publicReads } from './public-reads.ts';
-import { runtime } from './runtime.ts';
 import { staticSite } from './static-files.ts';
+import { openStore, type Store } from './store.ts';
 
-const logOut = batchedStdout();
-const log = pino({ base: undefined, level: process.env.LOG_LEVEL ?? 'info' }, logOut);
-
-let config: ReturnType<typeof loadConfig>;
+let config: Config;
 try {
-  config = loadConfig();
-  const unsafe = startupConfigError(config);
-  if (unsafe) throw new ConfigError(unsafe);
+  config = loadConfig(process.env, { server: true });
+  for (const warning of startupConfigWarnings(config)) log.warn(warning);
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);
@@ -31,134 +32,228 @@ try {
   throw error;
 }
 
-const serverFile = path.join(config.dataDir, 'server.json');
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
-const { handler } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
-  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+const { handler: astro } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
+  handler: (req: IncomingMessage, res: ServerResponse, next: undefined, locals: App.Locals) => Promise<void>;
 };
 
-// The header policy every response carries. Pages add their own hashed script-src (from Astro);
-// browsers enforce both, so inline scripts run only when Astro hashed them.
-const hosts = cspHosts(process.env);
-const baseCsp = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline' ${hosts.script.join(' ')}`,
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: blob: ${hosts.img.join(' ')}`,
-  `connect-src 'self' ${hosts.connect.join(' ')}`,
-  `frame-src ${hosts.frame.join(' ') || "'none'"}`,
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
-
-// As a flat name/value list: written with writeHead on the hot paths, with setHeader elsewhere. The CSP
-// is apart: prebuilt pages replace it with their own (with their script hashes).
+// The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
+const csp = baseCsp(process.env);
+// As a flat name/value list: written with writeHead on the hot paths, with setHeader elsewhere.
 const securityHeaders = [
-  'X-Content-Type-Options', 'nosniff',
-  'Referrer-Policy', 'strict-origin-when-cross-origin',
-  'X-Frame-Options', 'DENY',
-  'Cross-Origin-Opener-Policy', 'same-origin-allow-popups',
-  'Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)',
+  'X-Content-Type-Options',
+  'nosniff',
+  'Referrer-Policy',
+  'strict-origin-when-cross-origin',
+  'X-Frame-Options',
+  'DENY',
+  'Cross-Origin-Opener-Policy',
+  'same-origin-allow-popups',
+  'Permissions-Policy',
+  'camera=(), microphone=(), geolocation=(), payment=(self)',
 ];
 const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
 
-const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), baseCsp);
+const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), csp);
+
+/** The store once its database is open; until then /api answers 503 and /api/health says alive. */
+let store: Store | undefined;
+const reads = publicReads({
+  changes: {
+    get version() {
+      return store?.changes.version ?? 0;
+    },
+  },
+});
 
 /** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
 function commonHeaders(req: IncomingMessage, requestId: string): string[] {
-  const https = req.headers['x-forwarded-proto'] === 'https' || (req.socket as { encrypted?: boolean }).encrypted;
-  return https ? ['X-Request-Id', requestId, ...securityHeaders, ...hsts] : ['X-Request-Id', requestId, ...securityHeaders];
+  const common = ['X-Request-Id', requestId, ...securityHeaders];
+  return forwardedHttps(req, config.trustProxy) ? [...common, ...hsts] : common;
 }
 
-/** A prebuilt tool page whose tool was deleted must not be served: the app's fallback answers 404. */
+/** A prebuilt tool page whose tool was deleted must not be served: the on-demand route answers 404. */
 function isDeletedTool(pathname: string): boolean {
   const match = /^\/tools\/([^/]+)\/?$/.exec(pathname);
-  return Boolean(match && runtime.toolIds && !runtime.toolIds.has(match[1]));
+  return Boolean(match && store?.tools.exists(match[1]) === false);
 }
 
-// Reads of the API skip Astro's request pipeline, which cost several times the read itself; writes
-// still go through Astro (its origin check and body size limit). Like every Hono server on Node, this
-// swaps in @hono/node-server's lighter global Request/Response (Astro works with them too): a JSON
-// answer is then written straight to the socket instead of through a web stream.
-// Repeated public reads are answered from memory before even that (public-reads.ts).
-const reads = publicReads();
-const apiReads = getRequestListener((request, env) => {
+// The API answers through @hono/node-server, like any Hono server on Node (it swaps in its lighter
+// global Request/Response: a JSON answer is written straight to the socket, not through a web stream).
+const api = getRequestListener((request, env) => {
   const { incoming } = env as HttpBindings;
-  return runtime.api!(request, { clientAddress: incoming.socket.remoteAddress, keep: reads.keeper(incoming.url!) });
+  const read = incoming.method === 'GET' || incoming.method === 'HEAD';
+  return store!.app.fetch(request, {
+    clientAddress: clientAddress(incoming, config.trustProxy),
+    keep: read ? reads.keeper(incoming.url!) : undefined,
+  });
 });
 
 const logRequests = log.isLevelEnabled('info');
-/** The access log line, as pino writes it but without its generic serialiser: this runs per request. */
-function logRequest(req: IncomingMessage, status: number, requestId: string, started: number) {
+/** The access log line and the request metrics, written by hand: this runs per request. */
+function finished(req: IncomingMessage, status: number, requestId: string, started: number) {
+  const seconds = (performance.now() - started) / 1000;
+  observeRequest(req.method, req.url ?? '/', status, seconds);
   if (!logRequests) return;
   const path = JSON.stringify((req.url ?? '/').split('?')[0]);
-  const ms = Math.round(performance.now() - started);
+  const ip = JSON.stringify(clientAddress(req, config.trustProxy));
   logOut.write(
-    `{"level":30,"time":${Date.now()},"reqId":"${requestId}","method":${JSON.stringify(req.method)},"path":${path},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    `{"level":30,"time":${Date.now()},"reqId":${JSON.stringify(requestId)},"ip":${ip},"method":${JSON.stringify(req.method)},"path":${path},"status":${status},"ms":${Math.round(seconds * 1000)},"msg":"request"}\n`,
   );
 }
 
-const server = createServer(async (req, res) => {
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'no-store', ...extra });
+  res.end(text);
+}
+
+/** Before the database is open: alive, not ready, and every other call asked to come back. */
+function answerStarting(res: ServerResponse, pathname: string) {
+  if (pathname === '/api/health') return sendJson(res, 200, { ok: true });
+  sendJson(
+    res,
+    503,
+    { error: { code: 'starting', message: 'The store is starting. Please try again in a moment.' } },
+    { 'Retry-After': '2' },
+  );
+}
+
+// Paths the URL parser would leave as they are (no query, escape, dot segment, backslash or `//`):
+// most requests, whose pathname is then the URL itself, without building a URL object.
+const PLAIN_PATH = /^\/[\w\-.~/]*$/;
+
+/** The decoded pathname of a request URL, or '' when it cannot be decoded. */
+function pathnameOf(url: string): string {
+  if (PLAIN_PATH.test(url) && !url.includes('/.') && !url.includes('//')) return url;
+  try {
+    return decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return '';
+  }
+}
+
+interface Pending {
+  started: number;
+  headers: string[];
+  read: boolean;
+  isApi: boolean;
+  pathname: string;
+}
+
+/**
+ * The hot paths: a public API read from memory, a prebuilt file. Each writes every header at once and
+ * logs only its access line (which carries the request id itself), so they run outside the request-id
+ * context. Returns what the rest of the handling needs when neither answered.
+ */
+function serveFast(req: IncomingMessage, res: ServerResponse, requestId: string): Pending | undefined {
   const started = performance.now();
-  const requestId = randomUUID();
   const headers = commonHeaders(req, requestId);
   const read = req.method === 'GET' || req.method === 'HEAD';
-  const api = req.url!.startsWith('/api/');
-  // The hot paths write every header at once, then log.
-  if (read && api && reads.serve(req, res, [...headers, 'Content-Security-Policy', baseCsp])) {
-    logRequest(req, res.statusCode, requestId, started);
-    return;
+  const url = req.url!;
+  const isApi = url.startsWith('/api/');
+  if (read && isApi) {
+    if (reads.serve(req, res, headers, csp)) {
+      metrics.cacheHit();
+      finished(req, res.statusCode, requestId, started);
+      return undefined;
+    }
+    metrics.cacheMiss();
   }
-  let pathname = '/';
-  try {
-    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-  } catch {
-    pathname = '';
+  const pathname = pathnameOf(url);
+  if (pathname && !isApi && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
+    finished(req, res.statusCode, requestId, started);
+    return undefined;
   }
-  if (pathname && !api && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
-    logRequest(req, res.statusCode, requestId, started);
-    return;
-  }
-  res.on('finish', () => logRequest(req, res.statusCode, requestId, started));
+  return { started, headers, read, isApi, pathname };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, pending: Pending) {
+  const { started, headers, read, isApi, pathname } = pending;
+  res.on('finish', () => finished(req, res.statusCode, requestId, started));
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
-  res.setHeader('Content-Security-Policy', baseCsp);
+  res.setHeader('Content-Security-Policy', csp);
   if (!pathname) {
     res.statusCode = 400;
     res.end('Bad request');
     return;
   }
-  if (api && read && runtime.api) return apiReads(req, res);
+  if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
+  if (isApi) {
+    if (!store) return answerStarting(res, pathname);
+    // A browser on another site cannot make a signed-in user's browser write here (our calls carry a
+    // bearer token, so this is defence in depth; behind a TLS proxy the public origin is PUBLIC_SITE_URL).
+    if (!read && !allowedOrigin(req, config)) {
+      return sendJson(res, 403, { error: { code: 'forbidden', message: 'Cross-site requests are not allowed' } });
+    }
+    return api(req, res);
+  }
+  if (!store) return answerStarting(res, pathname);
   // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
-  await handler(req, res);
+  await astro(req, res, undefined, { store });
+}
+
+function failed(res: ServerResponse, error: Error) {
+  log.error({ err: error }, 'unhandled request error');
+  if (!res.headersSent)
+    sendJson(res, 500, {
+      error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' },
+    });
+  else res.destroy();
+}
+
+const server = createServer((req, res) => {
+  const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
+  let pending: Pending | undefined;
+  try {
+    pending = serveFast(req, res, requestId);
+  } catch (error) {
+    return withRequestId(requestId, () => failed(res, error as Error));
+  }
+  if (!pending) return;
+  // Everything else (the API, Astro) may log from anywhere it awaits: those lines get the id from here.
+  withRequestId(requestId, () => handle(req, res, requestId, pending).catch((error: Error) => failed(res, error)));
 });
 
 server.keepAliveTimeout = 65_000;
 server.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EADDRINUSE') console.error(`Port ${config.port} on ${config.host} is already in use. Stop the other server or set PORT.`);
+  if (error.code === 'EADDRINUSE')
+    console.error(`Port ${config.port} on ${config.host} is already in use. Stop the other server or set PORT.`);
   else console.error(`Server error: ${error.message}`);
   process.exit(1);
 });
 
-// How this process reaches itself: the bound address, or loopback when bound to every interface.
-const selfHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-const selfUrl = `http://${selfHost}:${config.port}`;
+/** Opens the store; while PostgreSQL is out of reach, keeps trying (the process stays up, not ready). */
+async function openWhenReachable() {
+  for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      store = await openStore(config);
+      if (store.db.pool)
+        registerPoolStats(() => ({
+          total: store!.db.pool!.totalCount,
+          idle: store!.db.pool!.idleCount,
+          waiting: store!.db.pool!.waitingCount,
+        }));
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      log.warn({ err: (error as Error).message, retryInMs: delay }, 'database unreachable; retrying');
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
 
 server.listen(config.port, config.host, async () => {
   const url = `http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
-  // Open the database (migrate, seed) and load the catalogue before we say we are ready.
   try {
-    const response = await fetch(`${selfUrl}/api/health`);
-    if (!response.ok) throw new Error(`health answered ${response.status}`);
+    if (config.metrics.port) await startMetricsServer(config.metrics.port);
+    await openWhenReachable();
   } catch (error) {
     console.error(`The store could not start: ${(error as Error).message}`);
     await shutdown('startup-failure', 1);
     return;
   }
-  // Lets a build see that this store is running and read through its API (src/server/build-data.ts).
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: selfUrl }));
+  if (stopping) return;
   log.info({ url }, 'store ready');
   logOut.flush();
   process.send?.('ready');
@@ -171,13 +266,13 @@ async function shutdown(signal: string, code = 0) {
   log.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(code || 1), 10_000);
   force.unref();
-  // Stop accepting, let in-flight requests finish, then close the database cleanly.
+  // Stop accepting, let in-flight requests finish (the proxy sends new ones elsewhere), then close the database.
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
-  await runtime.close();
-  rmSync(serverFile, { force: true });
+  await store?.close();
+  logOut.flush();
   process.exit(code);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -54,30 +54,50 @@ export interface StaticSite {
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
   /** Per-page headers Astro wrote at build time (the page's CSP with its script hashes). */
   pageHeaders(pathname: string): Record<string, string> | undefined;
+  /** What the caches hold: files looked up, URL paths naming them, paths of no file, bytes of files in memory. */
+  cacheSize(): { files: number; spellings: number; misses: number; bytes: number };
 }
+
+/** Paths of no file remembered (least recently asked dropped): any path can be asked, files are few. */
+const MAX_MISSES = 1000;
+const MAX_SPELLINGS = 10_000;
 
 // The build does not change dist/client under a running server, so each file is looked up (stat,
 // variants, ETag, headers) once, and small files are read once: the hot path does no I/O.
 export function staticSite(clientDir: string, headersFile: string, defaultCsp: string): StaticSite {
   const root = path.resolve(clientDir);
   const pageHeaders = loadPageHeaders(headersFile);
-  const entries = new Map<string, Entry | null>();
+  // Keyed by the file path the URL resolves to, so one file under many spellings (//x, /a/./x) is one entry.
+  const entries = new Map<string, Entry>();
+  const misses = new Set<string>();
+  // The hot path: an entry by the pathname as asked, without resolving it. Only spellings of existing
+  // files get here, and at most MAX_SPELLINGS of them (cleared past that): a key and a shared pointer each.
+  const spellings = new Map<string, Entry>();
   const inMemory = new Set<Variant>();
   let memoryUsed = 0;
 
-  function lookup(pathname: string): Entry | null {
+  /** The site path a request resolves to ('/', '/tools/a', '/_astro/x.js'), or null outside the site. */
+  function resolve(pathname: string): string | null {
     const base = path.resolve(root, '.' + pathname);
     if (base !== root && !base.startsWith(root + path.sep)) return null;
+    return '/' + path.relative(root, base).split(path.sep).join('/');
+  }
+
+  function lookup(sitePath: string): Entry | null {
+    const base = path.join(root, sitePath);
     for (const file of [base, path.join(base, 'index.html'), base + '.html']) {
       const stat = statOrNull(file);
       if (!stat?.isFile()) continue;
       const ext = path.extname(file);
-      const immutable = pathname.startsWith('/_astro/');
+      const immutable = sitePath.startsWith('/_astro/');
       const headers: [string, string][] = [
         ['Content-Type', TYPES[ext] ?? 'application/octet-stream'],
-        ['Cache-Control', immutable ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600'],
+        [
+          'Cache-Control',
+          immutable ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
+        ],
       ];
-      const own = ext === '.html' ? (pageHeaders.get(normalise(pathname)) ?? {}) : {};
+      const own = ext === '.html' ? (pageHeaders.get(normalise(sitePath)) ?? {}) : {};
       headers.push(['Content-Security-Policy', defaultCsp], ...Object.entries(own));
       const variants: Variant[] = [];
       if (COMPRESSIBLE.has(ext)) {
@@ -95,18 +115,45 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
       const flat = [...new Map(headers)].flat();
       const etag = `"${stat.size.toString(36)}-${stat.mtimeMs.toString(36)}"`;
       for (const v of variants)
-        v.headers = [...flat, 'ETag', etag, ...(v.encoding ? ['Content-Encoding', v.encoding] : []), 'Content-Length', String(v.size)];
+        v.headers = [
+          ...flat,
+          'ETag',
+          etag,
+          ...(v.encoding ? ['Content-Encoding', v.encoding] : []),
+          'Content-Length',
+          String(v.size),
+        ];
       return { notModified: [...flat, 'ETag', etag], etag, variants };
     }
     return null;
   }
 
   function find(pathname: string): Entry | null {
-    let entry = entries.get(pathname);
-    if (entry === undefined) {
-      entry = lookup(pathname);
-      if (entries.size > 50_000) entries.clear();
-      entries.set(pathname, entry);
+    const spelled = spellings.get(pathname);
+    if (spelled) return spelled;
+    const entry = findResolved(pathname);
+    if (entry) {
+      if (spellings.size >= MAX_SPELLINGS) spellings.clear();
+      spellings.set(pathname, entry);
+    }
+    return entry;
+  }
+
+  function findResolved(pathname: string): Entry | null {
+    const sitePath = resolve(pathname);
+    if (sitePath === null) return null;
+    const known = entries.get(sitePath);
+    if (known) return known;
+    if (misses.has(sitePath)) {
+      misses.delete(sitePath);
+      misses.add(sitePath);
+      return null;
+    }
+    const entry = lookup(sitePath);
+    if (entry) entries.set(sitePath, entry);
+    else {
+      misses.add(sitePath);
+      if (misses.size > MAX_MISSES) misses.delete(misses.values().next().value!);
     }
     return entry;
   }
@@ -133,18 +180,19 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
 
   return {
     pageHeaders: (pathname) => pageHeaders.get(normalise(pathname)),
+    cacheSize: () => ({ files: entries.size, spellings: spellings.size, misses: misses.size, bytes: memoryUsed }),
     serve(req, res, pathname, common) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const entry = find(pathname);
       if (!entry) return false;
       if (req.headers['if-none-match'] === entry.etag) {
-        res.writeHead(304, [...common, ...entry.notModified]);
+        res.writeHead(304, common.concat(entry.notModified));
         res.end();
         return true;
       }
       const accept = entry.variants.length > 1 ? String(req.headers['accept-encoding'] ?? '') : '';
       const variant = entry.variants.find((v) => !v.encoding || accept.includes(v.encoding))!;
-      res.writeHead(200, [...common, ...variant.headers]);
+      res.writeHead(200, common.concat(variant.headers));
       if (req.method === 'HEAD') {
         res.end();
         return true;
@@ -170,7 +218,10 @@ const normalise = (pathname: string) => (pathname.length > 1 ? pathname.replace(
 function loadPageHeaders(file: string): Map<string, Record<string, string>> {
   const map = new Map<string, Record<string, string>>();
   if (!existsSync(file)) return map;
-  const entries = JSON.parse(readFileSync(file, 'utf8')) as { pathname: string; headers: { key: string; value: string }[] }[];
+  const entries = JSON.parse(readFileSync(file, 'utf8')) as {
+    pathname: string;
+    headers: { key: string; value: string }[];
+  }[];
   for (const entry of entries) {
     const headers = Object.fromEntries(entry.headers.map((h) => [h.key, h.value]));
     // A <meta> policy cannot forbid framing; the header one can.

@@ -1,9 +1,10 @@
-import type { Config } from './config';
-import type { Identity } from './auth/identity';
-import type { Db } from './db/client';
-import type { ImageStore } from './images/image-store';
-import type { PaymentGateway } from './payments/gateway';
-import type { ApiEnv } from './runtime';
+import type { Config } from './config.ts';
+import type { Identity } from './auth/identity.ts';
+import type { Db } from './db/client.ts';
+import type { ImageStore } from './images/image-store.ts';
+import type { RateLimitStore } from './http/rate-limit.ts';
+import type { PaymentGateway } from './payments/gateway.ts';
+import type { ChangeBus } from './changes.ts';
 
 /** Everything a request handler may use, injected so tests can run the app in-process. */
 export interface Deps {
@@ -13,13 +14,37 @@ export interface Deps {
   identity: Identity;
   payments: PaymentGateway;
   images: ImageStore;
+  /** Rate-limit counters: in memory with PGlite, in PostgreSQL when servers share it. */
+  rateLimits: RateLimitStore;
+  /** Writes announce what they changed here; caches (on every server) listen. */
+  changes: ChangeBus;
   now: () => Date;
+}
+
+/** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */
+export interface PublicAnswer {
+  body: string;
+  etag: string;
+  cacheControl: string;
+  /** The URL this answer stands for whatever else the request carried (public-reads.ts keys copies by it). */
+  key?: string;
+}
+
+/** What the outer server tells the API about a request. */
+export interface ApiEnv {
+  /** The client's address, behind TRUST_PROXY trusted proxies (rate limits, logs). */
+  clientAddress?: string;
+  /** Given by the outer server on reads it may answer again; the API calls it with each public answer. */
+  keep?: (answer: PublicAnswer) => void;
 }
 
 export interface CurrentUser {
   email: string;
   name: string;
+  /** The role in use: 'admin' only for an admin whose email is verified. */
   role: 'user' | 'admin';
+  /** The Firebase account this session belongs to; orders it places carry it (orders.buyer_uid). */
+  uid: string | null;
 }
 
 export interface AppEnv {

@@ -33,9 +33,15 @@ async function victim(): Promise<string> {
   return email;
 }
 
+async function anyReview(): Promise<string> {
+  const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal DESC LIMIT 1');
+  return id;
+}
+
 //           call                                  anonymous user other admin   how to make a valid call
 const TABLE: [string, [number, number, number, number], (caller: Caller) => Promise<Call> | Call][] = [
   ['GET /tools',                                   [200, 200, 200, 200], () => ({ url: '/api/tools' })],
+  ['GET /tools?limit= (a page)',                   [200, 200, 200, 200], () => ({ url: '/api/tools?limit=10' })],
   ['GET /tools/{id}',                              [200, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}` })],
   ['GET /reviews',                                 [200, 200, 200, 200], () => ({ url: '/api/reviews?limit=5&pageNumber=0' })],
   ['PUT /user/{email}',                            [401, 200, 401, 401], async (caller) => ({
@@ -43,10 +49,13 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['GET /admin/{email}',                           [401, 200, 403, 200], () => ({ url: `/api/admin/${ALICE}` })],
   ['GET /userprofile/{email}',                     [401, 200, 403, 200], () => ({ url: `/api/userprofile/${ALICE}` })],
   ['GET /booking/email/{email}',                   [401, 200, 403, 200], () => ({ url: `/api/booking/email/${ALICE}` })],
+  ['GET /booking/email/{email}?limit= (a page)',   [401, 200, 403, 200], () => ({ url: `/api/booking/email/${ALICE}?limit=10` })],
   ['PUT /userupdate/{email}',                      [401, 200, 403, 403], () => ({
     url: `/api/userupdate/${ALICE}`, json: { name: 'Alice', education: 'BSc', social: 'https://example.com/alice', phoneNumber: '01712345678', address: ADDRESS } })],
   ['POST /booking',                                [401, 201, 201, 201], () => ({
     url: '/api/booking', json: { toolId: fx.toolId, quantity: 1, address: ADDRESS, phone: PHONE } })],
+  ['POST /orders (a cart)',                        [401, 201, 201, 201], () => ({
+    url: '/api/orders', json: { items: [{ toolId: fx.toolId, quantity: 1 }], address: ADDRESS, phone: PHONE } })],
   ['GET /booking/{id}',                            [401, 200, 403, 200], () => ({ url: `/api/booking/${fx.order}` })],
   ['DELETE /booking/dlt/{id} (unpaid)',            [401, 200, 403, 200], async () => ({
     url: `/api/booking/dlt/${await placeOrder(store, access.user!, fx.toolId)}` })],
@@ -58,8 +67,12 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     url: `/api/booking/makepayment/${fx.confirmedOrder}`, json: { appointment: fx.confirmedOrder, transactionId: fx.transactionId } })],
   ['POST /review',                                 [401, 201, 201, 201], () => ({
     url: '/api/review', json: { name: 'Reviewer', Messege: 'Solid hammers.', ratings: 4.5 } })],
+  ['GET /reviews/moderation',                      [401, 403, 403, 200], () => ({ url: '/api/reviews/moderation?limit=5&pageNumber=0' })],
+  ['PUT /reviews/hide/{id}',                       [401, 403, 403, 200], async () => ({ url: `/api/reviews/hide/${await anyReview()}`, json: { hidden: false } })],
   ['GET /booking',                                 [401, 403, 403, 200], () => ({ url: '/api/booking' })],
+  ['GET /booking?limit= (a page)',                 [401, 403, 403, 200], () => ({ url: '/api/booking?limit=10' })],
   ['GET /allusers',                                [401, 403, 403, 200], () => ({ url: '/api/allusers' })],
+  ['GET /allusers?limit= (a page)',                [401, 403, 403, 200], () => ({ url: '/api/allusers?limit=10' })],
   ['POST /tools',                                  [401, 403, 403, 201], () => ({
     url: '/api/tools', json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 2, availableQuantity: 30, img: '/images/tools/rubber-mallet.svg' } })],
   ['DELETE /tools/dlt/{id}',                       [401, 403, 403, 200], async () => ({ url: `/api/tools/dlt/${await makeTool(store, access.admin!)}` })],
@@ -123,6 +136,7 @@ describe('access tokens', () => {
     ['garbage', async () => 'not-a-token'],
     ['forged (another secret)', () => signAccessToken(new TextEncoder().encode('x'.repeat(48)), ALICE)],
     ['expired', () => signAccessToken(store.deps.jwtSecret, ALICE, Date.now() - 2 * 3600_000)],
+    ['issued to another sign-in account for the same email', () => signAccessToken(store.deps.jwtSecret, ALICE, Date.now(), 'uid-of-an-earlier-account')],
     ['unsigned (alg none)', async () => {
       const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
       return `${b64({ alg: 'none' })}.${b64({ sub: ALICE, iss: 'ironcrest-store', exp: Math.floor(Date.now() / 1000) + 600 })}.`;

@@ -38,7 +38,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -91,6 +91,18 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'POST', path: '/api/orders', caller: 'alice', ok: 201,
+    valid: () => ({ items: [{ toolId: fx.toolId, quantity: 2 }], address: ADDRESS, phone: PHONE }),
+    fields: {
+      items: [MISSING, null, [], {}, 'x', [null], [{}], Array.from({ length: 51 }, () => ({ toolId: fx.toolId, quantity: 1 })),
+        [{ toolId: fx.toolId, quantity: 1 }, { toolId: fx.toolId, quantity: 1 }]],
+      'items.0.toolId': [...BAD_IDS, UNKNOWN_ID],
+      'items.0.quantity': [...wholeCount(1), 100_000],
+      address: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'a'.repeat(301)],
+      phone: [MISSING, null, 1712345678, '', '123', '01212345678', `${PHONE}' OR '1'='1`, HTML, NUL],
+    },
+  },
+  {
     method: 'POST', path: '/api/create-payment-intent', caller: 'alice', ok: 200,
     valid: () => ({ orderId: fx.freshOrder }),
     fields: { orderId: [...BAD_IDS, UNKNOWN_ID, 'bob'] },
@@ -125,6 +137,11 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'PUT', path: '/api/reviews/hide/{reviewId}', caller: 'admin', ok: 200,
+    valid: () => ({ hidden: false }),
+    fields: { hidden: [MISSING, null, 'true', 'false', 1, 0, [], {}, '', NUL] },
+  },
+  {
     method: 'PUT', path: '/api/userupdate/{alice}', caller: 'alice', ok: 200,
     valid: () => ({ name: 'Alice', education: 'BSc', social: 'https://example.com/alice', phoneNumber: '01712345678', address: ADDRESS }),
     fields: {
@@ -150,21 +167,25 @@ function url(path: string) {
   return path
     .replace('{toolId}', fx.toolId)
     .replace('{payOrder}', fx.payOrder)
+    .replace('{reviewId}', fx.reviewId)
     .replace('{alice}', ALICE);
 }
 
 function withField(body: Record<string, unknown>, field: string, value: unknown) {
   const copy = structuredClone(body);
-  const [head, sub] = field.split('.');
-  const target = (sub ? copy[head] : copy) as Record<string, unknown>;
-  const key = sub ?? head;
+  // A dotted field (card.number, items.0.quantity) is set inside its parents.
+  const path = field.split('.');
+  const key = path.pop()!;
+  const target = path.reduce((parent, step) => parent[step] as Record<string, unknown>, copy);
   if (value === MISSING) delete target[key];
   else target[key] = value === 'bob' ? fx.bobOrder : value === 'other' ? fx.otherTransaction : value;
   return copy;
 }
 
 beforeAll(async () => {
-  store = await createTestStore();
+  // Alice posts a review per case: the per-user review limit must not stand in for validation either.
+  store = await createTestStore({ env: { REVIEW_RATE_LIMIT: '100000' } });
+  [{ id: fx.reviewId }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal LIMIT 1');
   tokens.admin = await store.tokenFor(ADMIN);
   tokens.alice = await store.tokenFor(ALICE);
   const bob = await store.tokenFor(BOB);
@@ -226,6 +247,7 @@ describe('path parameters', () => {
     ['PUT', '/api/booking/ship/{}', 'admin'],
     ['PUT', '/api/booking/makepayment/{}', 'alice'],
     ['GET', '/api/images/{}', 'anonymous'],
+    ['PUT', '/api/reviews/hide/{}', 'admin'],
   ];
   const EMAIL_ROUTES: [string, string, Endpoint['caller']][] = [
     ['GET', '/api/admin/{}', 'admin'],
@@ -237,6 +259,7 @@ describe('path parameters', () => {
   const BODIES: Record<string, unknown> = {
     '/api/tool/update/{}': { availableQuantity: 10 },
     '/api/booking/makepayment/{}': { transactionId: 'pi_unknown' },
+    '/api/reviews/hide/{}': { hidden: true },
   };
   const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
   it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {
@@ -267,6 +290,27 @@ describe('GET /reviews query', () => {
   ];
   it.each(cases)('refuses ?%s', async (query) => {
     await expectRefused(() => call('GET', `/api/reviews?${query}`, 'anonymous'));
+  });
+  it.each(cases)('refuses ?%s on the moderation list', async (query) => {
+    await expectRefused(() => call('GET', `/api/reviews/moderation?${query}`, 'admin'));
+  });
+});
+
+describe('dashboard list paging query', () => {
+  const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+  const cases = [
+    ...['0', '-1', '101', 'abc', '1.5', 'NaN', 'Infinity', '1e9', '', encodeURIComponent(SQL), '%00'].map((v) => `limit=${v}`),
+    ...['', '%25', encodeURIComponent(SQL), encodeURIComponent(HTML), 'a'.repeat(601), cursor('x'), cursor([]), cursor({ seq: 1 }), 'bm90IGpzb24'].map((v) => `cursor=${v}`),
+  ];
+  const LISTS: [string, Endpoint['caller']][] = [
+    ['/api/allusers', 'admin'],
+    ['/api/tools', 'anonymous'],
+    ['/api/booking', 'admin'],
+    [`/api/booking/email/${ALICE}`, 'alice'],
+  ];
+  const listCases = LISTS.flatMap(([path, caller]) => cases.map((q) => [`GET ${path}?${q.slice(0, 40)}`, path, caller, q] as const));
+  it.each(listCases)('refuses %s', async (_name, path, caller, query) => {
+    await expectRefused(() => call('GET', `${path}?${query}`, caller));
   });
 });
 

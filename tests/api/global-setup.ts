@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
 async function pgliteTemplate(): Promise<string> {
   const db = (await openDb({ memory: true })) as Awaited<ReturnType<typeof openDb>> & { dump(): Promise<Blob> };
   await migrate(db);
-  await seedIfEmpty(db);
+  await seedIfEmpty(db, { demoAccounts: true }); // the tests run beside the Auth emulator
   const dump = await db.dump();
   await db.close();
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ironcrest-template-')), 'template.tar');

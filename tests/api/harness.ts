@@ -11,6 +11,8 @@ import { loadConfig } from '../../src/server/config';
 import { openDb, type Db } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
+import { memoryBus } from '../../src/server/changes';
+import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
 import { diskImageStore } from '../../src/server/images/image-store';
 import type { PaymentGateway } from '../../src/server/payments/gateway';
 import { sandboxGateway } from '../../src/server/payments/sandbox';
@@ -35,7 +37,7 @@ async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = await openDb({ databaseUrl: url, schema });
     await migrate(db);
-    await seedIfEmpty(db);
+    await seedIfEmpty(db, { demoAccounts: true }); // as global-setup's template
     return {
       db,
       async drop() {
@@ -51,8 +53,13 @@ async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
 
 const PASSWORD = 'test-password-1';
 
-/** A real ID token from the test Auth emulator (the account is created on first use). */
-export async function idTokenFor(email: string, name = email.split('@')[0]): Promise<string> {
+/**
+ * A real ID token from the test Auth emulator (the account is created on first use). Verified by
+ * default, as a Google account or a password account after its verification mail; `verified: false`
+ * gives the token of a fresh password account that has not verified its email.
+ */
+export async function idTokenFor(email: string, name = email.split('@')[0], options: { verified?: boolean } = {}): Promise<string> {
+  const verified = options.verified ?? true;
   const host = inject('emulatorHost');
   const call = async (method: string, body: object) => {
     const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`, {
@@ -60,12 +67,29 @@ export async function idTokenFor(email: string, name = email.split('@')[0]): Pro
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...body, returnSecureToken: true }),
     });
-    return (await response.json()) as { idToken?: string; error?: { message: string } };
+    return (await response.json()) as { idToken?: string; localId?: string; error?: { message: string } };
   };
   let result = await call('signInWithPassword', { email, password: PASSWORD });
   if (!result.idToken) result = await call('signUp', { email, password: PASSWORD, displayName: name });
   if (!result.idToken) throw new Error(`emulator sign-in for ${email} failed: ${result.error?.message}`);
+  const claims = JSON.parse(Buffer.from(result.idToken.split('.')[1], 'base64url').toString()) as { email_verified?: boolean };
+  if (Boolean(claims.email_verified) === verified) return result.idToken;
+  await emulatorAdmin('update', { localId: result.localId, emailVerified: verified });
+  result = await call('signInWithPassword', { email, password: PASSWORD });
+  if (!result.idToken) throw new Error(`emulator sign-in for ${email} failed: ${result.error?.message}`);
   return result.idToken;
+}
+
+/** The emulator's admin API (accounts:update, accounts:delete …), as the project owner. */
+export async function emulatorAdmin(method: string, body: object): Promise<unknown> {
+  const url = `http://${inject('emulatorHost')}/identitytoolkit.googleapis.com/v1/projects/${PROJECT_ID}/accounts:${method}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`emulator accounts:${method} failed: ${response.status} ${await response.text()}`);
+  return response.json();
 }
 
 /** A hand-made unsigned token in the emulator's format, for tampering tests (expired, wrong project …). */
@@ -99,6 +123,9 @@ export async function createTestStore(options: StoreOptions = {}) {
     PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
     FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
     JWT_SECRET: randomBytes(32).toString('hex'),
+    // Suites place many orders as one user; the hoarding limits have their own tests (orders.test.ts).
+    MAX_UNPAID_ORDERS: '1000',
+    BOOKING_RATE_LIMIT: '1000',
     ...options.env,
   });
   let clock = Date.now();
@@ -109,6 +136,8 @@ export async function createTestStore(options: StoreOptions = {}) {
     identity: options.identity ?? firebaseIdentity(config),
     payments: (options.payments ?? sandboxGateway)(db),
     images: diskImageStore(dataDir),
+    rateLimits: memoryRateLimitStore(),
+    changes: memoryBus(),
     now: () => new Date(clock),
   };
   const { app, tools, orders } = createApp(deps, { stripe: options.stripe });

@@ -26,3 +26,18 @@ export function tinyPng(width = 2, height = 2): Uint8Array<ArrayBuffer> {
   ]);
   return new Uint8Array(png);
 }
+
+/** A few hundred bytes of PNG whose header declares a huge canvas: a decoder that trusts it runs out of memory. */
+export function hugeCanvasPng(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(width * 3 + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return new Uint8Array(png);
+}

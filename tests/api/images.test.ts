@@ -1,11 +1,14 @@
 // POST /api/images: admins only, images by content (not by name), size-capped; GET serves the bytes back.
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES } from '../../src/server/images/image-store';
+import sharp from 'sharp';
+import { VARIANT_FORMATS, VARIANT_WIDTHS } from '../../src/lib/image-variants';
+import { databaseImageStore, MAX_IMAGE_BYTES } from '../../src/server/images/image-store';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { expectApiError } from './helpers';
-import { tinyPng } from './images.fixtures';
+import { hugeCanvasPng, tinyPng } from './images.fixtures';
 
 let store: TestStore;
 let admin: string;
@@ -37,7 +40,7 @@ async function expectRefusedUpload(body: FormData, status: number, token: string
   expect(stored()).toBe(before);
 }
 
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+const JPEG = new Uint8Array(await sharp({ create: { width: 4, height: 3, channels: 3, background: '#f5a524' } }).jpeg().toBuffer());
 const WEBP = new Uint8Array([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8L'), 0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0]);
 
 describe('POST /api/images', () => {
@@ -82,6 +85,18 @@ describe('POST /api/images', () => {
     await expectRefusedUpload(form(bytes as never, 'photo.png', 'image/png'), 415);
   });
 
+  it.each([
+    ['a JPEG signature with no picture after it', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9])],
+    ['a PNG whose pixels are cut off', tinyPng(64, 64).slice(0, 60)],
+    ['a small PNG declaring a 400-megapixel canvas', hugeCanvasPng(20_000, 20_000)],
+  ])('refuses %s (415 unreadable_image), storing nothing', async (_, bytes) => {
+    const before = stored();
+    const res = await upload(form(new Uint8Array(bytes), 'photo.png', 'image/png'));
+    expectApiError(res, 415);
+    expect(res.data.error.code).toBe('unreadable_image');
+    expect(stored()).toBe(before);
+  });
+
   it(`refuses a file over ${MAX_IMAGE_BYTES / 1024 / 1024} MB (413)`, async () => {
     const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
     big.set(tinyPng());
@@ -104,4 +119,72 @@ describe('GET /api/images/{name}', () => {
   it.each(['0'.repeat(32) + '.png', 'nope.png', '..%2F..%2Fjwt-secret', 'x'.repeat(300)])('answers 404 for %s', async (name) => {
     expectApiError(await store.request('GET', `/api/images/${name}`), 404);
   });
+});
+
+describe('variants of an upload', () => {
+  const cached = (res: Response, name: string) => {
+    expect(res.headers.get('etag')).toBe(`"${name}"`);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  };
+
+  it('a 1600×1200 upload is stored with every width in AVIF and WebP, 4:3, each served with an ETag and cached for good', async () => {
+    const res = await upload(form(tinyPng(1600, 1200), 'big.png', 'image/png'));
+    expect(res.status).toBe(201);
+    const hash = /([0-9a-f]{32})\.png$/.exec(res.data.data.url)![1];
+    for (const width of VARIANT_WIDTHS) {
+      for (const format of VARIANT_FORMATS) {
+        const name = `${hash}-${width}.${format}`;
+        const served = await store.app.request(`/api/images/${name}`);
+        expect(served.status, name).toBe(200);
+        expect(served.headers.get('content-type')).toBe(`image/${format}`);
+        cached(served, name);
+        const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+        expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+          format: format === 'avif' ? 'heif' : 'webp',
+          width,
+          height: (width * 3) / 4,
+        });
+        const again = await store.app.request(`/api/images/${name}`, { headers: { 'if-none-match': `"${name}"` } });
+        expect(again.status).toBe(304);
+        cached(again, name);
+      }
+    }
+  });
+
+  it('a variant wider than the upload is the upload at its own size (never enlarged)', async () => {
+    const res = await upload(form(tinyPng(400, 300), 'small.png', 'image/png'));
+    const hash = /([0-9a-f]{32})\.png$/.exec(res.data.data.url)![1];
+    const served = await store.app.request(`/api/images/${hash}-1280.webp`);
+    expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(400);
+  });
+
+  it('an upload stored before variants existed gets them on first request', async () => {
+    const png = tinyPng(700, 525);
+    const hash = createHash('sha256').update(png).digest('hex').slice(0, 32);
+    mkdirSync(path.join(store.deps.config.dataDir, 'uploads'), { recursive: true });
+    writeFileSync(path.join(store.deps.config.dataDir, 'uploads', `${hash}.png`), png);
+    const [a, b] = await Promise.all([
+      store.app.request(`/api/images/${hash}-640.avif`),
+      store.app.request(`/api/images/${hash}-360.webp`),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await sharp(Buffer.from(await b.arrayBuffer())).metadata()).width).toBe(360);
+  });
+
+  it('the database store (several servers) keeps the variants beside the upload', async () => {
+    const images = databaseImageStore(store.deps.db);
+    const url = await images.save(tinyPng(1000, 750), 'image/png');
+    const hash = /([0-9a-f]{32})\.png$/.exec(url)![1];
+    const variant = await images.read!(`${hash}-480.avif`);
+    expect(variant?.type).toBe('image/avif');
+    expect((await sharp(variant!.bytes).metadata()).width).toBe(480);
+    expect((await images.read!(`${hash}.png`))?.type).toBe('image/png');
+  });
+
+  it.each(['0'.repeat(32) + '-640.webp', 'a'.repeat(32) + '-320.webp', 'a'.repeat(32) + '-640.png', 'a'.repeat(32) + '-640.avif'])(
+    'answers 404 for %s (no such upload, width or format)',
+    async (name) => {
+      expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+    },
+  );
 });

@@ -202,7 +202,7 @@ describe('shipping', () => {
   });
 });
 
-// Last: these move the store's clock past the 24 h hold.
+// Last: these move the store's clock past the 30 min hold (ORDER_HOLD_MINUTES).
 describe('hold expiry', () => {
   it('an unpaid order past its hold is cancelled with a reason and its units come back; paid orders stay', async () => {
     const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 30 });
@@ -210,9 +210,9 @@ describe('hold expiry', () => {
     const paid = await placeOrder(store, alice, toolId, 3);
     await payOrder(store, alice, paid);
     expect(await toolStock(toolId)).toBe(20);
-    store.advance(23 * 3600_000);
+    store.advance(29 * 60_000);
     expect((await order(unpaid, alice)).payment).toBe('unpaid');
-    store.advance(2 * 3600_000);
+    store.advance(2 * 60_000);
     const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
     expect(mine.find((o: { _id: string }) => o._id === unpaid)).toMatchObject({ payment: 'cancelled', cancelReason: expect.any(String) });
     expect((await order(paid, alice)).payment).toBe('paid');
@@ -231,5 +231,26 @@ describe('hold expiry', () => {
     expect(res.status, JSON.stringify(res.data)).toBe(201);
     expect((await order(held)).payment).toBe('cancelled');
     expect(await stockOf(store, toolId)).toBe(0);
+  });
+});
+
+describe('order totals', () => {
+  it('a total above what a card payment can carry is refused at placing (422), never a 500 later', async () => {
+    const toolId = await makeTool(store, admin, { price: 1_000_000, minimumOrderQuantity: 1, availableQuantity: 1_000_000 });
+    const before = await snapshot(store);
+    for (const quantity of [1_000_000, 2]) {
+      const res = await book(alice, toolId, quantity);
+      expectApiError(res, 422);
+      expect(res.data.error).toMatchObject({ message: messages.orderTotalTooHigh, fields: { quantity: messages.orderTotalTooHigh } });
+    }
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('the largest allowed total ($999,999.99) is placed and paid for without overflow', async () => {
+    const toolId = await makeTool(store, admin, { price: 999_999.99, minimumOrderQuantity: 1, availableQuantity: 10 });
+    const id = await placeOrder(store, alice, toolId, 1);
+    expect((await order(id)).totalCents).toBe(99_999_999);
+    const intent = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: id } });
+    expect(intent).toMatchObject({ status: 200, data: { amountCents: 99_999_999 } });
   });
 });

@@ -3,7 +3,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
+import { messages } from '../../src/lib/messages';
+import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder, stockOf } from './helpers';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
 
 const makepayment = (store: TestStore, token: string, orderId: string, transactionId: unknown) =>
@@ -217,6 +218,12 @@ describe('Stripe gateway (local stand-in)', () => {
     expect((await webhook(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
   });
 
+  it('the webhook refuses a body far larger than any Stripe event with 413, unread', async () => {
+    const huge = 'x'.repeat(1024 * 1024);
+    const res = await webhook(huge, stripe.webhooks.generateTestHeaderString({ payload: huge, secret: WEBHOOK_SECRET }));
+    expectApiError(res, 413);
+  });
+
   it('the webhook refuses a bad, missing or foreign signature (400) and changes nothing', async () => {
     const orderId = await placeOrder(store, alice, toolId, 1);
     const payload = succeededEvent({ id: 'pi_forged', amount: 435, metadata: { orderId } });
@@ -257,5 +264,188 @@ describe('Stripe gateway (local stand-in)', () => {
   it('has no sandbox card network when Stripe is configured', async () => {
     const res = await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret: 'x', card: GOOD_CARD } });
     expectApiError(res, 404);
+  });
+});
+
+// Money is never taken for an order that no longer exists: every interleaving of a payment with a hold
+// expiry or a delete, on both gateways. The intent is cancelled (or read) before the order is let go.
+describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and deletes (%s)', (kind) => {
+  const WEBHOOK_SECRET = 'whsec_race';
+  let standIn: StripeStandIn | undefined;
+  let stripe: Stripe | undefined;
+  let store: TestStore;
+  let alice: string;
+  let toolId: string;
+
+  beforeAll(async () => {
+    if (kind === 'stripe') {
+      standIn = await startStripeStandIn();
+      stripe = stripeClient('sk_test_race', standIn.url);
+      const client = stripe;
+      store = await createTestStore({
+        env: { STRIPE_SECRET_KEY: 'sk_test_race', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_race', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+        payments: () => stripeGateway(client),
+        stripe: client,
+      });
+    } else {
+      store = await createTestStore();
+    }
+    alice = await store.tokenFor(ALICE);
+    toolId = await makeTool(store, await store.tokenFor(ADMIN), { price: 2.5, minimumOrderQuantity: 1, availableQuantity: 1000 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await standIn?.close();
+  });
+
+  const HOLD = 31 * 60_000;
+  /** Places an order of 2 and opens its payment; returns the ids. */
+  async function orderWithIntent() {
+    const orderId = await placeOrder(store, alice, toolId, 2);
+    const res = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } });
+    expect(res.status, JSON.stringify(res.data)).toBe(200);
+    return { orderId, intentId: res.data.clientSecret.split('_secret_')[0] as string };
+  }
+  /** The buyer's card goes through at the provider (another tab), without makepayment. */
+  async function succeed(intentId: string) {
+    if (standIn) standIn.succeed(intentId);
+    else await store.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [intentId]);
+  }
+  async function providerStatus(intentId: string) {
+    if (standIn) return standIn.intents.get(intentId)!.status;
+    const [row] = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [intentId]);
+    return row.status;
+  }
+  const refundsAtProvider = (intentId: string) =>
+    standIn ? [...standIn.refunds.values()].filter((r) => r.payment_intent === intentId).length : undefined;
+  const paymentRow = async (intentId: string) =>
+    (await store.db.query<{ status: string; refund_id: string | null; refunded_at: unknown; order_id: string }>(
+      'SELECT status, refund_id, refunded_at, order_id FROM payments WHERE id = $1',
+      [intentId],
+    ))[0];
+  /** The race the server cannot close: the order was let go while the card was being charged. */
+  const cancelBehindTheScenes = (orderId: string) =>
+    store.db.query(`UPDATE orders SET payment = 'cancelled', cancel_reason = 'Not paid in time' WHERE id = $1`, [orderId]);
+  const webhookSucceeded = async (intentId: string, orderId: string) => {
+    const payload = JSON.stringify({
+      id: `evt_${intentId}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { object: 'payment_intent', id: intentId, status: 'succeeded', amount: 500, metadata: { orderId } } },
+    });
+    return store.request('POST', '/api/webhooks/stripe', {
+      body: payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': stripe!.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+    });
+  };
+
+  it('(a) a hold that expires with the payment open: the intent is cancelled, the order cancelled, the stock back', async () => {
+    const before = await stockOf(store, toolId);
+    const { orderId, intentId } = await orderWithIntent();
+    store.advance(HOLD);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled', refund: null });
+    expect(await providerStatus(intentId)).toBe('canceled');
+    expect(await stockOf(store, toolId)).toBe(before);
+  });
+
+  it('(b) a hold that expires after the card went through: the order is paid, its units stay sold, nothing refunded', async () => {
+    const before = await stockOf(store, toolId);
+    const { orderId, intentId } = await orderWithIntent();
+    await succeed(intentId);
+    store.advance(HOLD);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intentId, refund: null });
+    expect(await stockOf(store, toolId)).toBe(before - 2);
+    expect(await providerStatus(intentId)).toBe('succeeded');
+    expect((await paymentRow(intentId)).status).toBe('succeeded');
+    if (standIn) expect(refundsAtProvider(intentId)).toBe(0);
+  });
+
+  it('(c) a payment that succeeds on a cancelled order is refunded by makepayment, recorded, and shown to the buyer', async () => {
+    const { orderId, intentId } = await orderWithIntent();
+    await cancelBehindTheScenes(orderId);
+    await succeed(intentId);
+    const res = await makepayment(store, alice, orderId, intentId);
+    expectApiError(res, 409);
+    expect(res.data.error).toMatchObject({ code: 'payment_refunded', message: messages.paymentRefunded });
+    const row = await paymentRow(intentId);
+    expect(row).toMatchObject({ status: 'refunded', refund_id: expect.any(String), refunded_at: expect.anything() });
+    if (standIn) expect(refundsAtProvider(intentId)).toBe(1);
+    const order = await getOrder(store, alice, orderId);
+    expect(order).toMatchObject({ payment: 'cancelled', refund: { id: row.refund_id, amountCents: 500, refundedAt: expect.any(String) } });
+    const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
+    expect(mine.find((o: { _id: string }) => o._id === orderId).refund).toMatchObject({ id: row.refund_id });
+    // Asking again refunds nothing more.
+    expectApiError(await makepayment(store, alice, orderId, intentId), 409);
+    if (standIn) expect(refundsAtProvider(intentId)).toBe(1);
+  });
+
+  it.runIf(kind === 'stripe')('(c) the same through the webhook, for a cancelled order and for one that is gone', async () => {
+    const cancelled = await orderWithIntent();
+    await cancelBehindTheScenes(cancelled.orderId);
+    await succeed(cancelled.intentId);
+    expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
+    expect(await paymentRow(cancelled.intentId)).toMatchObject({ status: 'refunded', refund_id: expect.any(String) });
+    expect((await getOrder(store, alice, cancelled.orderId)).refund).toMatchObject({ amountCents: 500 });
+    // Stripe delivers again: still one refund.
+    expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
+    expect(refundsAtProvider(cancelled.intentId)).toBe(1);
+
+    const gone = await orderWithIntent();
+    await store.db.query('DELETE FROM orders WHERE id = $1', [gone.orderId]);
+    await succeed(gone.intentId);
+    expect((await webhookSucceeded(gone.intentId, gone.orderId)).status).toBe(200);
+    expect(refundsAtProvider(gone.intentId)).toBe(1);
+    expect(await paymentRow(gone.intentId)).toMatchObject({ status: 'refunded', order_id: gone.orderId, refund_id: expect.any(String) });
+  });
+
+  it.runIf(kind === 'stripe')('a late delivery for a paid order an admin deleted refunds nothing', async () => {
+    const { orderId, intentId } = await orderWithIntent();
+    await succeed(intentId);
+    expect((await makepayment(store, alice, orderId, intentId)).status).toBe(200);
+    expect((await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: await store.tokenFor(ADMIN) })).status).toBe(200);
+    expect((await webhookSucceeded(intentId, orderId)).status).toBe(200);
+    expect(refundsAtProvider(intentId)).toBe(0);
+    expect((await paymentRow(intentId)).status).toBe('succeeded');
+  });
+
+  it.runIf(kind === 'stripe')('a hold whose payment cannot be cancelled now (Stripe down) keeps the order until it can', async () => {
+    const { orderId, intentId } = await orderWithIntent();
+    const closed = standIn!.url;
+    await standIn!.close();
+    store.advance(HOLD);
+    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+    standIn = await startStripeStandIn({ intents: standIn!.intents, refunds: standIn!.refunds, url: closed });
+    expect((await getOrder(store, alice, orderId)).payment).toBe('cancelled');
+    expect(await providerStatus(intentId)).toBe('canceled');
+  });
+
+  it('(d) deleting an unpaid order cancels its open payment first', async () => {
+    const before = await stockOf(store, toolId);
+    const { orderId, intentId } = await orderWithIntent();
+    expect((await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice })).status).toBe(200);
+    expect(await providerStatus(intentId)).toBe('canceled');
+    expect(await stockOf(store, toolId)).toBe(before);
+    // The payment is remembered after the order is gone.
+    expect((await paymentRow(intentId)).status).toBe('canceled');
+  });
+
+  it('(e) deleting an order whose card already went through is refused, and the order is paid', async () => {
+    const before = await stockOf(store, toolId);
+    const { orderId, intentId } = await orderWithIntent();
+    await succeed(intentId);
+    const res = await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice });
+    expectApiError(res, 409);
+    expect(res.data.error.message).toBe(messages.orderPaidMeanwhile);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intentId });
+    expect(await stockOf(store, toolId)).toBe(before - 2);
+    if (standIn) expect(refundsAtProvider(intentId)).toBe(0);
+  });
+
+  it.runIf(kind === 'sandbox')('the sandbox card network refuses a cancelled payment and a cancelled order', async () => {
+    const { orderId } = await orderWithIntent();
+    const { clientSecret } = (await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })).data;
+    store.advance(HOLD);
+    expectApiError(await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret, card: GOOD_CARD } }), 409);
+    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled' });
   });
 });

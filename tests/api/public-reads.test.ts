@@ -1,8 +1,7 @@
-// The outer server answers repeated public reads from memory until runtime.publicVersion changes
+// The outer server answers repeated public reads from memory until the change bus's version changes
 // (src/server/public-reads.ts). Every write that changes what GET /tools, /tools/{id} or /reviews
 // answers must bump it, or the store would show stale stock; a read or a refused write need not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtime } from '../../src/server/runtime';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { makeTool, placeOrder } from './helpers';
 
@@ -19,9 +18,9 @@ afterAll(() => store.close());
 
 /** Whether running `write` bumped the version public copies are checked against. */
 async function bumps(write: () => Promise<unknown>): Promise<boolean> {
-  const before = runtime.publicVersion;
+  const before = store.deps.changes.version;
   await write();
-  return runtime.publicVersion !== before;
+  return store.deps.changes.version !== before;
 }
 
 describe('writes that change public reads drop the copies of them', () => {

@@ -1,4 +1,4 @@
-// A local stand-in for the Stripe endpoints the server uses (create, retrieve, cancel), so the Stripe gateway is tested offline.
+// A local stand-in for the Stripe endpoints the server uses (create, retrieve, cancel, refund), so the Stripe gateway is tested offline.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,14 @@ export interface StandInIntent {
   receipt_email: string | null;
 }
 
+export interface StandInRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  payment_intent: string;
+  status: 'succeeded';
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -22,9 +30,12 @@ export interface RecordedRequest {
   authorization: string | undefined;
 }
 
-export async function startStripeStandIn() {
-  const intents = new Map<string, StandInIntent>();
+/** With `from`, starts again on the same address with the same intents and refunds (Stripe back after an outage). */
+export async function startStripeStandIn(from?: { url: string; intents: Map<string, StandInIntent>; refunds: Map<string, StandInRefund> }) {
+  const intents = from?.intents ?? new Map<string, StandInIntent>();
   const byIdempotencyKey = new Map<string, StandInIntent>();
+  const refunds = from?.refunds ?? new Map<string, StandInRefund>();
+  const refundsByKey = new Map<string, StandInRefund>();
   const requests: RecordedRequest[] = [];
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -33,6 +44,8 @@ export async function startStripeStandIn() {
   };
   const notFound = (res: ServerResponse, what: string) =>
     send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${what}'` } });
+  const refused = (res: ServerResponse, code: string, message: string) =>
+    send(res, 400, { error: { type: 'invalid_request_error', code, message } });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     let raw = '';
@@ -69,8 +82,30 @@ export async function startStripeStandIn() {
     if (req.method === 'POST' && cancel) {
       const intent = intents.get(decodeURIComponent(cancel[1]));
       if (!intent) return notFound(res, cancel[1]);
+      // As Stripe: only an intent that has not succeeded (nor been cancelled) can be cancelled.
+      if (intent.status === 'succeeded' || intent.status === 'canceled') {
+        return refused(res, 'payment_intent_unexpected_state', `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`);
+      }
       intent.status = 'canceled';
       return send(res, 200, intent);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const known = idempotencyKey && refundsByKey.get(idempotencyKey);
+      if (known) return send(res, 200, known);
+      const intent = intents.get(form.payment_intent ?? '');
+      if (!intent) return notFound(res, form.payment_intent ?? '');
+      if (intent.status !== 'succeeded') return refused(res, 'payment_intent_unexpected_state', 'This PaymentIntent does not have a successful charge to refund.');
+      if ([...refunds.values()].some((r) => r.payment_intent === intent.id)) {
+        return refused(res, 'charge_already_refunded', `Charge for ${intent.id} has already been refunded.`);
+      }
+      const refund: StandInRefund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', amount: intent.amount, payment_intent: intent.id, status: 'succeeded' };
+      refunds.set(refund.id, refund);
+      if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
+      return send(res, 200, refund);
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+      const data = [...refunds.values()].filter((r) => !url.searchParams.get('payment_intent') || r.payment_intent === url.searchParams.get('payment_intent'));
+      return send(res, 200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
     }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && retrieve) {
@@ -81,11 +116,12 @@ export async function startStripeStandIn() {
   }
 
   const server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(from ? Number(new URL(from.url).port) : 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     intents,
+    refunds,
     requests,
     /** What the card network would do when the buyer confirms: the intent succeeds. */
     succeed(id: string) {
@@ -98,7 +134,11 @@ export async function startStripeStandIn() {
       intents.set(id, full);
       return full;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 export type StripeStandIn = Awaited<ReturnType<typeof startStripeStandIn>>;

@@ -92,6 +92,24 @@ test.describe('sign-in and the session', () => {
     await expect(page.getByRole('heading', { name: /My Orders/ })).toBeVisible();
   });
 
+  // ?from= values that would leave the site after sign-in (backslash, protocol-relative, tab, absolute, script).
+  for (const from of ['/%5Cevil.example', '//evil.example', '/\\evil.example', '/%09/evil.example', 'https://evil.example', 'javascript:alert(1)']) {
+    test(`signing in from /login?from=${from} stays on the store`, async ({ page, baseURL }) => {
+      await page.goto(`/login?from=${from}`);
+      await page.getByLabel('Email').fill(DEMO_SHOPPER.email);
+      await page.getByLabel('Password', { exact: true }).fill(DEMO_SHOPPER.password);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      expect(page.url()).toBe(`${baseURL}/`);
+      await expect(header(page).getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    });
+  }
+
+  test('signing in from a page of the store goes back to it, query and hash kept', async ({ page, baseURL }) => {
+    await login(page, DEMO_SHOPPER, '/blogs?from=here#top');
+    expect(page.url()).toBe(`${baseURL}/blogs?from=here#top`);
+  });
+
   test('the session survives a reload and shows on static pages', async ({ page }) => {
     await login(page, DEMO_SHOPPER);
     await page.goto('/blogs');

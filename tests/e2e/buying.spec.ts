@@ -66,6 +66,8 @@ test.describe('buying', () => {
     await page.goto('/dashboard/myorders');
     const row = page.getByRole('row').filter({ hasText: tool.name }).first();
     await expect(row.getByText('Unpaid')).toBeVisible();
+    // The hold's time left, as text (the e2e server holds orders for ORDER_HOLD_MINUTES=1440).
+    await expect(row.getByText(/^\d+ min left to pay$/)).toBeVisible();
     await row.getByRole('link', { name: 'Make payment' }).click();
     await expect(page).toHaveURL(/\/dashboard\/payment\//);
     const unit = tool.price.toLocaleString('en-US', { style: 'currency', currency: 'USD' });

@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -168,6 +168,7 @@ test.describe('dashboard as an admin', () => {
       ['Add products', '/dashboard/addproduct', 'Add a Product'],
       ['Manage product', '/dashboard/allproduct', 'Manage Products'],
       ['Manage All Orders', '/dashboard/manageallproducts', 'Manage All Orders'],
+      ['Manage Reviews', '/dashboard/managereviews', 'Manage Reviews'],
       ['Profile', '/dashboard', `Hello, ${DEMO_ADMIN.name}`],
     ];
     for (const [label, path, heading] of screens) {
@@ -178,6 +179,8 @@ test.describe('dashboard as an admin', () => {
     // By keyboard: Enter on a menu item, and the next Tab lands inside the new screen.
     await dashboardMenu(page).getByRole('link', { name: 'Make Admin' }).press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'All Users' })).toBeVisible();
+    // The list arrives after the heading (a page of users from the API); Tab once it is there.
+    await expect(page.getByRole('region', { name: 'All users' })).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('region', { name: 'All users' })).toBeFocused();
 
@@ -186,6 +189,38 @@ test.describe('dashboard as an admin', () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Products' })).toBeVisible();
     await expectMenu(page, ADMIN_MENU);
+  });
+
+  test('manage reviews: hiding a review takes it off the home page, showing it brings it back', async ({ page }) => {
+    const writer = await newAccount('Spam Writer');
+    const text = `Cheap watches at spam.example ${Date.now()}`;
+    expect((await apiWith(writer.token, 'POST', 'review', { name: 'Spammer', Messege: text, ratings: 5 })).status).toBe(201);
+    // The home page, once the paginator has replaced the prebuilt first page with the live one.
+    const homeReviews = async () => {
+      await page.goto('/');
+      const refreshed = page.waitForResponse((r) => r.url().includes('/api/reviews?') && r.ok());
+      await page.getByRole('heading', { name: 'Our Reviews' }).scrollIntoViewIfNeeded();
+      await page.getByTestId('reviews').scrollIntoViewIfNeeded();
+      await refreshed;
+      return page.getByTestId('reviews');
+    };
+    await expect((await homeReviews()).getByRole('listitem').first()).toContainText(text);
+
+    await loginHydrated(page, DEMO_ADMIN, '/dashboard/managereviews');
+    await expect(page.getByRole('heading', { level: 1, name: 'Manage Reviews' })).toBeVisible();
+    const row = rowWith(page, text);
+    await expect(row).toContainText(writer.email);
+    await row.getByRole('button', { name: /^Hide/ }).click();
+    await expect(toastSaying(page, messages.reviewHidden)).toBeVisible();
+    await expect(row).toContainText('Hidden');
+
+    await expect((await homeReviews()).getByRole('listitem').first()).toBeVisible();
+    await expect(page.getByTestId('reviews')).not.toContainText(text);
+
+    await page.goto('/dashboard/managereviews');
+    await rowWith(page, text).getByRole('button', { name: /^Show/ }).click();
+    await expect(toastSaying(page, messages.reviewShown)).toBeVisible();
+    await expect((await homeReviews()).getByRole('listitem').first()).toContainText(text);
   });
 
   test('make admin asks first, naming the user', async ({ page }) => {
@@ -252,6 +287,33 @@ test.describe('dashboard as an admin', () => {
     expect((await apiWith(await demoAdminToken(), 'GET', `userprofile/${encodeURIComponent(target.email)}`)).status).toBe(404);
   });
 
+  test('make admin pages the users: Next and Previous walk the list a page at a time, the total is the whole list', async ({ page }) => {
+    // Two newest accounts, so there is more than one page of two whatever else the store holds.
+    await newAccount('Paged One', 'paged');
+    await newAccount('Paged Two', 'paged');
+    const everyone = (await apiWith<{ email: string }[]>(await demoAdminToken(), 'GET', 'allusers')).data.map((u) => u.email);
+    await loginHydrated(page, DEMO_ADMIN, '/dashboard/allusers?pageSize=2');
+    const pager = page.getByRole('navigation', { name: 'User pages' });
+    const emails = () => page.getByRole('rowheader');
+    const count = (n: number) => n.toLocaleString('en-US');
+
+    await expect(total(page)).toHaveText(`Total users: ${everyone.length}`);
+    await expect(pager).toContainText(`1–2 of ${count(everyone.length)}`);
+    await expect(emails()).toHaveCount(2);
+    await expect(emails().first()).toContainText(everyone[0].split('@')[0]);
+    await expect(pager.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await expect(pager).toContainText(`3–4 of ${count(everyone.length)}`);
+    await expect(emails().first()).toContainText(everyone[2].split('@')[0]);
+    await expect(emails()).toHaveCount(Math.min(2, everyone.length - 2));
+    await expect(total(page)).toHaveText(`Total users: ${everyone.length}`);
+
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await expect(pager).toContainText(`1–2 of ${count(everyone.length)}`);
+    await expect(emails().first()).toContainText(everyone[0].split('@')[0]);
+  });
+
   test('add a product: image errors, preview and progress; it reaches the home grid and its own page', async ({ page }) => {
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/addproduct');
     const submit = page.getByRole('button', { name: 'Add product' });
@@ -306,7 +368,9 @@ test.describe('dashboard as an admin', () => {
     await expect(page.getByRole('link', { name: `Order Now: ${name}` })).toHaveAttribute('href', `/tools/${tool._id}`);
     await page.goto(`/tools/${tool._id}`);
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-    await expect(page.getByRole('img', { name })).toHaveAttribute('src', tool.img);
+    // The page shows the upload's resized variants, derived from the one URL the tool keeps.
+    await expect(page.getByRole('img', { name })).toHaveAttribute('src', tool.img.replace(/\.png$/, '-640.webp'));
+    expect(await page.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.decode().then(() => img.currentSrc))).toMatch(/-\d+\.avif$/);
   });
 
   test("manage products: the 'Cancel' button deletes after confirmation", async ({ page }) => {
@@ -330,6 +394,38 @@ test.describe('dashboard as an admin', () => {
     await expect(row).toHaveCount(0);
     await expect(total(page)).toHaveText(`Total products: ${tools.data.length - 1}`);
     expect((await apiWith(null, 'GET', `tools/${id}`)).status).toBe(404);
+  });
+
+  test('my orders and manage all orders page their lists: numbering and the total go on across pages', async ({ page, browser }) => {
+    const buyer = await newAccount('Paging Buyer', 'pagingbuyer');
+    const toolId = await createTool({ name: `Test Paging Saw ${Date.now()}` });
+    // Three orders, the oldest unpaid (it comes last, newest first), two paid.
+    for (const pay of [false, true, true]) await placeOrder(buyer, toolId, 1, pay);
+
+    const shopper = await browser.newPage();
+    await loginHydrated(shopper, buyer, '/dashboard/myorders?pageSize=2');
+    const pager = shopper.getByRole('navigation', { name: 'Order pages' });
+    await expect(shopper.getByRole('heading', { name: 'My Orders: 3' })).toBeVisible();
+    await expect(pager).toContainText('1–2 of 3');
+    await expect(shopper.getByRole('row').filter({ has: shopper.getByRole('rowheader') })).toHaveCount(2);
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await expect(pager).toContainText('3–3 of 3');
+    const last = shopper.getByRole('row').filter({ has: shopper.getByRole('rowheader') });
+    await expect(last).toHaveCount(1);
+    await expect(last.getByRole('cell').first()).toHaveText('3');
+    await expect(last).toContainText('Unpaid');
+    await expect(pager.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await shopper.close();
+
+    const all = await apiWith<{ items: unknown[]; total: number }>(await demoAdminToken(), 'GET', 'booking?limit=1');
+    await loginHydrated(page, DEMO_ADMIN, '/dashboard/manageallproducts?pageSize=2');
+    await expect(total(page)).toHaveText(`Total orders: ${all.data.total}`);
+    const orders = page.getByRole('navigation', { name: 'Order pages' });
+    await expect(orders).toContainText(`1–2 of ${all.data.total.toLocaleString('en-US')}`);
+    await expect(rowWith(page, buyer.email)).toHaveCount(2);
+    await orders.getByRole('button', { name: 'Next page' }).click();
+    await expect(orders).toContainText(`3–${Math.min(4, all.data.total)} of ${all.data.total.toLocaleString('en-US')}`);
+    await expect(rowWith(page, buyer.email)).toHaveCount(1);
   });
 
   test('manage all orders: columns under their headers, Shipped is saved and the buyer sees it', async ({ page, browser }) => {
@@ -387,6 +483,7 @@ test.describe('dashboard accessibility', () => {
         ['/dashboard/addproduct', 'Add a Product'],
         ['/dashboard/allproduct', 'Manage Products'],
         ['/dashboard/manageallproducts', 'Manage All Orders'],
+        ['/dashboard/managereviews', 'Manage Reviews'],
       ];
       for (const [path, heading] of admin) {
         await page.goto(path);

@@ -83,7 +83,7 @@ test('a product an admin adds shows on home and at its URL, and answers 404 once
   const fresh = await toolPage(browser, baseURL, id);
   await expect(fresh.page.getByRole('heading', { level: 1 })).toHaveText(name);
   await expect(fresh.page.locator('[data-live-stock]')).toHaveText('250');
-  await expect(fresh.page.locator('[data-price]')).toContainText('$41.50');
+  await expect(fresh.page.locator('p[data-price]')).toContainText('$41.50');
   await fresh.close();
   expect(await sitemapPaths(request)).toContain(`/tools/${id}`);
   expect(Date.now() - addedAt).toBeLessThan(FRESH_WITHIN_MS);

@@ -9,11 +9,12 @@ import {
 } from '../../src/lib/constants';
 import { messages } from '../../src/lib/messages';
 import { formatCents, toCents } from '../../src/lib/money';
-import { pageCount } from '../../src/lib/pagination';
+import { GAP, pageCount, pageWindow } from '../../src/lib/pagination';
 import { portfolio } from '../../src/lib/portfolio';
 import {
   DEMO_SHOPPER,
   VIEWPORTS,
+  adminApiToken,
   blogPosts,
   expectNoAxeViolations,
   liveTools,
@@ -288,7 +289,7 @@ for (const { name: width, viewport } of VIEWPORTS) {
       await expect(valueOf(main, 'Minimum order quantity')).toHaveText(String(tool.minimumOrderQuantity));
       await expect(valueOf(main, 'Available quantity')).toHaveText(String(tool.availableQuantity));
       await expect(valueOf(main, 'Available quantity')).toHaveAttribute('data-live-stock');
-      await expect(main.locator('[data-price]')).toContainText(price(tool));
+      await expect(main.locator('p[data-price]')).toContainText(price(tool));
       await expect(main.getByRole('heading', { name: 'Place an order' })).toBeVisible();
       const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
       expect(ld).toMatchObject({
@@ -361,6 +362,9 @@ for (const { name: width, viewport } of VIEWPORTS) {
   });
 }
 
+/** How many page buttons the paginator's window shows (first, last, current ±2; ellipses are not buttons). */
+const buttonsAt = (current: number, pages: number) => pageWindow(current, pages).filter((p) => p !== GAP).length;
+
 test.describe('reviews paginator', () => {
   test('sizes 2/5/10/15/20 (default 5), page count, highlighted page, back to page 1 on a size change', async ({
     page,
@@ -391,7 +395,8 @@ test.describe('reviews paginator', () => {
 
     await expect(select).toHaveValue(String(DEFAULT_REVIEW_PAGE_SIZE));
     await expect(select.locator('option')).toHaveText(REVIEW_PAGE_SIZES.map(String));
-    await expect(pages).toHaveCount(pageCount(total, DEFAULT_REVIEW_PAGE_SIZE));
+    await expect(pages).toHaveCount(buttonsAt(0, pageCount(total, DEFAULT_REVIEW_PAGE_SIZE)));
+    await expect(pages.last()).toHaveText(String(pageCount(total, DEFAULT_REVIEW_PAGE_SIZE)));
     await expect(current).toHaveText('1');
     await expect(reviews).toHaveCount(DEFAULT_REVIEW_PAGE_SIZE);
     for (const [i, review] of first.services.entries()) {
@@ -415,7 +420,8 @@ test.describe('reviews paginator', () => {
     for (const size of REVIEW_PAGE_SIZES) {
       await select.selectOption(String(size));
       await expect(current).toHaveText('1');
-      await expect(pages).toHaveCount(pageCount(total, size));
+      await expect(pages).toHaveCount(buttonsAt(0, pageCount(total, size)));
+      await expect(pages.last()).toHaveText(String(pageCount(total, size)));
       await expect(reviews).toHaveCount(Math.min(size, total));
       await expect(reviews.first()).toContainText(first.services[0].Messege);
       if (pageCount(total, size) > 1) {
@@ -424,6 +430,80 @@ test.describe('reviews paginator', () => {
         await expect(reviews).toHaveCount(total - size * (pageCount(total, size) - 1));
       }
     }
+  });
+});
+
+test.describe('reviews paginator window', () => {
+  test('a long list shows the first, the last and the current ±2 pages, ellipses between, never more than 15 buttons', async ({ page }) => {
+    // A million reviews' worth of pages, answered by a stand-in for the API (the e2e store has a few dozen).
+    const count = 1_000_000;
+    await page.route(
+      (url) => url.pathname === '/api/reviews',
+      async (route) => {
+        const url = new URL(route.request().url());
+        const limit = Number(url.searchParams.get('limit'));
+        const pageNumber = Number(url.searchParams.get('pageNumber'));
+        const services = Array.from({ length: limit }, (_, i) => {
+          const n = count - pageNumber * limit - i;
+          return { _id: `r${n}`, name: `Reviewer ${n}`, Messege: `Review number ${n}.`, ratings: 5 };
+        });
+        await route.fulfill({ json: { count, services } });
+      },
+    );
+    await page.goto('/');
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Our Reviews' }) });
+    await section.scrollIntoViewIfNeeded();
+    const nav = section.getByRole('navigation', { name: 'Review pages' });
+    const pages = nav.getByRole('button');
+    const current = nav.locator('[aria-current="page"]');
+    const last = pageCount(count, DEFAULT_REVIEW_PAGE_SIZE);
+    const labels = async () => (await pages.allTextContents()).map(Number);
+
+    await expect(section.getByText(`${count} reviews`)).toBeVisible();
+    await expect.poll(labels).toEqual([1, 2, 3, last]);
+    await expect(nav.getByText('…')).toHaveCount(1);
+    // The ellipsis is neither a button nor in the tab order, and hidden from screen readers.
+    await expect(nav.getByText('…')).toHaveAttribute('aria-hidden', 'true');
+    await expect(nav.locator('span[tabindex]')).toHaveCount(0);
+
+    await nav.getByRole('button', { name: 'Page 3', exact: true }).click();
+    await expect(current).toHaveText('3');
+    await expect.poll(labels).toEqual([1, 2, 3, 4, 5, last]);
+    await nav.getByRole('button', { name: 'Page 5', exact: true }).click();
+    await expect(current).toHaveText('5');
+    await expect.poll(labels).toEqual([1, 2, 3, 4, 5, 6, 7, last]);
+    await nav.getByRole('button', { name: 'Page 7', exact: true }).click();
+    await expect.poll(labels).toEqual([1, 5, 6, 7, 8, 9, last]);
+    await expect(nav.getByText('…')).toHaveCount(2);
+    await expect(section.getByTestId('reviews').getByRole('listitem').first()).toContainText(`Review number ${count - 6 * DEFAULT_REVIEW_PAGE_SIZE}.`);
+
+    await pages.last().click();
+    await expect(current).toHaveText(String(last));
+    await expect.poll(labels).toEqual([1, last - 2, last - 1, last]);
+    expect(await pages.count()).toBeLessThanOrEqual(15);
+  });
+});
+
+test.describe('reviews privacy', () => {
+  test("no reviewer's email is in the home page or any page of reviews it loads", async ({ page, request }) => {
+    const token = await adminApiToken(request);
+    const all = await request.get('/api/reviews/moderation?limit=100&pageNumber=0', { headers: { authorization: `Bearer ${token}` } });
+    const reviewers = [...new Set(((await all.json()) as { services: { addedBy: string }[] }).services.map((r) => r.addedBy))];
+    expect(reviewers.length).toBeGreaterThan(0);
+    const html = await (await request.get('/')).text();
+    for (const email of reviewers) expect(html, email).not.toContain(email);
+
+    const answers: string[] = [];
+    page.on('response', async (response) => {
+      if (response.url().includes('/api/reviews')) answers.push(await response.text().catch(() => ''));
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Our Reviews' }).scrollIntoViewIfNeeded();
+    await page.getByLabel('Reviews per page').selectOption('20');
+    await expect(page.getByTestId('reviews').getByRole('listitem')).toHaveCount(20);
+    expect(answers.length).toBeGreaterThan(0);
+    for (const email of reviewers) expect(answers.join('\n'), email).not.toContain(email);
+    expect(await page.content()).not.toMatch(/addedBy/);
   });
 });
 

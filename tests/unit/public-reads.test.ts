@@ -4,20 +4,27 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { publicReads, type PublicReads } from '../../src/server/public-reads';
-import { publicDataChanged, type PublicAnswer } from '../../src/server/runtime';
+import { memoryBus } from '../../src/server/changes';
+import type { PublicAnswer } from '../../src/server/types';
+
+const bus = memoryBus();
+const publicDataChanged = () => bus.announce('tools');
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-/** A server that answers from the copies first, else calls the "API", which counts its calls. */
-async function start(reads: PublicReads, answer: () => PublicAnswer) {
+/**
+ * A server that answers from the copies first, else calls the "API", which counts its calls. Like
+ * cachedJson, the API names the canonical URL of its answer: by default the URL asked.
+ */
+async function start(reads: PublicReads, answer: () => PublicAnswer, keyOf: (url: string) => string | undefined = (url) => url) {
   const calls = { api: 0 };
   server = createServer((req, res) => {
     if (reads.serve(req, res, ['X-Request-Id', 'r1'])) return;
     calls.api++;
     const keep = reads.keeper(req.url!);
     const { body, etag } = answer();
-    keep(answer());
+    keep({ ...answer(), key: keyOf(req.url!) });
     res.writeHead(200, { ETag: etag, 'Content-Type': 'application/json' });
     res.end(body);
   });
@@ -34,7 +41,7 @@ const answerOf = (body: string): PublicAnswer => ({
 
 describe('public reads answered from memory', () => {
   it('answers a repeated read with the same bytes and headers, without the API', async () => {
-    const { calls, get } = await start(publicReads(), () => answerOf('[{"name":"Claw hammer"}]'));
+    const { calls, get } = await start(publicReads({ changes: bus }), () => answerOf('[{"name":"Claw hammer"}]'));
     expect(await (await get('/api/tools')).text()).toBe('[{"name":"Claw hammer"}]');
     const again = await get('/api/tools');
     expect(calls.api).toBe(1);
@@ -46,15 +53,50 @@ describe('public reads answered from memory', () => {
   });
 
   it('keeps one copy per URL, query included', async () => {
-    const { calls, get } = await start(publicReads(), () => answerOf('{}'));
+    const { calls, get } = await start(publicReads({ changes: bus }), () => answerOf('{}'));
     await get('/api/reviews?limit=5&pageNumber=0');
     await get('/api/reviews?limit=5&pageNumber=1');
     await get('/api/reviews?limit=5&pageNumber=0');
     expect(calls.api).toBe(2);
   });
 
+  it('keeps one copy per canonical URL: junk query parameters add none', async () => {
+    const reads = publicReads({ changes: bus });
+    const { calls, get } = await start(reads, () => answerOf('[{"name":"Claw hammer"}]'), (url) => url.split('?')[0]);
+    for (let i = 0; i < 300; i++) await get(`/api/tools?x=${i}`);
+    expect(calls.api).toBe(300);
+    expect(reads.size().copies).toBe(1);
+    await get('/api/tools');
+    expect(calls.api).toBe(300);
+  });
+
+  it('keeps no answer that names no canonical URL for a URL with a query', async () => {
+    const reads = publicReads({ changes: bus });
+    const { calls, get } = await start(reads, () => answerOf('[]'), () => undefined);
+    await get('/api/tools?x=1');
+    await get('/api/tools?x=1');
+    expect(calls.api).toBe(2);
+    expect(reads.size()).toEqual({ copies: 0, bytes: 0 });
+  });
+
+  it('holds at most its byte budget, dropping the least recently used copies first', async () => {
+    const reads = publicReads({ changes: bus, maxBytes: 10_000 });
+    const { calls, get } = await start(reads, () => answerOf(`"${'x'.repeat(3000)}"`));
+    for (let i = 0; i < 3; i++) await get(`/api/tools/${i}`);
+    await get('/api/tools/0'); // used again: now the most recent
+    await get('/api/tools/3');
+    expect(reads.size().bytes).toBeLessThanOrEqual(10_000);
+    expect(reads.size().copies).toBe(3);
+    const before = calls.api;
+    await get('/api/tools/0');
+    await get('/api/tools/3');
+    expect(calls.api).toBe(before);
+    await get('/api/tools/1');
+    expect(calls.api).toBe(before + 1);
+  });
+
   it('answers 304 to a matching If-None-Match, and HEAD without a body', async () => {
-    const { get } = await start(publicReads(), () => answerOf('[1,2,3]'));
+    const { get } = await start(publicReads({ changes: bus }), () => answerOf('[1,2,3]'));
     await get('/api/tools');
     const notModified = await get('/api/tools', { headers: { 'if-none-match': 'W/"7"' } });
     expect(notModified.status).toBe(304);
@@ -67,7 +109,7 @@ describe('public reads answered from memory', () => {
 
   it('drops every copy when public data changes', async () => {
     let body = '[{"availableQuantity":5}]';
-    const { calls, get } = await start(publicReads(), () => answerOf(body));
+    const { calls, get } = await start(publicReads({ changes: bus }), () => answerOf(body));
     await get('/api/tools');
     body = '[{"availableQuantity":4}]';
     publicDataChanged();
@@ -76,7 +118,7 @@ describe('public reads answered from memory', () => {
   });
 
   it('does not keep an answer computed while a write happened', async () => {
-    const reads = publicReads();
+    const reads = publicReads({ changes: bus });
     const keep = reads.keeper('/api/tools'); // the read starts
     publicDataChanged(); // a write commits before the read answers
     keep(answerOf('[{"stale":true}]'));
@@ -86,7 +128,7 @@ describe('public reads answered from memory', () => {
   });
 
   it('asks the API again once a copy is older than its maximum age', async () => {
-    const { calls, get } = await start(publicReads({ maxAgeMs: 50 }), () => answerOf('[]'));
+    const { calls, get } = await start(publicReads({ changes: bus, maxAgeMs: 50 }), () => answerOf('[]'));
     await get('/api/tools');
     await get('/api/tools');
     expect(calls.api).toBe(1);

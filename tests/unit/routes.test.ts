@@ -11,6 +11,7 @@ describe('dashboard routes (spec point 2)', () => {
     ['/dashboard/addproduct', 'Add products', 'admin'],
     ['/dashboard/allproduct', 'Manage product', 'admin'],
     ['/dashboard/manageallproducts', 'Manage All Orders', 'admin'],
+    ['/dashboard/managereviews', 'Manage Reviews', 'admin'],
   ])('%s is %s for %s', (path, label, audience) => {
     const matched = matchRoute(path);
     expect(matched?.route.label).toBe(label);

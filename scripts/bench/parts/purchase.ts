@@ -104,7 +104,9 @@ async function buyingRound(storeUrl: string, admin: string, buyers: string[], n:
   const refused = results.filter((r) => r.status === 422).length;
 
   const left = JSON.parse((await http('GET', `${storeUrl}/api/tools/${toolId}`)).body) as { availableQuantity: number };
-  const all = JSON.parse((await http('GET', `${storeUrl}/api/booking`, { token: admin })).body) as {
+  const listed = await http('GET', `${storeUrl}/api/booking`, { token: admin });
+  if (listed.status !== 200) throw new Error(`listing the orders: ${listed.status} ${listed.body.slice(0, 300)}`);
+  const all = JSON.parse(listed.body) as {
     _id: string;
     toolId: string;
     email: string;

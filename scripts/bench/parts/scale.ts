@@ -1,6 +1,7 @@
 // Part 6: scale. (a) Build time for 100, 1,000 and 10,000 tools; (b) GET /api/reviews latency on page 0
-// and page 5,000 with 1,000,000 reviews, on PGlite and PostgreSQL; (c) the server's memory at rest and
-// under load. Stores are seeded directly with SQL (openDb + migrate), never through a running server.
+// and page 5,000 with 1,000,000 reviews, on PGlite and PostgreSQL; (c) the dashboard's order lists with
+// 1,000,000 orders (../orders-scale.ts); (d) the server's memory at rest and under load. Stores are
+// seeded directly with SQL (openDb + migrate), never through a running server.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,13 +9,19 @@ import { openDb, type Db } from '../../../src/server/db/client.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
 import { seedTools } from '../../../src/server/db/seed-data.ts';
+import { memoryBus } from '../../../src/server/changes.ts';
+import { buildSearchIndex } from '../../../src/server/search-index.ts';
+import { toolsService } from '../../../src/server/tools/tools.service.ts';
 import { BROWSER_HEADERS, hammer, round, timedGets, percentile } from '../load.ts';
+import { ordersAtScale, renderOrdersScale, type OrdersScaleRun } from '../orders-scale.ts';
 import { toolPage } from '../pages.ts';
 import type { Rendered } from '../report.ts';
 import { benchEnv, DIST_DIR, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,1000,10000').split(',').map(Number);
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 1_000_000);
+// Moderated spam: hidden reviews spread over the whole list, so every page the run asks skips some.
+const HIDDEN = Number(process.env.BENCH_HIDDEN_REVIEWS ?? 1000);
 const LIMIT = 5;
 const FAR_PAGE = 5000;
 const SAMPLES = 300;
@@ -24,6 +31,9 @@ interface BuildRun {
   pages: number;
   astroSeconds: number;
   postbuildSeconds: number;
+  /** The search index, built by the server from the catalogue (not at build time), and its size. */
+  searchIndexSeconds: number;
+  searchIndexBrKiB: number;
   totalSeconds: number;
   pagesPerSecond: number;
 }
@@ -44,6 +54,8 @@ interface ReviewsRun {
 export interface ScaleData {
   builds: BuildRun[];
   reviews: ReviewsRun[];
+  /** The dashboard's order lists with 1,000,000 orders (orders-scale.ts). */
+  orders?: OrdersScaleRun[];
   memory: {
     atRest?: { rssMiB: number; peakMiB: number };
     underLoad?: { rssMiB: number; peakMiB: number };
@@ -82,6 +94,14 @@ async function insertReviews(db: Db, n: number): Promise<number> {
   return seconds(started);
 }
 
+/** Hides n reviews spread evenly over the ordinals (one in every total/n). */
+async function hideReviews(db: Db, n: number): Promise<void> {
+  if (n <= 0) return;
+  const [{ total }] = await db.query<{ total: number }>('SELECT coalesce(max(ordinal), 0)::int AS total FROM reviews');
+  const step = Math.max(1, Math.floor(total / n));
+  await db.query('UPDATE reviews SET hidden = true WHERE ordinal % $1 = 0 AND ordinal <= $1 * $2', [step, n]);
+}
+
 function countHtml(dir: string): number {
   let n = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -109,17 +129,31 @@ async function buildAt(n: number): Promise<BuildRun> {
   const astroSeconds = run([path.resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent']);
   const postbuildSeconds = run([path.resolve('scripts/postbuild.ts'), path.join(distDir, 'client')]);
   const pages = countHtml(path.join(distDir, 'client'));
-  const totalSeconds = round(astroSeconds + postbuildSeconds, 1);
+  const indexDb = await openDb({ dataDir });
+  let searchIndexSeconds: number;
+  let searchIndexBrKiB: number;
+  try {
+    const tools = await toolsService(indexDb, memoryBus()).list();
+    const started = performance.now();
+    const index = await buildSearchIndex(tools);
+    searchIndexSeconds = round((performance.now() - started) / 1000, 2);
+    searchIndexBrKiB = round(index.br.length / 1024);
+  } finally {
+    await indexDb.close();
+  }
+  const totalSeconds = round(astroSeconds + postbuildSeconds + searchIndexSeconds, 1);
   const result = {
     tools: n,
     pages,
     astroSeconds,
     postbuildSeconds,
+    searchIndexSeconds,
+    searchIndexBrKiB,
     totalSeconds,
     pagesPerSecond: Math.round(pages / totalSeconds),
   };
   console.log(
-    `  build ${String(n).padStart(6)} tools: ${pages} pages in ${totalSeconds} s (astro ${astroSeconds} s + precompress ${postbuildSeconds} s), ${result.pagesPerSecond} pages/s`,
+    `  build ${String(n).padStart(6)} tools: ${pages} pages in ${totalSeconds} s (astro ${astroSeconds} s + precompress ${postbuildSeconds} s + search index ${searchIndexSeconds} s, ${searchIndexBrKiB} KiB br), ${result.pagesPerSecond} pages/s`,
   );
   return result;
 }
@@ -164,6 +198,7 @@ async function reviewsOnPglite(): Promise<ReviewsRun> {
   await migrate(db);
   await seedIfEmpty(db);
   const insertSeconds = await insertReviews(db, REVIEWS);
+  await hideReviews(db, HIDDEN);
   // PGlite runs no autovacuum; planner statistics as after any bulk load.
   await db.exec('ANALYZE reviews');
   await db.close();
@@ -181,6 +216,7 @@ async function reviewsOnPostgres(): Promise<ReviewsRun | undefined> {
   await migrate(db);
   await seedIfEmpty(db);
   const insertSeconds = await insertReviews(db, REVIEWS);
+  await hideReviews(db, HIDDEN);
   // What autovacuum does after a bulk insert.
   await db.exec('VACUUM ANALYZE reviews');
   await db.close();
@@ -220,8 +256,9 @@ export async function run(): Promise<ScaleData> {
   const reviews = [await reviewsOnPglite()];
   const pg = await reviewsOnPostgres();
   if (pg) reviews.push(pg);
+  const orders = await ordersAtScale();
   const memory = await memoryUnderLoad();
-  return { builds, reviews, memory };
+  return { builds, reviews, orders, memory };
 }
 
 export function render(data: ScaleData): Rendered {
@@ -230,16 +267,17 @@ export function render(data: ScaleData): Rendered {
     '',
     '### Build time by catalogue size',
     '',
-    'A scratch store seeded with SQL (generate_series), then `astro build` and the precompression step (brotli + gzip of every page).',
+    'A scratch store seeded with SQL (generate_series), then `astro build`, the precompression step (brotli + gzip of every page)',
+    'and the search index, which the server builds from the live catalogue (src/server/search-index.ts), not the build.',
     '',
-    '| tools | HTML pages | astro build | precompress | total | pages/s |',
-    '|---|---|---|---|---|---|',
+    '| tools | HTML pages | astro build | precompress | search index (br) | total | pages/s |',
+    '|---|---|---|---|---|---|---|',
     ...data.builds.map(
       (b) =>
-        `| ${b.tools.toLocaleString('en')} | ${b.pages.toLocaleString('en')} | ${b.astroSeconds} s | ${b.postbuildSeconds} s | ${b.totalSeconds} s | ${b.pagesPerSecond} |`,
+        `| ${b.tools.toLocaleString('en')} | ${b.pages.toLocaleString('en')} | ${b.astroSeconds} s | ${b.postbuildSeconds} s | ${b.searchIndexSeconds ?? '—'} s (${b.searchIndexBrKiB ?? '—'} KiB) | ${b.totalSeconds} s | ${b.pagesPerSecond} |`,
     ),
     '',
-    `### GET /api/reviews with ${REVIEWS.toLocaleString('en')} reviews (limit ${LIMIT})`,
+    `### GET /api/reviews with ${REVIEWS.toLocaleString('en')} reviews, ${HIDDEN.toLocaleString('en')} of them hidden (limit ${LIMIT})`,
     '',
     `Sequential requests on one keep-alive connection. "First" is the first request for that page after the server started.`,
     `"Uncached" asks each page once (pages 1–${SAMPLES} and ${FAR_PAGE + 1}–${FAR_PAGE + SAMPLES}, interleaved),`,
@@ -251,6 +289,7 @@ export function render(data: ScaleData): Rendered {
       (r) =>
         `| ${r.db} | ${r.insertSeconds} s | ${r.firstMs.page0} ms | ${r.firstMs.far} ms | ${r.page0.p50} / ${r.page0.p99} ms | ${r.far.p50} / ${r.far.p99} ms | ${r.cached.p50} / ${r.cached.p99} ms | ${r.memory ? `${r.memory.rssMiB} MiB (peak ${r.memory.peakMiB})` : '—'} |`,
     ),
+    ...renderOrdersScale(data.orders).lines,
     '',
     '### Server memory (PGlite store, one process)',
     '',
@@ -263,7 +302,7 @@ export function render(data: ScaleData): Rendered {
       ...(big
         ? [
             {
-              metric: 'build 10,000 tools',
+              metric: 'build 10,000 tools (with the search index)',
               goal: '< 90 s',
               result: `${big.totalSeconds} s (${big.pagesPerSecond} pages/s)`,
               ok: big.totalSeconds < 90,
@@ -277,6 +316,7 @@ export function render(data: ScaleData): Rendered {
         result: `${r.page0.p50} / ${r.far.p50} ms (${r.page0.p99} / ${r.far.p99} ms)`,
         ok: Math.max(r.page0.p50, r.far.p50) < 10,
       })),
+      ...renderOrdersScale(data.orders).summary,
       {
         metric: 'server memory at rest / under load',
         goal: 'reported',

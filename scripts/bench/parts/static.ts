@@ -1,23 +1,29 @@
-// Part 3: static throughput of our server against nginx serving the same dist-bench/client files,
-// both asked for brotli like a browser, measured alternately in the same run.
+// Part 3: static throughput of our server beside nginx serving the same dist-bench/client files, a bare
+// node:http server answering the same bytes, and Astro's stock standalone server over the same site,
+// all asked for brotli like a browser, measured alternately in the same run with wrk.
 import path from 'node:path';
-import { best, BROWSER_HEADERS, hammer, http, LOAD, round, type LoadResult } from '../load.ts';
+import { startBareLike } from '../bare.ts';
+import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
+import { best, BROWSER_HEADERS, hammer, http, LOAD, round, withChildren, type LoadResult } from '../load.ts';
 import { ensureNginx, startNginx } from '../nginx.ts';
 import { toolPage } from '../pages.ts';
 import type { Rendered } from '../report.ts';
+import { ensureStandaloneBuild, startStandalone } from '../standalone.ts';
 import { DIST_DIR, ensureBenchBuild, memoryOf, PORTS, startStore } from '../store.ts';
+
+const SERVERS = ['ours', 'nginx', 'bare', 'astro'] as const;
+type Server = (typeof SERVERS)[number];
 
 interface Target {
   path: string;
   label: string;
-  bytes: { ours: number; nginx?: number };
-  ours: LoadResult;
-  nginx?: LoadResult;
-  ratio?: number;
+  bytes: Partial<Record<Server, number>>;
+  results: Partial<Record<Server, LoadResult>>;
 }
 export interface StaticData {
   nginx?: string;
   targets: Target[];
+  calibration?: Calibration;
   memory?: { rssMiB: number; peakMiB: number };
 }
 
@@ -29,69 +35,130 @@ const bodyBytes = async (url: string) => {
 
 export async function run(): Promise<StaticData> {
   ensureBenchBuild();
+  ensureStandaloneBuild();
   const clientDir = path.resolve(DIST_DIR, 'client');
   const tool = toolPage(clientDir);
   if (!tool) throw new Error('no prebuilt tool page in dist-bench');
-  const nginxVersion = ensureNginx();
-  if (!nginxVersion) console.log('  nginx is not installed (and cannot be here): measuring our server alone.');
-  const store = await startStore({ name: 'static', port: PORTS.store });
-  const nginx = nginxVersion ? await startNginx(clientDir, PORTS.nginx) : undefined;
-  const targets: Target[] = [];
-  for (const [label, p] of [
+  const pages: [string, string][] = [
     ['home', '/'],
     ['tool page', tool.page],
-  ]) {
-    const ours: LoadResult[] = [];
-    const theirs: LoadResult[] = [];
-    for (let round = 0; round < 2; round++) {
-      ours.push(await hammer(store.url + p, BROWSER_HEADERS, [store.pid]));
-      if (nginx) theirs.push(await hammer(nginx.url + p, BROWSER_HEADERS, nginx.pids()));
+  ];
+  const nginxVersion = ensureNginx();
+  if (!nginxVersion)
+    console.log('  nginx is not installed (apt-get install -y nginx libnginx-mod-http-brotli-static).');
+  const store = await startStore({ name: 'static', port: PORTS.store });
+  const servers: Partial<Record<Server, { url: string; pids(): number[] }>> = {
+    ours: { url: store.url, pids: () => [store.pid] },
+  };
+  if (nginxVersion) servers.nginx = await startNginx(clientDir, PORTS.nginx);
+  const bare = await startBareLike(
+    store.url,
+    pages.map(([, p]) => p),
+    BROWSER_HEADERS,
+  );
+  servers.bare = { url: bare.url, pids: () => [bare.pid] };
+  const astro = await startStandalone(PORTS.standalone);
+  servers.astro = { url: astro.url, pids: () => withChildren(astro.pid) };
+
+  // The client's ceiling is measured in every round beside the servers (the machine's load moves).
+  const ceiling = servers.nginx ?? servers.bare!;
+  const ceilingRuns: LoadResult[] = [];
+  const targets: Target[] = [];
+  for (const [label, p] of pages) {
+    const rounds: Partial<Record<Server, LoadResult[]>> = {};
+    for (let i = 0; i < 2; i++) {
+      for (const name of SERVERS) {
+        const server = servers[name];
+        if (server) (rounds[name] ??= []).push(await hammer(server.url + p, BROWSER_HEADERS, server.pids()));
+      }
+      ceilingRuns.push(await ceilingRun(`${ceiling.url}/__calibrate`, ceiling.pids()));
     }
-    const t: Target = {
-      path: p,
-      label,
-      bytes: { ours: await bodyBytes(store.url + p), nginx: nginx ? await bodyBytes(nginx.url + p) : undefined },
-      ours: best(ours),
-      nginx: nginx ? best(theirs) : undefined,
-    };
-    if (t.nginx) t.ratio = round(t.ours.rps / t.nginx.rps, 2);
+    const t: Target = { path: p, label, bytes: {}, results: {} };
+    for (const name of SERVERS) {
+      const server = servers[name];
+      if (!server) continue;
+      t.results[name] = best(rounds[name]!);
+      t.bytes[name] = await bodyBytes(server.url + p);
+    }
     console.log(
-      `  ${label.padEnd(10)} ours ${t.ours.rps} rps p99 ${t.ours.p99} ms | nginx ${t.nginx?.rps ?? '—'} rps p99 ${t.nginx?.p99 ?? '—'} ms | ratio ${t.ratio ?? '—'}`,
+      `  ${label.padEnd(10)} ` +
+        SERVERS.map((n) => `${n} ${t.results[n]?.rps ?? '—'} rps p99 ${t.results[n]?.p99 ?? '—'} ms`).join(' | '),
     );
     targets.push(t);
   }
+  const calibration = judge(
+    servers.nginx ? 'nginx `return 200 "ok"`' : 'a bare node:http server answering 2 bytes',
+    ceilingRuns,
+    targets.map((t) => t.results.ours!.rps),
+  );
+  console.log(
+    `  calibration: ${calibration.rps} rps, needed ${calibration.needed}: ${calibration.valid ? 'valid' : 'INVALID'}`,
+  );
   const memory = await memoryOf(store.pid);
-  return { nginx: nginxVersion, targets, memory };
+  return { nginx: nginxVersion, targets, calibration, memory };
 }
 
+const ratio = (t: Target, peer: Server) =>
+  t.results[peer] ? round(t.results.ours!.rps / t.results[peer].rps, 2) : undefined;
+
 export function render(data: StaticData): Rendered {
+  const valid = data.calibration?.valid !== false;
+  const cell = (r?: LoadResult) =>
+    r ? `${r.rps} | ${r.p50} / ${r.p99} ms | ${r.cpuUsPerRequest ?? '—'} µs` : '— | — | —';
   const lines = [
-    '## 3. Static throughput: our server vs nginx (same files, same run)',
+    '## 3. Static throughput: ours, nginx, a bare node:http server and Astro standalone (same site, same run)',
     '',
-    `nginx ${data.nginx ?? '(not available)'} with one worker, sendfile, gzip_static and brotli_static; our server is one Node process.`,
-    `Both log each request to a file. Requests ask for \`accept-encoding: br, gzip\`; ${LOAD.connections} connections.`,
+    `nginx ${data.nginx ?? '(not available)'} with one worker, sendfile, gzip_static and brotli_static; bare is node:http answering`,
+    "our server's bytes and content headers from memory; Astro is the same site built with `@astrojs/node` in standalone mode",
+    '(its static handler sends no precompressed variants, so it answers the uncompressed page). Ours and nginx log each request.',
+    `wrk on core 1, every server pinned to core 0, \`accept-encoding: br, gzip\`, ${LOAD.connections} connections.`,
     "CPU/req is the server processes' user + system time per request, steadier than rps on a shared machine.",
     '',
-    '| page | bytes (br) ours / nginx | ours rps | ours p99 | ours CPU/req | nginx rps | nginx p99 | nginx CPU/req | ours/nginx |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...data.targets.map(
-      (t) =>
-        `| ${t.label} (\`${t.path}\`) | ${t.bytes.ours} / ${t.bytes.nginx ?? '—'} | ${t.ours.rps} | ${t.ours.p99} ms | ${t.ours.cpuUsPerRequest ?? '—'} µs | ${t.nginx?.rps ?? '—'} | ${t.nginx ? `${t.nginx.p99} ms` : '—'} | ${t.nginx?.cpuUsPerRequest ?? '—'} µs | ${t.ratio ?? '—'} |`,
-    ),
   ];
+  if (data.calibration) lines.push(calibrationLine(data.calibration), '');
+  lines.push(
+    '| page | server | bytes | rps | p50 / p99 | CPU/req |',
+    '|---|---|---|---|---|---|',
+    ...data.targets.flatMap((t) =>
+      SERVERS.filter((n) => t.results[n]).map(
+        (n) => `| ${t.label} (\`${t.path}\`) | ${n} | ${t.bytes[n] ?? '—'} | ${cell(t.results[n])} |`,
+      ),
+    ),
+    '',
+    '| page | ours/nginx | ours/bare | ours/Astro standalone |',
+    '|---|---|---|---|',
+    ...data.targets.map((t) =>
+      valid
+        ? `| ${t.label} | ${ratio(t, 'nginx') ?? '—'} | ${ratio(t, 'bare') ?? '—'} | ${ratio(t, 'astro') ?? '—'} |`
+        : `| ${t.label} | invalid | invalid | invalid |`,
+    ),
+  );
   if (data.memory)
     lines.push(
       '',
       `Our server's memory after this part: ${data.memory.rssMiB} MiB resident, ${data.memory.peakMiB} MiB peak.`,
     );
-  return {
-    summary: data.targets.map((t) => ({
-      metric: `static ${t.label}: ours/nginx rps`,
-      goal: '≥ 0.5',
-      result:
-        t.ratio === undefined ? `${t.ours.rps} rps (no nginx)` : `${t.ratio} (${t.ours.rps} vs ${t.nginx!.rps} rps)`,
-      ok: t.ratio === undefined ? undefined : t.ratio >= 0.5,
-    })),
-    section: lines.join('\n'),
-  };
+  const summary = data.targets.flatMap((t) => {
+    const nginx = ratio(t, 'nginx');
+    const astro = ratio(t, 'astro');
+    return [
+      {
+        metric: `static ${t.label}: ours/nginx rps`,
+        goal: '≥ 0.5',
+        result: !valid
+          ? 'invalid (calibration)'
+          : nginx === undefined
+            ? `${t.results.ours!.rps} rps (no nginx)`
+            : `${nginx} (${t.results.ours!.rps} vs ${t.results.nginx!.rps} rps)`,
+        ok: !valid ? false : nginx === undefined ? undefined : nginx >= 0.5,
+      },
+      {
+        metric: `static ${t.label}: ours/Astro standalone rps`,
+        goal: '> 1',
+        result: !valid ? 'invalid (calibration)' : `${astro} (${t.results.ours!.rps} vs ${t.results.astro?.rps} rps)`,
+        ok: valid && astro !== undefined && astro > 1,
+      },
+    ];
+  });
+  return { summary, section: lines.join('\n') };
 }

@@ -12,14 +12,16 @@ import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
-import { useResource } from '../ui/useResource';
+import { Pager } from '../ui/Pager';
+import { usePagedList } from '../ui/usePagedList';
 import type { UserProfile } from './Profile';
 
 type Busy = Record<string, 'admin' | 'delete' | undefined>;
 
 export default function AllUsers(_props: { params: Record<string, string> }) {
   const me = useStore($user)?.email?.toLowerCase();
-  const users = useResource<UserProfile[]>('allusers', 'Could not load the users. Please try again.');
+  // A page of users at a time (a store may have very many), with the total from the server.
+  const users = usePagedList<UserProfile>('allusers', 'Could not load the users. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [busy, setBusy] = useState<Busy>({});
   const mark = (email: string, action?: 'admin' | 'delete') => setBusy((b) => ({ ...b, [email]: action }));
@@ -40,7 +42,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
     mark(user.email, 'admin');
     try {
       await api.put(`allusers/makeadmin/${enc(user.email)}`);
-      users.update((list) => list.map((u) => (u.email === user.email ? { ...u, role: 'admin' } : u)));
+      users.updateRows((list) => list.map((u) => (u.email === user.email ? { ...u, role: 'admin' } : u)));
       toast.success(`${user.name || user.email} is now an admin`);
     } catch (error) {
       toast.error(httpStatus(error) === 403 ? messages.makeAdminFailed : errorMessage(error, messages.makeAdminFailed));
@@ -68,7 +70,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
     mark(user.email, 'delete');
     try {
       await api.delete(`allusers/dlt/${enc(user.email)}`);
-      users.update((list) => list.filter((u) => u.email !== user.email));
+      users.updateRows((list) => list.filter((u) => u.email !== user.email));
       toast.success(`${user.email} was deleted`);
       if (self) await import('../../client/session').then((s) => s.expireSession());
     } catch (error) {
@@ -113,14 +115,17 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
 
   return (
     <>
-      <ScreenHeader title="All Users" total={users.data?.length} noun="users">
+      <ScreenHeader title="All Users" total={users.total} noun="users">
         Promote trusted staff to admin, or remove accounts.
       </ScreenHeader>
       {users.error && <LoadError message={users.error} onRetry={users.reload} />}
-      {!users.data ? (
+      {!users.rows ? (
         !users.error && <PageSpinner label="Loading users…" />
       ) : (
-        <DataTable caption="All users" columns={columns} rows={users.data} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
+        <>
+          <DataTable caption="All users" columns={columns} rows={users.rows} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
+          <Pager label="User pages" pager={users.pager} />
+        </>
       )}
       {dialog}
     </>

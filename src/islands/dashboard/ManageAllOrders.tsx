@@ -8,10 +8,12 @@ import { toast } from '../../client/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { OrderProduct } from '../ui/OrderLines';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
-import { useResource } from '../ui/useResource';
+import { Pager } from '../ui/Pager';
+import { usePagedList } from '../ui/usePagedList';
 
 function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
@@ -20,14 +22,15 @@ function PaymentStatus({ order }: { order: Order }) {
 }
 
 export default function ManageAllOrders(_props: { params: Record<string, string> }) {
-  const orders = useResource<Order[]>('booking', 'Could not load the orders. Please try again.');
+  // A page at a time: a store may hold millions of orders; the total comes from the server.
+  const orders = usePagedList<Order>('booking', 'Could not load the orders. Please try again.');
   const [shipping, setShipping] = useState<Record<string, boolean>>({});
 
   async function ship(order: Order) {
     setShipping((s) => ({ ...s, [order._id]: true }));
     try {
       await api.put(`booking/ship/${enc(order._id)}`);
-      orders.update((list) => list.map((o) => (o._id === order._id ? { ...o, shippingStatus: 'shipped' } : o)));
+      orders.updateRows((list) => list.map((o) => (o._id === order._id ? { ...o, shippingStatus: 'shipped' } : o)));
       toast.success(`${order.productName} for ${order.email} is marked shipped`);
     } catch (error) {
       toast.error(errorMessage(error, 'The order could not be marked shipped. Please try again.'));
@@ -40,7 +43,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     { header: 'Email', rowHeader: true, cell: (o) => <EmailText email={o.email} /> },
     { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
-    { header: 'Product name', cell: (o) => o.productName },
+    { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
     { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => o.quantity.toLocaleString('en-US') },
     {
       header: 'Payment',
@@ -63,14 +66,17 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
 
   return (
     <>
-      <ScreenHeader title="Manage All Orders" total={orders.data?.length} noun="orders">
+      <ScreenHeader title="Manage All Orders" total={orders.total} noun="orders">
         Paid orders wait as Pending until you mark them shipped.
       </ScreenHeader>
       {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
-      {!orders.data ? (
+      {!orders.rows ? (
         !orders.error && <PageSpinner label="Loading orders…" />
       ) : (
-        <DataTable caption="All orders" columns={columns} rows={orders.data} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
+        <>
+          <DataTable caption="All orders" columns={columns} rows={orders.rows} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
+          <Pager label="Order pages" pager={orders.pager} />
+        </>
       )}
     </>
   );

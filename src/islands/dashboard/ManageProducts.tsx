@@ -5,6 +5,7 @@ import { api, enc, errorMessage } from '../../client/api';
 import { navigate } from '../../client/router';
 import { toast } from '../../client/toast';
 import type { Tool } from '../../lib/entities';
+import { thumbnailUrl } from '../../lib/image-variants';
 import { formatCents, toCents } from '../../lib/money';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';
@@ -12,10 +13,12 @@ import { DataTable, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
-import { useResource } from '../ui/useResource';
+import { Pager } from '../ui/Pager';
+import { usePagedList } from '../ui/usePagedList';
 
 export default function ManageProducts(_props: { params: Record<string, string> }) {
-  const tools = useResource<Tool[]>('tools', 'Could not load the products. Please try again.');
+  // A page of the catalogue at a time, with the total from the server.
+  const tools = usePagedList<Tool>('tools', 'Could not load the products. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [deleting, setDeleting] = useState<string | null>(null);
 
@@ -36,7 +39,7 @@ export default function ManageProducts(_props: { params: Record<string, string> 
     setDeleting(tool._id);
     try {
       await api.delete(`tools/dlt/${enc(tool._id)}`);
-      tools.update((list) => list.filter((t) => t._id !== tool._id));
+      tools.updateRows((list) => list.filter((t) => t._id !== tool._id));
       toast.success(`${tool.name} was removed from the catalogue`);
     } catch (error) {
       toast.error(errorMessage(error, 'The product could not be deleted. Please try again.'));
@@ -51,7 +54,7 @@ export default function ManageProducts(_props: { params: Record<string, string> 
       rowHeader: true,
       cell: (t) => (
         <span className="flex items-center gap-3 max-sm:flex-row-reverse">
-          <img src={t.img} alt="" width="40" height="30" loading="lazy" className="h-10 w-12 shrink-0 rounded border border-steel-200 bg-steel-100 object-cover" />
+          <img src={thumbnailUrl(t.img)} alt="" width="40" height="30" loading="lazy" className="h-10 w-12 shrink-0 rounded border border-steel-200 bg-steel-100 object-cover" />
           <a href={`/tools/${enc(t._id)}`} className="text-ink underline decoration-steel-300 hover:text-amber-dark hover:decoration-amber-dark">
             {t.name}
           </a>
@@ -74,35 +77,38 @@ export default function ManageProducts(_props: { params: Record<string, string> 
 
   return (
     <>
-      <ScreenHeader title="Manage Products" total={tools.data?.length} noun="products">
+      <ScreenHeader title="Manage Products" total={tools.total} noun="products">
         Everything in the catalogue, newest first.
       </ScreenHeader>
       {tools.error && <LoadError message={tools.error} onRetry={tools.reload} />}
-      {!tools.data ? (
+      {!tools.rows ? (
         !tools.error && <PageSpinner label="Loading products…" />
       ) : (
-        <DataTable
-          caption="Products"
-          columns={columns}
-          rows={tools.data}
-          rowKey={(t) => t._id}
-          busy={tools.loading}
-          empty={
-            <>
-              The catalogue is empty.{' '}
-              <a
-                href="/dashboard/addproduct"
-                className="font-semibold text-amber-dark"
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate('/dashboard/addproduct');
-                }}
-              >
-                Add a product
-              </a>
-            </>
-          }
-        />
+        <>
+          <DataTable
+            caption="Products"
+            columns={columns}
+            rows={tools.rows}
+            rowKey={(t) => t._id}
+            busy={tools.loading}
+            empty={
+              <>
+                The catalogue is empty.{' '}
+                <a
+                  href="/dashboard/addproduct"
+                  className="font-semibold text-amber-dark"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate('/dashboard/addproduct');
+                  }}
+                >
+                  Add a product
+                </a>
+              </>
+            }
+          />
+          <Pager label="Product pages" pager={tools.pager} />
+        </>
       )}
       {dialog}
     </>

@@ -1,22 +1,27 @@
 // My orders (spec point 2): the total in the heading; product, quantity, payment status and action per
-// order. Unpaid: 'Make payment' and Delete; paid: the transaction id; cancelled: why.
+// order. Unpaid: the time left to pay, 'Make payment' and Delete; paid: the transaction id; cancelled:
+// why, and a refund when a payment landed after the cancellation.
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
 import type { Order } from '../../client/orders';
 import { navigate } from '../../client/router';
 import { $user } from '../../client/session-store';
 import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
+import { formatCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
+import { OrderProduct } from '../ui/OrderLines';
 import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
-import { useResource } from '../ui/useResource';
+import { Pager } from '../ui/Pager';
+import { usePagedList } from '../ui/usePagedList';
 
 export default function MyOrders() {
   const email = useStore($user)?.email ?? '';
-  const orders = useResource<Order[]>(email ? `booking/email/${enc(email.toLowerCase())}` : null, 'Could not load your orders.');
+  // A page at a time (a buyer may have thousands), with the total from the server.
+  const orders = usePagedList<Order>(email ? `booking/email/${enc(email.toLowerCase())}` : null, 'Could not load your orders.');
   const [deleting, setDeleting] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
 
@@ -36,7 +41,7 @@ export default function MyOrders() {
     try {
       await api.delete(`booking/dlt/${enc(order._id)}`);
       toast.success('Order deleted');
-      orders.update((list) => list.filter((o) => o._id !== order._id));
+      orders.updateRows((list) => list.filter((o) => o._id !== order._id));
     } catch (e) {
       toast.error(errorMessage(e));
     } finally {
@@ -45,8 +50,8 @@ export default function MyOrders() {
   }
 
   const columns: Column<Order>[] = [
-    { header: '#', cell: (o) => (orders.data?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
-    { header: 'Product name', rowHeader: true, cell: (o) => o.productName },
+    { header: '#', cell: (o) => orders.pager.page * orders.pager.size + (orders.rows?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
+    { header: 'Product name', rowHeader: true, cell: (o) => <OrderProduct order={o} /> },
     { header: 'Quantity', cell: (o) => o.quantity, className: 'tabular-nums' },
     { header: 'Payment', cell: (o) => <PaymentStatus order={o} /> },
     {
@@ -75,7 +80,17 @@ export default function MyOrders() {
               Transaction id: <code className="break-all">{order.transactionId}</code>
             </span>
           )}
-          {order.payment === 'cancelled' && <span className="text-xs text-steel-600">{order.cancelReason}</span>}
+          {order.payment === 'cancelled' && (
+            <span className="text-xs text-steel-600">
+              {order.cancelReason}
+              {order.refund && (
+                <strong className="mt-1 block font-semibold text-steel-700">
+                  Your payment of {formatCents(order.refund.amountCents)} was refunded on{' '}
+                  {new Date(order.refund.refundedAt).toLocaleDateString()}.
+                </strong>
+              )}
+            </span>
+          )}
         </>
       ),
     },
@@ -84,27 +99,30 @@ export default function MyOrders() {
   return (
     <section aria-labelledby="orders-heading">
       <h1 id="orders-heading" className="mb-4 text-2xl font-black">
-        My Orders{orders.data && `: ${orders.data.length}`}
+        My Orders{orders.total !== undefined && `: ${orders.total}`}
       </h1>
       {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
-      {!orders.data ? (
+      {!orders.rows ? (
         !orders.error && <PageSpinner label="Loading your orders…" />
       ) : (
-        <DataTable
-          caption="My orders"
-          columns={columns}
-          rows={orders.data}
-          rowKey={(o) => o._id}
-          busy={orders.loading}
-          empty={
-            <>
-              You have no orders yet.{' '}
-              <a href="/#tools" className="font-semibold text-amber-dark">
-                Browse our tools
-              </a>
-            </>
-          }
-        />
+        <>
+          <DataTable
+            caption="My orders"
+            columns={columns}
+            rows={orders.rows}
+            rowKey={(o) => o._id}
+            busy={orders.loading}
+            empty={
+              <>
+                You have no orders yet.{' '}
+                <a href="/#tools" className="font-semibold text-amber-dark">
+                  Browse our tools
+                </a>
+              </>
+            }
+          />
+          <Pager label="Order pages" pager={orders.pager} />
+        </>
       )}
       {dialog}
     </section>
@@ -112,12 +130,42 @@ export default function MyOrders() {
 }
 
 function PaymentStatus({ order }: { order: Order }) {
-  if (order.payment === 'unpaid') return <span className="badge bg-amber/20 text-amber-dark">Unpaid</span>;
-  if (order.payment === 'cancelled') return <span className="badge bg-steel-200 text-steel-700">Cancelled</span>;
+  if (order.payment === 'unpaid') {
+    return (
+      <span className="flex flex-wrap items-center gap-1">
+        <span className="badge bg-amber/20 text-amber-dark">Unpaid</span>
+        <TimeLeftToPay expiresAt={order.expiresAt} />
+      </span>
+    );
+  }
+  if (order.payment === 'cancelled') {
+    return (
+      <span className="flex flex-wrap gap-1">
+        <span className="badge bg-steel-200 text-steel-700">Cancelled</span>
+        {order.refund && <span className="badge bg-steel-200 text-steel-700">Refunded</span>}
+      </span>
+    );
+  }
   return (
     <span className="flex flex-wrap gap-1">
       <span className="badge bg-green-100 text-success">Paid</span>
       {order.shippingStatus === 'shipped' && <span className="badge bg-ink text-white">Shipped</span>}
     </span>
+  );
+}
+
+/** Minutes until an unpaid order's hold ends, recounted every minute (the server cancels it then). */
+function TimeLeftToPay({ expiresAt }: { expiresAt: string }) {
+  const minutesLeft = () => Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 60_000));
+  const [minutes, setMinutes] = useState(minutesLeft);
+  useEffect(() => {
+    setMinutes(minutesLeft());
+    const timer = setInterval(() => setMinutes(minutesLeft()), 60_000);
+    return () => clearInterval(timer);
+  }, [expiresAt]);
+  return (
+    <time dateTime={expiresAt} className="text-xs text-steel-600" title={new Date(expiresAt).toLocaleString()}>
+      {messages.holdTimeLeft(minutes)}
+    </time>
   );
 }

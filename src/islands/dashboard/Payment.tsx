@@ -6,6 +6,7 @@ import type { Order } from '../../client/orders';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';
+import { OrderLinesList } from '../ui/OrderLines';
 
 const SandboxCardForm = lazy(() => import('../payment/SandboxCardForm'));
 const StripeCardForm = lazy(() => import('../payment/StripeCardForm'));
@@ -49,9 +50,21 @@ export default function Payment({ params }: { params: Record<string, string> }) 
         <h1 id="payment-heading" className="mt-1 text-2xl font-black">
           Please pay for {order.productName}
         </h1>
-        <p className="mt-3 text-lg" data-testid="payment-total">
-          {order.quantity} x {formatCents(unit)} = <strong>{formatCents(order.quantity * unit)}</strong>
-        </p>
+        {order.items.length > 1 ? (
+          // Several lines: each 'quantity x price = line total', then the one payment's total.
+          <>
+            <div className="mt-3">
+              <OrderLinesList order={order} />
+            </div>
+            <p className="mt-3 text-lg" data-testid="payment-total">
+              Total = <strong>{formatCents(order.totalCents)}</strong>
+            </p>
+          </>
+        ) : (
+          <p className="mt-3 text-lg" data-testid="payment-total">
+            {order.quantity} x {formatCents(unit)} = <strong>{formatCents(order.quantity * unit)}</strong>
+          </p>
+        )}
       </div>
       {paidWith || order.payment === 'paid' ? (
         <div className="card border-success p-6" role="status">
@@ -66,6 +79,7 @@ export default function Payment({ params }: { params: Record<string, string> }) 
       ) : order.payment === 'cancelled' ? (
         <p className="card p-6 text-steel-700" role="status">
           {order.cancelReason ?? 'This order was cancelled.'}
+          {order.refund && <strong className="mt-2 block">{messages.paymentRefunded}</strong>}
         </p>
       ) : !intent ? (
         <PageSpinner label="Preparing a secure payment…" />

@@ -17,6 +17,8 @@ export const dashboardRoutes: DashboardRoute[] = [
   { path: '/dashboard/addproduct', label: 'Add products', audience: 'admin', screen: lazy(() => import('./AddProduct')) },
   { path: '/dashboard/allproduct', label: 'Manage product', audience: 'admin', screen: lazy(() => import('./ManageProducts')) },
   { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin', screen: lazy(() => import('./ManageAllOrders')) },
+  // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
+  { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin', screen: lazy(() => import('./ManageReviews')) },
   { path: '/dashboard/payment/:id', audience: 'all', screen: lazy(() => import('./Payment')) },
 ];
 

@@ -4,7 +4,7 @@ export type BadgeTone = 'neutral' | 'warning' | 'success' | 'danger' | 'dark';
 
 const tones: Record<BadgeTone, string> = {
   neutral: 'bg-steel-100 text-steel-700 ring-steel-300',
-  warning: 'bg-amber/20 text-[#7a4a00] ring-amber',
+  warning: 'bg-amber/20 text-amber-dark ring-amber',
   success: 'bg-green-50 text-success ring-green-200',
   danger: 'bg-red-50 text-danger ring-red-200',
   dark: 'bg-ink text-white ring-ink',

@@ -1,10 +1,7 @@
-// Every /api/* request goes to the Hono app (src/server/app.ts), in this process.
+// /api under `astro dev` only: in production the outer server (src/server/main.ts) answers /api itself,
+// before Astro, with the same Hono app.
 import type { APIRoute } from 'astro';
-import { getApi } from '../../server/deps';
 
 export const prerender = false;
 
-export const ALL: APIRoute = async ({ request, clientAddress }) => {
-  const { app } = await getApi();
-  return app.fetch(request, { clientAddress });
-};
+export const ALL: APIRoute = ({ request, clientAddress, locals }) => locals.store!.app.fetch(request, { clientAddress });

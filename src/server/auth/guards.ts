@@ -1,9 +1,10 @@
 // Authorization rules, used in each route definition so the rule is visible where the route is.
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { forbidden, unauthorized } from '../http/errors';
-import type { AppEnv, CurrentUser, Deps } from '../types';
-import { verifyAccessToken } from './jwt';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import type { Db } from '../db/client.ts';
+import type { AppEnv, CurrentUser, Deps } from '../types.ts';
+import { verifyAccessToken } from './jwt.ts';
 
 export function bearer(c: Context): string | null {
   const header = c.req.header('authorization') ?? '';
@@ -11,17 +12,80 @@ export function bearer(c: Context): string | null {
   return match ? match[1] : null;
 }
 
-/** Signed in: a valid access token whose user still exists. The role always comes from the database. */
+/** A stored role is usable only with a verified email: anyone can make an unverified password account for any address. */
+export const usableRole = (row: { role: 'user' | 'admin'; email_verified: boolean }): CurrentUser['role'] =>
+  row.role === 'admin' && row.email_verified ? 'admin' : 'user';
+
+/**
+ * Signed in: a valid access token whose user still exists and still belongs to the Firebase account
+ * the token was issued to (an account deleted and made again for the same email starts afresh).
+ * The role always comes from the database.
+ */
 async function authenticate(c: Context<AppEnv>, deps: Deps): Promise<CurrentUser> {
   const token = bearer(c);
   if (!token) throw unauthorized('Please log in to continue');
-  const email = await verifyAccessToken(deps.jwtSecret, token);
-  if (!email) throw unauthorized();
-  const [user] = await deps.db.query<CurrentUser>('SELECT email, name, role FROM users WHERE email = $1', [email]);
-  if (!user) throw unauthorized('This account no longer exists');
+  const claims = await verifyAccessToken(deps.jwtSecret, token);
+  if (!claims) throw unauthorized();
+  const row = await userRow(deps.db, claims.email);
+  if (!row || row.firebase_uid !== claims.uid) throw unauthorized('This account no longer exists');
+  const user: CurrentUser = { email: row.email, name: row.name, role: usableRole(row), uid: row.firebase_uid };
   c.set('user', user);
   return user;
 }
+
+interface UserRow {
+  email: string;
+  name: string;
+  role: 'user' | 'admin';
+  email_verified: boolean;
+  firebase_uid: string | null;
+}
+
+/**
+ * Reads a signed-in user's row. Lookups that arrive while one is running are answered by one query
+ * for all of them when it returns (each still reads the database after its request arrived): a rush
+ * of buyers costs a few queries, not one each, which matters on PGlite's single connection.
+ */
+const userLookups = new WeakMap<Db, (email: string) => Promise<UserRow | undefined>>();
+function userRow(db: Db, email: string): Promise<UserRow | undefined> {
+  let lookup = userLookups.get(db);
+  if (!lookup) {
+    let waiting = new Map<string, { done: (row: UserRow | undefined) => void; fail: (error: unknown) => void }[]>();
+    let running = false;
+    const drain = async () => {
+      running = true;
+      while (waiting.size) {
+        const batch = waiting;
+        waiting = new Map();
+        try {
+          const rows = await db.query<UserRow>('SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)', [
+            [...batch.keys()],
+          ]);
+          const byEmail = new Map(rows.map((r) => [r.email, r]));
+          for (const [key, callers] of batch) for (const c of callers) c.done(byEmail.get(key));
+        } catch (error) {
+          for (const callers of batch.values()) for (const c of callers) c.fail(error);
+        }
+      }
+      running = false;
+    };
+    lookup = (key) =>
+      new Promise((done, fail) => {
+        waiting.set(key, [...(waiting.get(key) ?? []), { done, fail }]);
+        // On the next turn of the event loop, so the lookups of requests that arrived together share it.
+        if (!running) {
+          running = true;
+          setImmediate(() => void drain());
+        }
+      });
+    userLookups.set(db, lookup);
+  }
+  return lookup(email);
+}
+
+/** Whether the user placed this order: same email and the same Firebase account (legacy rows: both unbound). */
+export const isBuyer = (user: CurrentUser, order: { email: string; buyer_uid?: string | null }): boolean =>
+  order.email === user.email && (order.buyer_uid ?? null) === user.uid;
 
 const guard = (deps: Deps, allow: (user: CurrentUser, c: Context<AppEnv>) => boolean, refusal?: string): MiddlewareHandler<AppEnv> =>
   createMiddleware<AppEnv>(async (c, next) => {

@@ -1,12 +1,19 @@
-// Our own short-lived access token. It names the user only: the role is read from the database per request.
+// Our own short-lived access token. It names the user and the Firebase account it was issued to;
+// the role is read from the database per request.
 import { SignJWT, jwtVerify } from 'jose';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 const ISSUER = 'ironcrest-store';
 
-export async function signAccessToken(secret: Uint8Array, email: string, now = Date.now()): Promise<string> {
+export interface AccessClaims {
+  email: string;
+  /** The Firebase uid the token was issued to (null only for tokens made without one, e.g. in tests). */
+  uid: string | null;
+}
+
+export async function signAccessToken(secret: Uint8Array, email: string, now = Date.now(), uid?: string | null): Promise<string> {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({})
+  return new SignJWT(uid ? { uid } : {})
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(email)
     .setIssuer(ISSUER)
@@ -15,11 +22,12 @@ export async function signAccessToken(secret: Uint8Array, email: string, now = D
     .sign(secret);
 }
 
-/** The token's email, or null when the token is malformed, forged or expired. */
-export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<string | null> {
+/** The token's claims, or null when the token is malformed, forged or expired. */
+export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
-    return typeof payload.sub === 'string' ? payload.sub : null;
+    if (typeof payload.sub !== 'string') return null;
+    return { email: payload.sub, uid: typeof payload.uid === 'string' ? payload.uid : null };
   } catch {
     return null;
   }

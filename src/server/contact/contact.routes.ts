@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
-import { contactSchema } from '../../lib/schemas';
-import { rateLimit } from '../http/rate-limit';
-import { jsonBody } from '../http/validate';
-import { newId } from '../ids';
-import type { AppEnv, Deps } from '../types';
+import { contactSchema } from '../../lib/schemas.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { jsonBody } from '../http/validate.ts';
+import { newId } from '../ids.ts';
+import type { AppEnv, Deps } from '../types.ts';
 
 /** 'Get In Touch': the spec shows no handling; we keep the message for the shop instead of dropping it. */
 export function contactRoutes(deps: Deps) {
-  return new Hono<AppEnv>().post('/contact', rateLimit('the contact form', 5, 10 * 60_000), async (c) => {
+  return new Hono<AppEnv>().post('/contact', rateLimit(deps, { name: 'the contact form', points: 5, windowMs: 10 * 60_000, by: 'ip' }), async (c) => {
     const input = await jsonBody(c, contactSchema);
     const insertedId = newId();
     await deps.db.query('INSERT INTO contact_messages (id, name, email, message) VALUES ($1, $2, $3, $4)', [

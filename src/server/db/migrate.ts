@@ -1,5 +1,5 @@
-import type { Db } from './client';
-import { migrations } from './migrations';
+import type { Db } from './client.ts';
+import { migrations } from './migrations.ts';
 
 /** Applies pending migrations, once, even with several servers starting together. */
 export async function migrate(db: Db): Promise<number> {

@@ -1,13 +1,17 @@
-// Demo data for an empty store: the catalogue, reviews and the two demo users.
-import { DEMO_ADMIN, DEMO_SHOPPER } from '../config';
+// Demo data for an empty store: the catalogue, reviews and (beside the Auth emulator only) the two demo users.
+import { DEMO_ADMIN, DEMO_SHOPPER } from '../config.ts';
 import { createHash } from 'node:crypto';
-import type { Db } from './client';
-import { seedReviews, seedTools } from './seed-data';
+import type { Db } from './client.ts';
+import { seedReviews, seedTools } from './seed-data.ts';
 
 /** Seed ids derive from the content, so every fresh store has the same tool URLs. */
 const seedId = (kind: string, key: string) => createHash('sha256').update(`${kind}:${key}`).digest('hex').slice(0, 24);
 
-export async function seedIfEmpty(db: Db): Promise<boolean> {
+/**
+ * demoAccounts: the demo admin and shopper rows, only in emulator mode (config.emulator), where npm start
+ * makes their sign-in accounts. On a real Firebase project anyone could sign up as admin@ironcrest.test.
+ */
+export async function seedIfEmpty(db: Db, { demoAccounts }: { demoAccounts: boolean } = { demoAccounts: false }): Promise<boolean> {
   return db.transaction(async (tx) => {
     // Lock so two servers starting on one empty PostgreSQL seed once.
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727275)');
@@ -29,6 +33,7 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
         r.addedBy,
       ]);
     }
+    if (!demoAccounts) return true;
     for (const [user, role] of [
       [DEMO_ADMIN, 'admin'],
       [DEMO_SHOPPER, 'user'],

@@ -20,11 +20,17 @@ function serialise(data: unknown): { body: string; etag: string } {
   return entry;
 }
 
-export function cachedJson(c: Context, data: unknown, maxAgeSeconds = 0) {
+/**
+ * `key` is the canonical URL of this answer: the path and only the query parameters the route reads,
+ * in a fixed order. The outer server keeps one copy per key (public-reads.ts), so junk parameters
+ * cannot make it hold a copy per URL. Without a key, an answer to a URL with a query is not kept.
+ */
+export function cachedJson(c: Context, data: unknown, maxAgeSeconds = 0, key?: string) {
   const { body, etag } = serialise(data);
   const cacheControl = `public, max-age=${maxAgeSeconds}, must-revalidate`;
   // The outer server may answer this URL again from memory until the data changes (public-reads.ts).
-  c.env?.keep?.({ body, etag, cacheControl });
+  const canonical = key ?? (new URL(c.req.url).search ? undefined : c.req.path);
+  if (canonical !== undefined) c.env?.keep?.({ body, etag, cacheControl, key: canonical });
   c.header('ETag', etag);
   c.header('Cache-Control', cacheControl);
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);

@@ -2,17 +2,20 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
-import { logger } from '../logger';
+import { isDatabaseUnavailable } from '../db/client.ts';
+import { logger } from '../logger.ts';
 
 /** An error the client caused or may see: JSON `{error: {code, message}}`, never a stack trace. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
+  // Plain fields, not parameter properties: Node runs this file with type stripping only.
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly fields?: Record<string, string>;
+  constructor(status: ContentfulStatusCode, code: string, message: string, fields?: Record<string, string>) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -32,12 +35,19 @@ export function zodToApiError(error: ZodError): ApiError {
   return badRequest(first ? first.message : 'Invalid input', fields);
 }
 
+export const DATABASE_UNAVAILABLE = "The store's database is unavailable right now. Please try again in a moment.";
+
 export function onError(error: Error, c: Context) {
   let api: ApiError;
   if (error instanceof ApiError) api = error;
   else if (error instanceof ZodError) api = zodToApiError(error);
   else if (error instanceof HTTPException) api = new ApiError(error.status as ContentfulStatusCode, 'http_error', error.message || 'Request failed');
-  else {
+  else if (isDatabaseUnavailable(error)) {
+    // PostgreSQL restarting or out of reach: a clear 503 the client may retry; the process stays up.
+    logger.warn({ err: error.message, path: c.req.path }, 'database unavailable');
+    c.header('Retry-After', '5');
+    api = new ApiError(503, 'database_unavailable', DATABASE_UNAVAILABLE);
+  } else {
     logger.error({ err: error, path: c.req.path }, 'unhandled API error');
     api = new ApiError(500, 'internal', 'Something went wrong on our side. Please try again.');
   }

@@ -1,24 +1,52 @@
-// A fixed-window limiter per client address, in memory (per process). Enough to blunt brute force
-// and spam on the few public write endpoints; put a shared limiter in front when running many processes.
+// Rate limits: a fixed number of hits per window, per client address or per signed-in user. The
+// counters live in a RateLimitStore: in memory with PGlite (one process), in PostgreSQL when several
+// servers share it (db/rate-limit-store.ts), so a limit holds across servers.
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from './errors';
-import type { AppEnv } from '../types';
+import { ApiError } from './errors.ts';
+import type { AppEnv, Deps } from '../types.ts';
 
-export function rateLimit(name: string, limit: number, windowMs: number) {
+export interface RateLimitRule {
+  /** Shown in the refusal ("Too many requests to <name>") and part of the counter's key. */
+  name: string;
+  points: number;
+  windowMs: number;
+  /** Count per client address (anonymous calls) or per signed-in user (after a sign-in guard). */
+  by: 'ip' | 'user';
+}
+
+export interface RateLimitStore {
+  /** Counts one hit for key in a window of windowMs; returns the hits so far and when the window ends. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+}
+
+export function memoryRateLimitStore(maxKeys = 100_000): RateLimitStore {
   const hits = new Map<string, { count: number; resetAt: number }>();
+  return {
+    async hit(key, windowMs) {
+      const now = Date.now();
+      let entry = hits.get(key);
+      if (!entry || entry.resetAt <= now) {
+        if (hits.size >= maxKeys) {
+          for (const [k, e] of hits) if (e.resetAt <= now) hits.delete(k);
+          if (hits.size >= maxKeys) hits.clear();
+        }
+        entry = { count: 0, resetAt: now + windowMs };
+        hits.set(key, entry);
+      }
+      entry.count++;
+      return { count: entry.count, resetAt: entry.resetAt };
+    },
+  };
+}
+
+export function rateLimit(deps: Pick<Deps, 'rateLimits'>, rule: RateLimitRule) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const now = Date.now();
-    const key = c.env?.clientAddress ?? 'unknown';
-    let entry = hits.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (hits.size > 10_000) hits.clear();
-      entry = { count: 0, resetAt: now + windowMs };
-      hits.set(key, entry);
-    }
-    entry.count++;
-    if (entry.count > limit) {
-      c.header('Retry-After', String(Math.ceil((entry.resetAt - now) / 1000)));
-      throw new ApiError(429, 'rate_limited', `Too many requests to ${name}. Please wait a moment and try again.`);
+    const who = rule.by === 'user' ? c.get('user')?.email : c.env?.clientAddress;
+    const key = `${rule.name}:${rule.by}:${who ?? 'unknown'}`;
+    const { count, resetAt } = await deps.rateLimits.hit(key, rule.windowMs);
+    if (count > rule.points) {
+      c.header('Retry-After', String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))));
+      throw new ApiError(429, 'rate_limited', `Too many requests to ${rule.name}. Please wait a moment and try again.`);
     }
     await next();
   });

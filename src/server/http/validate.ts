@@ -1,7 +1,7 @@
 // Reading input safely: malformed JSON, a wrong content type or a bad field is a 4xx, never a 500.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError, badRequest, zodToApiError } from './errors';
+import { ApiError, badRequest, zodToApiError } from './errors.ts';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
@@ -10,8 +10,7 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
   }
-  const raw = await c.req.text();
-  if (raw.length > MAX_JSON_BYTES) throw new ApiError(413, 'too_large', 'Request body is too large');
+  const raw = (await readBounded(c.req.raw, MAX_JSON_BYTES)).toString('utf8');
   let data: unknown;
   let nul = false;
   try {
@@ -26,6 +25,40 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('Body must be a JSON object');
   if (nul) throw badRequest('Text must not contain NUL characters');
   return parse(schema, data);
+}
+
+const tooLarge = () => new ApiError(413, 'too_large', 'Request body is too large');
+
+/**
+ * The body's bytes, read no further than `max`: a declared length over it is refused before reading,
+ * and a body without one (chunked) is read until it passes the limit, then cancelled, so a client
+ * cannot make the server hold or wait for more than `max` bytes. `refuse` makes the 413.
+ */
+export async function readBounded(
+  request: Request,
+  max: number,
+  refuse: () => ApiError = tooLarge,
+): Promise<Buffer<ArrayBuffer>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > max) {
+    await request.body?.cancel().catch(() => {});
+    throw refuse();
+  }
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw refuse();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 export function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {

@@ -1,31 +1,42 @@
 import { Hono } from 'hono';
-import { adminOnly } from '../auth/guards';
-import { ApiError, badRequest, notFound } from '../http/errors';
-import { logger } from '../logger';
-import type { AppEnv, Deps } from '../types';
-import { MAX_IMAGE_BYTES, sniffImageType } from './image-store';
+import { adminOnly } from '../auth/guards.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { readBounded } from '../http/validate.ts';
+import { logger } from '../logger.ts';
+import type { AppEnv, Deps } from '../types.ts';
+import { MAX_IMAGE_BYTES, sniffImageType } from './image-store.ts';
+import { UnreadableImageError } from './variants.ts';
 
 export function imagesRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post('/images', adminOnly(deps), async (c) => {
-      const length = Number(c.req.header('content-length') ?? 0);
-      if (length > MAX_IMAGE_BYTES + 64 * 1024) throw tooLarge();
-      if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^multipart\/form-data\b/i.test(type)) {
         throw new ApiError(415, 'unsupported_media_type', 'Send the image as multipart/form-data');
       }
-      const form = await c.req.formData().catch(() => {
+      // Read within the limit first (with or without a Content-Length), then parse what was read.
+      const body = await readBounded(c.req.raw, MAX_IMAGE_BYTES + 64 * 1024, tooLarge);
+      const form = await new Response(body, { headers: { 'content-type': type } }).formData().catch(() => {
         throw badRequest('Malformed upload');
       });
       const file = form.get('image');
-      if (!(file instanceof File)) throw badRequest('Choose an image to upload', { image: 'Choose an image to upload' });
+      if (!(file instanceof File))
+        throw badRequest('Choose an image to upload', { image: 'Choose an image to upload' });
       if (file.size > MAX_IMAGE_BYTES) throw tooLarge();
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const type = sniffImageType(bytes);
-      if (!type) throw new ApiError(415, 'unsupported_media_type', 'Only JPEG, PNG or WebP images are accepted');
+      const imageType = sniffImageType(bytes);
+      if (!imageType) throw new ApiError(415, 'unsupported_media_type', 'Only JPEG, PNG or WebP images are accepted');
       let url: string;
       try {
-        url = await deps.images.save(bytes, type);
+        url = await deps.images.save(bytes, imageType);
       } catch (error) {
+        if (error instanceof UnreadableImageError) {
+          throw new ApiError(
+            415,
+            'unreadable_image',
+            'The image could not be read: send a JPEG, PNG or WebP photo of at most 50 megapixels',
+          );
+        }
         logger.error({ err: (error as Error).message }, 'image upload failed');
         throw new ApiError(502, 'image_host_failed', 'The image could not be stored. Please try again.');
       }
@@ -33,8 +44,17 @@ export function imagesRoutes(deps: Deps) {
       return c.json({ success: true, data: { url } }, 201);
     })
     .get('/images/:name', async (c) => {
-      const image = await deps.images.read?.(c.req.param('name'));
+      const name = c.req.param('name');
+      // The name is the content's hash: the same name is always the same bytes.
+      const etag = `"${name}"`;
+      if (c.req.header('if-none-match') === etag) {
+        c.header('ETag', etag);
+        c.header('Cache-Control', 'public, max-age=31536000, immutable');
+        return c.body(null, 304);
+      }
+      const image = await deps.images.read?.(name);
       if (!image) throw notFound('Image');
+      c.header('ETag', etag);
       c.header('Content-Type', image.type);
       c.header('Cache-Control', 'public, max-age=31536000, immutable');
       c.header('X-Content-Type-Options', 'nosniff');

@@ -1,12 +1,15 @@
-import type { Order } from '../../lib/entities';
-import { toDollars } from '../../lib/money';
-import { messages } from '../../lib/messages';
-import { quantityError, type OrderInput } from '../../lib/schemas';
-import type { Db, Queryable } from '../db/client';
-import { conflict, forbidden, notFound, unprocessable } from '../http/errors';
-import { newId } from '../ids';
-import type { ToolsService } from '../tools/tools.service';
-import type { CurrentUser } from '../types';
+import type { ListPage, Order, OrderItem } from '../../lib/entities.ts';
+import { toDollars } from '../../lib/money.ts';
+import { messages } from '../../lib/messages.ts';
+import { quantityError, type CartOrderInput, type OrderInput } from '../../lib/schemas.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { listPage, type PageAsk } from '../http/paging.ts';
+import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
+import { isBuyer } from '../auth/guards.ts';
+import type { CurrentUser } from '../types.ts';
+import { metrics } from '../metrics.ts';
 
 export interface OrderRow {
   id: string;
@@ -16,6 +19,8 @@ export interface OrderRow {
   quantity: number;
   user_name: string;
   email: string;
+  /** The Firebase account that placed it (null for orders made before accounts were recorded). */
+  buyer_uid: string | null;
   address: string;
   phone: string;
   payment: 'unpaid' | 'paid' | 'cancelled';
@@ -24,6 +29,14 @@ export interface OrderRow {
   cancel_reason: string | null;
   created_at: string | Date;
   expires_at: string | Date;
+  /** What the order costs, all lines (bigint in the database). */
+  total_cents: number | string;
+  /** The lines (ORDER_SELECT), in the buyer's order. */
+  items: { toolId: string | null; productName: string; priceCents: number; quantity: number }[] | null;
+  /** From the order's refunded payment, if any (ORDER_SELECT). */
+  refund_id?: string | null;
+  refund_cents?: number | null;
+  refunded_at?: string | Date | null;
 }
 
 export const orderJson = (r: OrderRow): Order => ({
@@ -31,7 +44,10 @@ export const orderJson = (r: OrderRow): Order => ({
   toolId: r.tool_id,
   productName: r.product_name,
   price: toDollars(r.unit_price_cents),
-  totalCents: r.unit_price_cents * r.quantity,
+  totalCents: Number(r.total_cents),
+  items: (r.items ?? []).map(
+    (i): OrderItem => ({ toolId: i.toolId, productName: i.productName, price: toDollars(i.priceCents), quantity: i.quantity }),
+  ),
   userName: r.user_name,
   email: r.email,
   address: r.address,
@@ -43,8 +59,94 @@ export const orderJson = (r: OrderRow): Order => ({
   cancelReason: r.cancel_reason,
   createdAt: new Date(r.created_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
+  refund: r.refund_id
+    ? { id: r.refund_id, amountCents: Number(r.refund_cents), refundedAt: new Date(r.refunded_at!).toISOString() }
+    : null,
 });
 export type { Order };
+
+/** An order with its refunded payment (a payment can outlive its order, never the other way round). */
+const ORDER_SELECT = `SELECT o.*, r.refund_id, r.refund_cents, r.refunded_at,
+  (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
+    'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
+  FROM orders o
+  LEFT JOIN LATERAL (SELECT refund_id, amount_cents AS refund_cents, refunded_at FROM payments
+    WHERE order_id = o.id AND status = 'refunded' ORDER BY refunded_at DESC LIMIT 1) r ON true`;
+
+/** A line as placed, with the restock its units came from (only then do they go back). */
+interface HeldLine {
+  tool_id: string | null;
+  quantity: number;
+  stock_version: number;
+}
+/** An order's lines in tool-id order: every writer locks tools in that order, so none deadlock. */
+const HELD_LINES = 'SELECT tool_id, quantity, stock_version FROM order_items WHERE order_id = $1 ORDER BY tool_id';
+
+/** A line of a cart that cannot be met; nothing of the order was taken. */
+export interface LineRefusal {
+  index: number;
+  toolId: string;
+  /** null when the tool no longer exists. */
+  toolName: string | null;
+  message: string;
+}
+class Refused extends Error {
+  readonly refusal: LineRefusal;
+  /** Whether an unpaid order past its hold still holds units of the tool (undefined: not looked). */
+  readonly expiredHolds: boolean | undefined;
+  constructor(refusal: LineRefusal, expiredHolds?: boolean) {
+    super(refusal.message);
+    this.refusal = refusal;
+    this.expiredHolds = expiredHolds;
+  }
+}
+
+/** One POST /booking (or a one-tool cart) waiting for its batch. */
+interface OneLineAsk {
+  id: string;
+  user: CurrentUser;
+  toolId: string;
+  quantity: number;
+  address: string;
+  phone: string;
+}
+type OneLineResult = { placed: true } | { limit: true } | { refused: Refused } | { error: ApiError };
+
+/** The most one-line orders placed by one transaction. */
+const MAX_BATCH = 500;
+
+/**
+ * Takes the stock of a batch's accepted orders (their tools are locked already) and inserts the orders
+ * and their lines, in arrival order (orders.seq keeps it).
+ */
+const INSERT_BATCH = `
+  WITH req AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+      $10::text[], $11::int[]) WITH ORDINALITY
+      AS r(id, tool_id, quantity, product_name, price_cents, user_name, email, address, phone, buyer_uid, stock_version, n)),
+  taken AS (
+    UPDATE tools t SET available_quantity = t.available_quantity - s.units
+    FROM (SELECT tool_id, sum(quantity)::int AS units FROM req GROUP BY tool_id) s WHERE t.id = s.tool_id),
+  placed AS (
+    INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
+      expires_at, buyer_uid, stock_version)
+    SELECT id, tool_id, product_name, price_cents, quantity, price_cents::bigint * quantity, user_name, email, address, phone,
+      $12, buyer_uid, stock_version FROM req ORDER BY n)
+  INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
+  SELECT id, 1, tool_id, product_name, price_cents, quantity, stock_version FROM req`;
+
+/** Stripe's largest charge ($999,999.99); it also keeps every amount inside a 32-bit integer column. */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
+
+/** Where an order's payments stand once the open ones were cancelled at the provider. */
+export type PaymentsClosed =
+  | { state: 'none' }
+  /** The card went through before the cancel: the order is paid, not let go. */
+  | { state: 'succeeded'; intentId: string; amountCents: number }
+  /** The provider could not be reached or the payment is still processing: try again later. */
+  | { state: 'unsettled' };
+
+export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
 
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 
@@ -53,28 +155,325 @@ export function ordersService(
   tools: ToolsService,
   holdMs: number,
   now: () => Date,
-  /** Told which orders a hold expiry cancelled (after commit), so their open payments can be cancelled. */
-  onHoldsExpired: (orderIds: string[]) => Promise<void> = async () => {},
+  options: {
+    /** Unpaid orders one buyer may hold at once. */
+    maxUnpaidOrders?: number;
+    /** Cancels an order's open payments at the provider before the order is let go (payments module). */
+    closePayments?: (orderId: string) => Promise<PaymentsClosed>;
+  } = {},
 ) {
-  /** Cancels unpaid orders whose hold ran out and returns their units, in one transaction. */
-  async function expireHolds(): Promise<number> {
-    const expired = await db.transaction(async (tx) => {
-      const rows = await tx.query<{ id: string; tool_id: string | null; quantity: number }>(
-        `UPDATE orders SET payment = 'cancelled', cancel_reason = $2
-         WHERE payment = 'unpaid' AND expires_at <= $1 RETURNING id, tool_id, quantity`,
-        [now(), HOLD_EXPIRED_REASON],
-      );
-      for (const r of rows) await tools.giveBack(tx, r.tool_id, r.quantity);
-      return rows.map((r) => r.id);
+  const { maxUnpaidOrders = Infinity, closePayments = async (): Promise<PaymentsClosed> => ({ state: 'none' }) } = options;
+
+  /**
+   * Cancels unpaid orders whose hold ran out and returns their units. Each order's payment is closed
+   * at the provider first: one that went through makes the order paid instead, one that cannot be
+   * closed now keeps the order until the next run. Concurrent callers share one run.
+   */
+  let running: Promise<number> | undefined;
+  function expireHolds(): Promise<number> {
+    running ??= expireDue().finally(() => {
+      running = undefined;
     });
-    if (!expired.length) return 0;
-    tools.invalidate();
-    await onHoldsExpired(expired);
-    return expired.length;
+    return running;
+  }
+  async function expireDue(): Promise<number> {
+    const due = await db.query<{ id: string }>(
+      `SELECT id FROM orders WHERE payment = 'unpaid' AND expires_at <= $1 ORDER BY expires_at LIMIT 200`,
+      [now()],
+    );
+    let changed = 0;
+    for (const { id } of due) {
+      const payments = await closePayments(id);
+      if (payments.state === 'unsettled') continue;
+      if (payments.state === 'succeeded') {
+        if ((await markPaid(id, payments.intentId, payments.amountCents)) === 'ok') changed++;
+        continue;
+      }
+      const cancelled = await db.transaction(async (tx) => {
+        const [row] = await tx.query<{ id: string }>(
+          `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
+          [id, HOLD_EXPIRED_REASON],
+        );
+        if (row) await giveBackLines(tx, id);
+        return Boolean(row);
+      });
+      if (cancelled) {
+        changed++;
+        metrics.orderCancelled();
+      }
+    }
+    if (changed) tools.invalidate();
+    return changed;
+  }
+
+  /**
+   * Marks an order paid with the provider's intent id, only for the exact amount owed.
+   * Idempotent: the same intent again is 'ok'; a different one on a paid order is 'other'.
+   */
+  async function markPaid(id: string, intentId: string, amountCents: number): Promise<PaidOutcome> {
+    return db.transaction(async (tx) => {
+      const order = await getRow(tx, id, true);
+      if (!order) return 'missing';
+      if (order.payment === 'paid') return order.transaction_id === intentId ? 'ok' : 'other';
+      if (order.payment === 'cancelled') return 'cancelled';
+      if (Number(order.total_cents) !== amountCents) return 'amount';
+      await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [id, intentId]);
+      return 'newly paid' as const;
+    }).then((outcome) => {
+      if (outcome !== 'newly paid') return outcome;
+      metrics.orderPaid();
+      return 'ok';
+    });
+  }
+
+  async function giveBackLines(tx: Queryable, orderId: string): Promise<void> {
+    for (const line of await tx.query<HeldLine>(HELD_LINES, [orderId])) {
+      await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version);
+    }
+  }
+
+  /** Whether an unpaid order past its hold still holds units of one of these tools. */
+  async function expiredHoldsOn(toolIds: string[]): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM orders o JOIN order_items i ON i.order_id = o.id
+       WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2) LIMIT 1`,
+      [now(), toolIds],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * One transaction: the buyer's unpaid-order count under their lock, then each line's stock taken
+   * with a conditional update in tool-id order (two carts sharing tools lock them in the same order,
+   * so they never deadlock), then the order and its lines with the database's names and prices. A line
+   * that cannot be met throws Refused and everything taken before it is rolled back.
+   */
+  async function insertOrder(user: CurrentUser, cart: CartOrderInput): Promise<string | 'limit'> {
+    if (cart.items.length === 1) return insertOneLine(user, cart);
+    const id = newId();
+    const byToolId = cart.items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
+    return db.transaction(async (tx) => {
+      // One buyer's orders are placed one at a time, so parallel requests cannot all pass the limit.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`unpaid-orders:${user.email}`]);
+      const [{ unpaid }] = await tx.query<{ unpaid: number }>(
+        `SELECT count(*)::int AS unpaid FROM orders WHERE email = $1 AND payment = 'unpaid'`,
+        [user.email],
+      );
+      if (unpaid >= maxUnpaidOrders) return 'limit' as const;
+      const sold: (ToolRow & { stock_version: number })[] = new Array(cart.items.length);
+      for (const line of byToolId) {
+        const row = await tools.take(tx, line.toolId, line.quantity);
+        if (!row) throw new Refused(await refusal(tx, line));
+        sold[line.index] = row;
+      }
+      const lines = cart.items.map((item, i) => ({ ...item, sold: sold[i] }));
+      const totalCents = lines.reduce((sum, l) => sum + l.sold.price_cents * l.quantity, 0);
+      // Thrown, not returned: the stock just taken is rolled back.
+      if (totalCents > MAX_ORDER_TOTAL_CENTS) {
+        throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
+      }
+      const one = lines.length === 1 ? lines[0] : undefined;
+      await tx.query(
+        `WITH placed AS (
+           INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
+             expires_at, buyer_uid, stock_version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13))
+         INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
+         SELECT $1, l.n, l.tool_id, l.product_name, l.unit_price_cents, l.quantity, l.stock_version
+         FROM unnest($14::text[], $15::text[], $16::int[], $17::int[], $18::int[])
+           WITH ORDINALITY AS l(tool_id, product_name, unit_price_cents, quantity, stock_version, n)`,
+        [
+          id,
+          one ? one.sold.id : null,
+          one ? one.sold.name : messages.orderLines(lines.length),
+          one ? one.sold.price_cents : totalCents,
+          lines.reduce((sum, l) => sum + l.quantity, 0),
+          totalCents,
+          user.name || user.email,
+          user.email,
+          cart.address,
+          cart.phone,
+          new Date(now().getTime() + holdMs),
+          user.uid,
+          one ? one.sold.stock_version : 0,
+          lines.map((l) => l.sold.id),
+          lines.map((l) => l.sold.name),
+          lines.map((l) => l.sold.price_cents),
+          lines.map((l) => l.quantity),
+          lines.map((l) => l.sold.stock_version),
+        ],
+      );
+      return id;
+    });
+  }
+
+  /**
+   * The hot path (POST /booking, a one-tool cart, a purchase rush) is placed in batches, as a database
+   * commits in groups: an order that arrives while a batch runs waits for the next one, which places
+   * everything that queued meanwhile in one transaction of four statements, whatever its size. Within a
+   * batch the orders are judged one by one in arrival order, exactly as separate transactions would
+   * (the buyer's unpaid count, then the spec's quantity rules against the stock left, then the total),
+   * under the same locks: the buyers' advisory locks (PostgreSQL; in a fixed order), then the tools'
+   * rows in id order, as every multi-line order takes them. No hold-expiry sweep runs here.
+   */
+  const queue: { ask: OneLineAsk; done: (result: OneLineResult) => void; fail: (error: unknown) => void }[] = [];
+  let draining = false;
+  async function drain() {
+    draining = true;
+    while (queue.length) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        const results = await placeBatch(batch.map((b) => b.ask));
+        // One announcement for the batch's stock change, not one per order (each is a NOTIFY on PostgreSQL).
+        if (results.some((r) => 'placed' in r)) tools.invalidate();
+        batch.forEach((b, i) => b.done(results[i]));
+      } catch (error) {
+        for (const b of batch) b.fail(error);
+      }
+    }
+    draining = false;
+  }
+
+  async function insertOneLine(user: CurrentUser, cart: CartOrderInput): Promise<string | 'limit'> {
+    const [{ toolId, quantity }] = cart.items;
+    const ask: OneLineAsk = { id: newId(), user, toolId, quantity, address: cart.address, phone: cart.phone };
+    const result = await new Promise<OneLineResult>((done, fail) => {
+      queue.push({ ask, done, fail });
+      // Started on the next turn of the event loop, so the orders that arrive together (a rush) share it.
+      if (!draining) {
+        draining = true;
+        setImmediate(() => void drain());
+      }
+    });
+    if ('placed' in result) return ask.id;
+    if ('limit' in result) return 'limit';
+    throw 'refused' in result ? result.refused : result.error;
+  }
+
+  async function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
+    const expiresAt = new Date(now().getTime() + holdMs);
+    return db.transaction(async (tx) => {
+      const emails = [...new Set(asks.map((a) => a.user.email))].sort();
+      const unpaid = new Map<string, number>();
+      if (Number.isFinite(maxUnpaidOrders)) {
+        // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
+        if (db.kind === 'postgres') {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
+            emails.map((e) => `unpaid-orders:${e}`),
+          ]);
+        }
+        const counts = await tx.query<{ email: string; n: number }>(
+          `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
+          [emails],
+        );
+        for (const { email, n } of counts) unpaid.set(email, n);
+      }
+      const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
+      const rows = await tx.query<ToolRow & { stock_version: number }>(
+        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version FROM tools
+         WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+        [toolIds],
+      );
+      const stock = new Map(rows.map((r) => [r.id, { ...r }]));
+      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number } }[] = [];
+      const short = new Set<string>();
+      const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
+        const held = unpaid.get(ask.user.email) ?? 0;
+        if (held >= maxUnpaidOrders) return { limit: true };
+        const tool = stock.get(ask.toolId);
+        if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
+        const message = quantityError(ask.quantity, {
+          minimumOrderQuantity: tool.minimum_order_quantity,
+          availableQuantity: tool.available_quantity,
+        });
+        if (message) {
+          const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
+          if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
+          short.add(ask.toolId);
+          return { short: refusal };
+        }
+        if (tool.price_cents * ask.quantity > MAX_ORDER_TOTAL_CENTS) {
+          return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
+        }
+        tool.available_quantity -= ask.quantity;
+        unpaid.set(ask.user.email, held + 1);
+        accepted.push({ ask, tool });
+        return { placed: true };
+      });
+      if (accepted.length) {
+        const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
+        await tx.query(INSERT_BATCH, [
+          column((a) => a.ask.id),
+          column((a) => a.tool.id),
+          column((a) => a.ask.quantity),
+          column((a) => a.tool.name),
+          column((a) => a.tool.price_cents),
+          column((a) => a.ask.user.name || a.ask.user.email),
+          column((a) => a.ask.user.email),
+          column((a) => a.ask.address),
+          column((a) => a.ask.phone),
+          column((a) => a.ask.user.uid),
+          column((a) => a.tool.stock_version),
+          expiresAt,
+        ]);
+      }
+      // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
+      const expired = short.size
+        ? new Set(
+            (
+              await tx.query<{ tool_id: string }>(
+                `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
+                 WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
+                [now(), [...short]],
+              )
+            ).map((r) => r.tool_id),
+          )
+        : new Set<string>();
+      return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
+    });
+  }
+
+  /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */
+  async function refusal(tx: Queryable, line: { toolId: string; quantity: number; index: number }): Promise<LineRefusal> {
+    const [tool] = await tx.query<{ name: string; minimum_order_quantity: number; available_quantity: number }>(
+      'SELECT name, minimum_order_quantity, available_quantity FROM tools WHERE id = $1',
+      [line.toolId],
+    );
+    const message = tool
+      ? (quantityError(line.quantity, { minimumOrderQuantity: tool.minimum_order_quantity, availableQuantity: tool.available_quantity }) ??
+        messages.quantityAboveAvailable)
+      : messages.cartToolGone;
+    return { index: line.index, toolId: line.toolId, toolName: tool?.name ?? null, message };
+  }
+
+  /**
+   * Places an order; a line that cannot be met is thrown by `refuse` (nothing is taken). Placing runs no
+   * expiry sweep (the background job does, every 30 s): only when a line falls short while a hold on
+   * its tool has run out are the due holds let go (payments closed first) and the order tried again.
+   */
+  async function place(user: CurrentUser, cart: CartOrderInput, refuse: (r: LineRefusal) => ApiError): Promise<string> {
+    let placed: string | 'limit';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        placed = await insertOrder(user, cart);
+        break;
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        const retry =
+          attempt === 1 && error.refusal.toolName !== null && (error.expiredHolds ?? (await expiredHoldsOn(cart.items.map((i) => i.toolId))));
+        if (!retry) throw refuse(error.refusal);
+        await expireHolds();
+      }
+    }
+    if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
+    // A one-line order's batch has announced its stock change already.
+    if (cart.items.length > 1) tools.invalidate();
+    metrics.orderPlaced();
+    return placed;
   }
 
   async function getRow(q: Queryable, id: string, lock = false): Promise<OrderRow | undefined> {
-    const [row] = await q.query<OrderRow>(`SELECT * FROM orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const [row] = await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1${lock ? ' FOR UPDATE OF o' : ''}`, [id]);
     return row;
   }
 
@@ -82,59 +481,86 @@ export function ordersService(
     expireHolds,
     getRow: (id: string) => getRow(db, id),
 
-    /** Places an order: price from the tool, buyer from the token, stock taken in the same transaction. */
-    async place(user: CurrentUser, input: OrderInput): Promise<string> {
-      // Units of holds that ran out are for sale now, not only after the next sweep.
-      await expireHolds();
-      const id = newId();
-      const result = await db.transaction(async (tx) => {
-        const sold = await tools.take(tx, input.toolId, input.quantity);
-        if (!sold) {
-          const [tool] = await tx.query<{ minimum_order_quantity: number; available_quantity: number }>(
-            'SELECT minimum_order_quantity, available_quantity FROM tools WHERE id = $1',
-            [input.toolId],
-          );
-          if (!tool) return 'missing' as const;
-          return (
-            quantityError(input.quantity, {
-              minimumOrderQuantity: tool.minimum_order_quantity,
-              availableQuantity: tool.available_quantity,
-            }) ?? messages.quantityAboveAvailable
-          );
-        }
-        await tx.query(
-          `INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, user_name, email, address, phone, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [id, sold.id, sold.name, sold.price_cents, input.quantity, user.name || user.email, user.email, input.address, input.phone,
-            new Date(now().getTime() + holdMs)],
-        );
-        return 'ok' as const;
-      });
-      if (result === 'missing') throw notFound('Tool');
-      if (result !== 'ok') throw unprocessable(result, { quantity: result });
-      tools.invalidate();
-      return id;
-    },
+    /** POST /booking: the spec's one tool is a one-line order; its refusals read as they always did. */
+    placeOne: (user: CurrentUser, input: OrderInput): Promise<string> =>
+      place(user, { items: [{ toolId: input.toolId, quantity: input.quantity }], address: input.address, phone: input.phone }, (r) =>
+        r.toolName === null ? notFound('Tool') : unprocessable(r.message, { quantity: r.message }),
+      ),
 
-    async list(email?: string): Promise<Order[]> {
+    /** POST /orders: a cart; a line that cannot be met is named, with the spec's message for it. */
+    placeCart: (user: CurrentUser, cart: CartOrderInput): Promise<string> =>
+      place(user, cart, (r) =>
+        unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
+          [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
+        }),
+      ),
+
+    /** All orders, an email's, or (with buyerUid) only those that Firebase account placed under that email. */
+    async list(email?: string, buyerUid?: string | null): Promise<Order[]> {
       await expireHolds();
       const rows = email
-        ? await db.query<OrderRow>('SELECT * FROM orders WHERE email = $1 ORDER BY seq DESC', [email])
-        : await db.query<OrderRow>('SELECT * FROM orders ORDER BY seq DESC');
+        ? buyerUid !== undefined
+          ? await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.email = $1 AND o.buyer_uid IS NOT DISTINCT FROM $2 ORDER BY o.seq DESC`, [email, buyerUid])
+          : await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.email = $1 ORDER BY o.seq DESC`, [email])
+        : await db.query<OrderRow>(`${ORDER_SELECT} ORDER BY o.seq DESC`);
       return rows.map(orderJson);
     },
 
-    /** Deletes an order; an unpaid one gives its units back. Buyers may delete only their unpaid orders. */
+    /**
+     * One page of list()'s order (newest first) after the order numbered `after`, and the list's total:
+     * an index range either way (orders.seq, or orders_email_idx for one buyer), and for all orders the
+     * kept count (migration 8), since counting a million rows would take longer than the page.
+     */
+    async page({ limit, after }: PageAsk<number>, email?: string, buyerUid?: string | null): Promise<ListPage<Order>> {
+      await expireHolds();
+      const params: unknown[] = [];
+      const filters: string[] = [];
+      if (email) {
+        params.push(email);
+        filters.push(`o.email = $${params.length}`);
+        // = and IS NULL rather than IS NOT DISTINCT FROM, which no index serves (orders_buyer_idx).
+        if (buyerUid === null) filters.push('o.buyer_uid IS NULL');
+        else if (buyerUid !== undefined) filters.push(`o.buyer_uid = $${params.push(buyerUid)}`);
+      }
+      const [{ total }] = email
+        ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`, params)
+        : await db.query<{ total: number }>(`SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`);
+      const where = after === undefined ? filters : [...filters, `o.seq < $${params.push(after)}`];
+      const rows = await db.query<OrderRow & { seq: number }>(
+        `${ORDER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY o.seq DESC LIMIT $${params.push(limit + 1)}`,
+        params,
+      );
+      return listPage(rows, limit, total, (r) => r.seq, orderJson);
+    },
+
+    /**
+     * Deletes an order; an unpaid one gives its units back. Buyers may delete only their unpaid orders.
+     * An unpaid order's payment is cancelled at the provider first: if the card went through meanwhile,
+     * the order becomes paid and stays (409), so nobody is charged for an order that is gone.
+     */
     async remove(user: CurrentUser, id: string): Promise<void> {
       await expireHolds();
+      const current = await getRow(db, id);
+      if (!current) throw notFound('Order');
+      const isAdmin = user.role === 'admin';
+      if (!isAdmin && !isBuyer(user, current)) throw forbidden();
+      if (current.payment === 'unpaid') {
+        const payments = await closePayments(id);
+        if (payments.state === 'succeeded') {
+          await markPaid(id, payments.intentId, payments.amountCents);
+          throw conflict(messages.orderPaidMeanwhile);
+        }
+        if (payments.state === 'unsettled') throw new ApiError(503, 'payment_unsettled', messages.paymentUnsettled);
+      }
       const outcome = await db.transaction(async (tx) => {
         const order = await getRow(tx, id, true);
         if (!order) return 'missing';
         const isAdmin = user.role === 'admin';
-        if (!isAdmin && order.email !== user.email) return 'forbidden';
+        if (!isAdmin && !isBuyer(user, order)) return 'forbidden';
         if (!isAdmin && order.payment === 'paid') return 'paid';
+        // Lines first: deleting the order deletes them.
+        if (order.payment === 'unpaid') await giveBackLines(tx, id);
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);
-        if (order.payment === 'unpaid') await tools.giveBack(tx, order.tool_id, order.quantity);
         return 'ok';
       });
       if (outcome === 'missing') throw notFound('Order');
@@ -154,25 +580,7 @@ export function ordersService(
       }
     },
 
-    /**
-     * Marks an order paid with the provider's intent id, only for the exact amount owed.
-     * Idempotent: the same intent again is fine; a different one on a paid order is a conflict.
-     */
-    async markPaid(id: string, intentId: string, amountCents: number): Promise<void> {
-      const outcome = await db.transaction(async (tx) => {
-        const order = await getRow(tx, id, true);
-        if (!order) return 'missing';
-        if (order.payment === 'paid') return order.transaction_id === intentId ? 'ok' : 'other';
-        if (order.payment === 'cancelled') return 'cancelled';
-        if (order.quantity * order.unit_price_cents !== amountCents) return 'amount';
-        await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [id, intentId]);
-        return 'ok';
-      });
-      if (outcome === 'missing') throw notFound('Order');
-      if (outcome === 'other') throw conflict('This order was already paid with another payment');
-      if (outcome === 'cancelled') throw conflict(HOLD_EXPIRED_REASON);
-      if (outcome === 'amount') throw conflict('The payment amount does not match the order total');
-    },
+    markPaid,
   };
 }
 export type OrdersService = ReturnType<typeof ordersService>;

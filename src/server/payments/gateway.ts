@@ -19,6 +19,11 @@ export interface PaymentGateway {
   createIntent(request: IntentRequest): Promise<Intent>;
   /** What the provider says about an intent; undefined when it does not know it. */
   retrieve(intentId: string): Promise<IntentStatus | undefined>;
-  /** Makes an open intent unpayable (its order's hold ran out). The sandbox needs none: it checks the order. */
-  cancel?(intentId: string): Promise<void>;
+  /**
+   * Makes an open intent unpayable before its order is let go. Returns the intent's status afterwards:
+   * 'canceled', or 'succeeded' when the card went through first (then the order is paid, not let go).
+   */
+  cancel(intentId: string): Promise<string>;
+  /** Gives a succeeded intent's money back in full (its order was cancelled or deleted); idempotent. */
+  refund(intentId: string): Promise<{ id: string }>;
 }

@@ -1,14 +1,18 @@
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { idSchema, numeric } from '../../lib/schemas';
-import { signedIn } from '../auth/guards';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors';
-import { jsonBody, parse } from '../http/validate';
-import { logger } from '../logger';
-import type { OrdersService } from '../orders/orders.service';
-import type { AppEnv, CurrentUser, Deps } from '../types';
-import { sandboxCardError } from './sandbox-cards';
+import { idSchema, numeric } from '../../lib/schemas.ts';
+import { isBuyer, signedIn } from '../auth/guards.ts';
+import { messages } from '../../lib/messages.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { jsonBody, parse, readBounded } from '../http/validate.ts';
+import { logger } from '../logger.ts';
+import { HOLD_EXPIRED_REASON, MAX_ORDER_TOTAL_CENTS, type OrdersService } from '../orders/orders.service.ts';
+import type { AppEnv, CurrentUser, Deps } from '../types.ts';
+import { sandboxCardError } from './sandbox-cards.ts';
+import { settleSucceeded } from './settle.ts';
+
+const WEBHOOK_MAX_BYTES = 256 * 1024;
 
 const intentRequestSchema = z.object({
   orderId: idSchema,
@@ -30,27 +34,6 @@ const sandboxConfirmSchema = z.object({
   }),
 });
 
-/**
- * A cancelled order's open intents are cancelled at the provider too, so a card cannot be charged
- * for units that went back to stock. Best effort: a failure is logged for the shop to follow up.
- */
-export async function cancelOpenPayments(deps: Deps, orderIds: string[]): Promise<void> {
-  const { payments, db } = deps;
-  if (!payments.cancel) return;
-  const open = await db.query<{ id: string }>(
-    `SELECT id FROM payments WHERE order_id = ANY($1) AND gateway = $2 AND status NOT IN ('succeeded', 'canceled')`,
-    [orderIds, payments.kind],
-  );
-  for (const { id } of open) {
-    try {
-      await payments.cancel(id);
-      await db.query(`UPDATE payments SET status = 'canceled' WHERE id = $1`, [id]);
-    } catch (error) {
-      logger.warn({ intentId: id, err: (error as Error).message }, 'could not cancel the payment of an expired order');
-    }
-  }
-}
-
 export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Stripe) {
   const { db, payments } = deps;
 
@@ -58,7 +41,7 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
     await orders.expireHolds();
     const order = await orders.getRow(id);
     if (!order) throw notFound('Order');
-    if (order.email !== user.email) throw forbidden('Only the buyer can pay for this order');
+    if (!isBuyer(user, order)) throw forbidden('Only the buyer can pay for this order');
     return order;
   }
 
@@ -68,12 +51,14 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
       const order = await ownOrder(c.get('user'), orderId);
       if (order.payment === 'paid') throw conflict('This order is already paid');
       if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
-      const amountCents = order.quantity * order.unit_price_cents;
+      const amountCents = Number(order.total_cents);
+      // Orders placed before the cap: refused here rather than overflowing the payment's amount.
+      if (amountCents > MAX_ORDER_TOTAL_CENTS) throw unprocessable(messages.orderTotalTooHigh);
       // Reopening the payment page reuses the intent instead of piling up new ones, even one that
       // succeeded while makepayment never ran (tab closed): a new intent would charge the card twice.
       const [open] = await db.query<{ client_secret: string }>(
         `SELECT client_secret FROM payments WHERE order_id = $1 AND amount_cents = $2 AND gateway = $3
-           ORDER BY created_at DESC LIMIT 1`,
+           AND status NOT IN ('canceled', 'refunded') ORDER BY created_at DESC LIMIT 1`,
         [order.id, amountCents, payments.kind],
       );
       let clientSecret = open?.client_secret;
@@ -95,16 +80,23 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
         publishableKey: deps.config.stripe?.publishableKey ?? null,
       });
     })
-    // Paid only when the provider confirms this intent succeeded, for this order and this amount.
+    // Paid only when the provider confirms this intent succeeded, for this order and this amount; a
+    // payment that succeeded for an order cancelled (or deleted) meanwhile is refunded and said so.
     .put('/booking/makepayment/:id', signedIn(deps), async (c) => {
       const id = parse(idSchema, c.req.param('id'));
       const { transactionId } = await jsonBody(c, makePaymentSchema);
-      const order = await ownOrder(c.get('user'), id);
+      await orders.expireHolds();
+      const order = await orders.getRow(id);
+      if (order && !isBuyer(c.get('user'), order)) throw forbidden('Only the buyer can pay for this order');
       const intent = await payments.retrieve(transactionId);
-      if (!intent || intent.orderId !== order.id) throw badRequest('Unknown payment for this order');
+      if (!intent || intent.orderId !== id) throw order ? badRequest('Unknown payment for this order') : notFound('Order');
       if (intent.status !== 'succeeded') throw new ApiError(402, 'payment_incomplete', 'The payment has not succeeded');
-      await orders.markPaid(order.id, intent.id, intent.amountCents);
-      await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [intent.id]);
+      const outcome = await settleSucceeded(deps, orders, { ...intent, orderId: id });
+      if (outcome === 'refunded') throw new ApiError(409, 'payment_refunded', messages.paymentRefunded);
+      if (outcome === 'missing') throw notFound('Order');
+      if (outcome === 'other') throw conflict('This order was already paid with another payment');
+      if (outcome === 'cancelled') throw conflict(HOLD_EXPIRED_REASON);
+      if (outcome === 'amount') throw conflict('The payment amount does not match the order total');
       return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
     });
 
@@ -122,11 +114,12 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
       // Never charge for an order whose hold ran out: its units went back to stock.
       if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
       const error = sandboxCardError(card, deps.now());
-      await db.query('UPDATE payments SET status = $2, last_error = $3 WHERE id = $1', [
-        intent.id,
-        error ? 'requires_payment_method' : 'succeeded',
-        error,
-      ]);
+      // Conditional: a payment cancelled meanwhile (the order expired or was deleted) is never charged.
+      const charged = await db.query(
+        `UPDATE payments SET status = $2, last_error = $3 WHERE id = $1 AND status NOT IN ('canceled', 'refunded') RETURNING id`,
+        [intent.id, error ? 'requires_payment_method' : 'succeeded', error],
+      );
+      if (!charged.length) throw conflict('This payment was cancelled');
       if (error) throw new ApiError(402, 'card_declined', error);
       return c.json({ paymentIntent: { id: intent.id, status: 'succeeded' } });
     });
@@ -134,13 +127,16 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
 
   const webhookSecret = deps.config.stripe?.webhookSecret;
   if (stripe && webhookSecret) {
-    // Marks orders paid even when the buyer closed the tab before makepayment ran.
+    // Marks orders paid even when the buyer closed the tab before makepayment ran, and refunds a payment
+    // for an order that was let go. A failure answers 503, so Stripe delivers the event again.
     app.post('/webhooks/stripe', async (c) => {
       const signature = c.req.header('stripe-signature');
       if (!signature) throw badRequest('Missing Stripe signature');
+      // Stripe's events are a few kB; anything far larger is not Stripe, and is refused unread.
+      const payload = (await readBounded(c.req.raw, WEBHOOK_MAX_BYTES)).toString('utf8');
       let event: Stripe.Event;
       try {
-        event = await stripe.webhooks.constructEventAsync(await c.req.text(), signature, webhookSecret);
+        event = await stripe.webhooks.constructEventAsync(payload, signature, webhookSecret);
       } catch {
         throw badRequest('Invalid Stripe signature');
       }
@@ -148,12 +144,14 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, stripe?: Strip
         const intent = event.data.object;
         const orderId = intent.metadata?.orderId;
         if (orderId) {
+          let outcome;
           try {
-            await orders.markPaid(orderId, intent.id, intent.amount);
-            await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [intent.id]);
+            outcome = await settleSucceeded(deps, orders, { id: intent.id, status: intent.status, amountCents: intent.amount, orderId });
           } catch (error) {
-            logger.warn({ orderId, err: (error as Error).message }, 'webhook could not mark the order paid');
+            logger.error({ orderId, intentId: intent.id, err: (error as Error).message }, 'webhook could not settle a payment');
+            throw new ApiError(503, 'retry', 'Could not settle the payment now');
           }
+          if (outcome !== 'ok' && outcome !== 'refunded') logger.warn({ orderId, intentId: intent.id, outcome }, 'webhook did not mark the order paid');
         }
       }
       return c.json({ received: true });

@@ -1,5 +1,5 @@
 // Stripe's test cards and the messages Stripe gives for them, so the sandbox behaves like test mode.
-import { cardFormatError, type CardInput } from '../../lib/cards';
+import { cardFormatError, type CardInput } from '../../lib/cards.ts';
 
 const SUCCEEDS = new Set(['4242424242424242', '4000056655665556', '5555555555554444', '378282246310005']);
 const DECLINES: Record<string, string> = {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentGateway } from './gateway';
+import type { PaymentGateway } from './gateway.ts';
 
 export function stripeClient(secretKey: string, apiBase?: string): Stripe {
   const base = apiBase ? new URL(apiBase) : undefined;
@@ -27,7 +27,23 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
       return { id: intent.id, clientSecret: intent.client_secret! };
     },
     async cancel(intentId) {
-      await stripe.paymentIntents.cancel(intentId);
+      try {
+        return (await stripe.paymentIntents.cancel(intentId)).status;
+      } catch (error) {
+        // Already succeeded (or cancelled): Stripe refuses; what counts is the state it is in.
+        if ((error as { code?: string }).code !== 'payment_intent_unexpected_state') throw error;
+        return (await stripe.paymentIntents.retrieve(intentId)).status;
+      }
+    },
+    async refund(intentId) {
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `refund-${intentId}` });
+        return { id: refund.id };
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'charge_already_refunded') throw error;
+        const [earlier] = (await stripe.refunds.list({ payment_intent: intentId, limit: 1 })).data;
+        return { id: earlier.id };
+      }
     },
     async retrieve(intentId) {
       try {

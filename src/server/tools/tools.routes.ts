@@ -1,15 +1,25 @@
 import { Hono } from 'hono';
-import { idSchema, restockSchema, toolInputSchema, type ToolInput } from '../../lib/schemas';
-import { adminOnly } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { cachedJson } from '../http/cache';
-import { jsonBody, parse } from '../http/validate';
-import type { AppEnv, Deps } from '../types';
-import type { ToolsService } from './tools.service';
+import { idSchema, restockSchema, toolInputSchema, type ToolInput } from '../../lib/schemas.ts';
+import { adminOnly } from '../auth/guards.ts';
+import { notFound } from '../http/errors.ts';
+import { cachedJson } from '../http/cache.ts';
+import { jsonBody, parse } from '../http/validate.ts';
+import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import type { AppEnv, Deps } from '../types.ts';
+import type { ToolsService } from './tools.service.ts';
 
 export function toolsRoutes(deps: Deps, tools: ToolsService) {
   return new Hono<AppEnv>()
-    .get('/tools', async (c) => cachedJson(c, await tools.list()))
+    // With limit or cursor (the admin's product list), a page and the total, read fresh; without, the
+    // whole catalogue as the storefront reads it, from memory.
+    .get('/tools', async (c) => {
+      const ask = pageAsk(c.req.query(), seqKeySchema);
+      if (ask) {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await tools.page(ask));
+      }
+      return cachedJson(c, await tools.list());
+    })
     .get('/tools/:id', async (c) => {
       const tool = await tools.get(c.req.param('id'));
       if (!tool) throw notFound('Tool');

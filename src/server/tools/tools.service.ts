@@ -1,9 +1,10 @@
-import type { Tool } from '../../lib/entities';
-import { toCents, toDollars } from '../../lib/money';
-import type { ToolInput } from '../../lib/schemas';
-import type { Db, Queryable } from '../db/client';
-import { newId } from '../ids';
-import { publicDataChanged, runtime } from '../runtime';
+import type { ListPage, Tool } from '../../lib/entities.ts';
+import { toCents, toDollars } from '../../lib/money.ts';
+import type { ToolInput } from '../../lib/schemas.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import { newId } from '../ids.ts';
+import { listPage, type PageAsk } from '../http/paging.ts';
+import type { Change, ChangeBus } from '../changes.ts';
 
 export type { Tool };
 
@@ -31,23 +32,29 @@ const CACHE_TTL_MS = 5000;
 const COLUMNS = 'id, name, img, description, minimum_order_quantity, available_quantity, price_cents';
 
 /**
- * The catalogue, newest first. Reads are cached in memory and dropped on every write made through
- * this module (all tool and stock writes are; callers of take/giveBack invalidate after commit),
- * so a public read costs no query.
+ * The catalogue, newest first. Reads are cached in memory and dropped on every change announced on
+ * the bus, by this server (all tool and stock writes announce; callers of take/giveBack invalidate
+ * after commit) or by another sharing the database, so a public read costs no query.
  */
-export function toolsService(db: Db) {
+export function toolsService(db: Db, changes: ChangeBus) {
   let cache: Tool[] | undefined;
   let cachedAt = 0;
-  // Bumped by every write, so a read that started before the write never caches what it saw.
+  /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
+  let ids: Set<string> | undefined;
+  // Bumped by every change, so a read that started before it never caches what it saw.
   let generation = 0;
-  const invalidate = () => {
+  changes.subscribe((change) => {
+    if (change === 'reviews') return;
     cache = undefined;
     generation++;
-    publicDataChanged();
-  };
+    // Another server added or deleted a tool: learn the ids now, not on the next read.
+    if (change === 'tools') void list().catch(() => {});
+  });
+  /** Says (after commit) that the catalogue or stock changed, here and on every other server. */
+  const invalidate = (change: Change = 'stock') => changes.announce(change);
 
   async function list(): Promise<Tool[]> {
-    // The short TTL covers writes made by other server processes sharing one PostgreSQL.
+    // The TTL is a safety net for a missed announcement (the listener reconnecting).
     if (!cache || Date.now() - cachedAt > CACHE_TTL_MS) {
       const started = generation;
       const rows = await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`);
@@ -55,7 +62,7 @@ export function toolsService(db: Db) {
       if (started !== generation) return fresh;
       cache = fresh;
       cachedAt = Date.now();
-      runtime.toolIds = new Set(fresh.map((t) => t._id));
+      ids = new Set(fresh.map((t) => t._id));
     }
     return cache;
   }
@@ -63,6 +70,17 @@ export function toolsService(db: Db) {
   return {
     list,
     invalidate,
+    /** One page of the catalogue, newest first, after the tool numbered `after` (the admin's product list). */
+    async page({ limit, after }: PageAsk<number>): Promise<ListPage<Tool>> {
+      const rows = await db.query<ToolRow & { seq: number }>(
+        `SELECT ${COLUMNS}, seq FROM tools WHERE $2::int IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
+        [limit + 1, after ?? null],
+      );
+      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
+      return listPage(rows, limit, total, (r) => r.seq, toolJson);
+    },
+    /** Whether a tool exists, from memory: undefined until the catalogue was read once. */
+    exists: (id: string): boolean | undefined => ids?.has(id),
     async get(id: string): Promise<Tool | undefined> {
       return (await list()).find((t) => t._id === id);
     },
@@ -73,39 +91,58 @@ export function toolsService(db: Db) {
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [id, input.name, input.description, input.img, toCents(input.price), input.minimumOrderQuantity, input.availableQuantity],
       );
-      invalidate();
-      runtime.toolIds?.add(id);
+      ids?.add(id);
+      invalidate('tools');
       return id;
     },
     async remove(id: string): Promise<number> {
       const rows = await db.transaction(async (tx) => {
         // Deleting the tool rewrites its orders' tool_id. Lock those orders first, as every other writer
         // does (order, then stock): locking the tool first deadlocked with a buyer deleting their order.
-        await tx.query('SELECT id FROM orders WHERE tool_id = $1 ORDER BY id FOR UPDATE', [id]);
+        await tx.query(
+          'SELECT o.id FROM orders o WHERE o.id IN (SELECT order_id FROM order_items WHERE tool_id = $1) ORDER BY o.id FOR UPDATE OF o',
+          [id],
+        );
         return tx.query('DELETE FROM tools WHERE id = $1 RETURNING id', [id]);
       });
-      invalidate();
       // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
-      runtime.toolIds?.delete(id);
+      ids?.delete(id);
+      invalidate('tools');
       return rows.length;
     },
+    /**
+     * Sets the units for sale. Units still held by unpaid orders are not counted on top: those orders
+     * took them from an older stock_version, so they do not give them back on expiry or delete.
+     */
     async restock(id: string, availableQuantity: number): Promise<number> {
-      const rows = await db.query('UPDATE tools SET available_quantity = $2 WHERE id = $1 RETURNING id', [id, availableQuantity]);
+      const rows = await db.query(
+        'UPDATE tools SET available_quantity = $2, stock_version = stock_version + 1 WHERE id = $1 RETURNING id',
+        [id, availableQuantity],
+      );
       invalidate();
       return rows.length;
     },
-    /** Takes stock atomically; returns the tool row as it was sold, or undefined when not enough is left. */
-    async take(tx: Queryable, id: string, quantity: number): Promise<ToolRow | undefined> {
-      const [row] = await tx.query<ToolRow>(
+    /**
+     * Takes stock atomically; returns the tool row as it was sold (with the restock the units came from),
+     * or undefined when not enough is left.
+     */
+    async take(tx: Queryable, id: string, quantity: number): Promise<(ToolRow & { stock_version: number }) | undefined> {
+      const [row] = await tx.query<ToolRow & { stock_version: number }>(
         `UPDATE tools SET available_quantity = available_quantity - $2
          WHERE id = $1 AND available_quantity >= $2 AND minimum_order_quantity <= $2
-         RETURNING ${COLUMNS}`,
+         RETURNING ${COLUMNS}, stock_version`,
         [id, quantity],
       );
       return row;
     },
-    async giveBack(tx: Queryable, id: string | null, quantity: number): Promise<void> {
-      if (id) await tx.query('UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1', [id, quantity]);
+    /** Returns an order's units, unless the tool was restocked since they were taken (stockVersion). */
+    async giveBack(tx: Queryable, id: string | null, quantity: number, stockVersion: number): Promise<void> {
+      if (!id) return;
+      await tx.query('UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 AND stock_version = $3', [
+        id,
+        quantity,
+        stockVersion,
+      ]);
     },
   };
 }

@@ -1,31 +1,35 @@
 import { Hono } from 'hono';
-import { emailSchema, profileUpdateSchema } from '../../lib/schemas';
-import { adminOnly, bearer, pathEmail, selfOnly, selfOrAdmin } from '../auth/guards';
-import { signAccessToken } from '../auth/jwt';
-import { conflict, notFound, unauthorized } from '../http/errors';
-import { rateLimit } from '../http/rate-limit';
-import { jsonBody, parse } from '../http/validate';
-import type { AppEnv, Deps } from '../types';
-import type { UsersService } from './users.service';
+import { z } from 'zod';
+import { emailSchema, profileUpdateSchema } from '../../lib/schemas.ts';
+import { adminOnly, bearer, pathEmail, selfOnly, selfOrAdmin } from '../auth/guards.ts';
+import { signAccessToken } from '../auth/jwt.ts';
+import { ApiError, conflict, notFound, unauthorized } from '../http/errors.ts';
+import { logger } from '../logger.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { jsonBody, parse } from '../http/validate.ts';
+import { pageAsk } from '../http/paging.ts';
+import type { AppEnv, Deps } from '../types.ts';
+import type { UsersService } from './users.service.ts';
+
+// A cursor's key: sign-up microseconds (as text) and email, checked before it reaches SQL.
+const userKeySchema = z.tuple([z.string().regex(/^-?\d{1,16}$/), z.string().min(1).max(320)]);
 
 export function usersRoutes(deps: Deps, users: UsersService) {
   const emailParam = (c: Parameters<typeof pathEmail>[0]) => parse(emailSchema, pathEmail(c));
   return (
     new Hono<AppEnv>()
       // Token exchange: only a valid Firebase ID token for this very email gets our access token.
-      .put('/user/:email', rateLimit('sign-in', deps.config.signInRateLimit, 60_000), async (c) => {
+      .put('/user/:email', rateLimit(deps, { name: 'sign-in', points: deps.config.signInRateLimit, windowMs: 60_000, by: 'ip' }), async (c) => {
         const email = emailParam(c);
         const idToken = bearer(c);
         if (!idToken) throw unauthorized('A Firebase ID token is required');
         const identity = await deps.identity.verifyIdToken(idToken);
         if (!identity || identity.email !== email) throw unauthorized('The sign-in token is invalid or expired');
         await users.upsertOnSignIn(identity);
-        return c.json({ token: await signAccessToken(deps.jwtSecret, email, deps.now().getTime()) });
+        // The token names the Firebase account too: once another account holds this email, it stops working.
+        return c.json({ token: await signAccessToken(deps.jwtSecret, email, deps.now().getTime(), identity.uid) });
       })
-      .get('/admin/:email', selfOrAdmin(deps), async (c) => {
-        const user = await users.get(emailParam(c));
-        return c.json({ admin: user?.role === 'admin' });
-      })
+      .get('/admin/:email', selfOrAdmin(deps), async (c) => c.json({ admin: await users.isAdmin(emailParam(c)) }))
       .get('/userprofile/:email', selfOrAdmin(deps), async (c) => {
         const user = await users.get(emailParam(c));
         if (!user) throw notFound('User');
@@ -36,12 +40,24 @@ export function usersRoutes(deps: Deps, users: UsersService) {
         const matchedCount = await users.update(emailParam(c), update);
         return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });
       })
-      .get('/allusers', adminOnly(deps), async (c) => c.json(await users.list()))
+      // With limit or cursor, a page and the total; without, every user (the spec's array).
+      .get('/allusers', adminOnly(deps), async (c) => {
+        const ask = pageAsk(c.req.query(), userKeySchema);
+        return c.json(ask ? await users.page(ask) : await users.list());
+      })
       .delete('/allusers/dlt/:email', adminOnly(deps), async (c) => {
-        const result = await users.remove(emailParam(c));
+        const email = emailParam(c);
+        const result = await users.remove(email, async (uid) => {
+          try {
+            await deps.identity.deleteAccount(uid);
+          } catch (error) {
+            const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
+            logger.error({ err: error, email }, 'could not delete the sign-in account; the user was kept');
+            throw new ApiError(502, 'identity_unavailable', `The user was kept: their sign-in account could not be deleted (${reason}). Please try again.`);
+          }
+        });
         if (result.lastAdmin) throw conflict('The store needs at least one admin');
         if (!result.deleted) throw notFound('User');
-        if (result.uid) await deps.identity.deleteAccount(result.uid);
         return c.json({ acknowledged: true, deletedCount: result.deleted });
       })
       .put('/allusers/makeadmin/:email', adminOnly(deps), async (c) => {

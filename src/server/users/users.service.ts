@@ -1,6 +1,8 @@
-import type { ProfileUpdate } from '../../lib/schemas';
-import type { UserProfile } from '../../lib/entities';
-import type { Db } from '../db/client';
+import type { ProfileUpdate } from '../../lib/schemas.ts';
+import type { ListPage, UserProfile } from '../../lib/entities.ts';
+import { usableRole } from '../auth/guards.ts';
+import type { Db } from '../db/client.ts';
+import { listPage, type PageAsk } from '../http/paging.ts';
 
 export type { UserProfile };
 
@@ -9,19 +11,45 @@ const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNum
 
 const normalise = (u: UserProfile): UserProfile => ({ ...u, signUpDate: new Date(u.signUpDate).toISOString() });
 
+/** A user's place in the list (newest first, then by email): sign-up time in whole microseconds, email. */
+export type UserKey = [signUpMicros: string, email: string];
+// Microseconds as text, exact both ways: a JavaScript Date keeps only milliseconds, and two sign-ups
+// within one millisecond would otherwise straddle a page boundary.
+const KEYED_SELECT = SELECT.replace(' FROM users', `, (extract(epoch FROM sign_up_date) * 1000000)::bigint::text AS "keyMicros" FROM users`);
+const AT = `('epoch'::timestamptz + $2::bigint * interval '1 microsecond')`;
+
 export function usersService(db: Db, adminEmails: string[]) {
   return {
-    /** Creates the user on their first token; admins listed in ADMIN_EMAILS are promoted. Never takes a role from a client. */
-    async upsertOnSignIn(identity: { email: string; uid: string; name?: string }): Promise<void> {
-      const role = adminEmails.includes(identity.email) ? 'admin' : 'user';
+    /**
+     * Creates or refreshes the user at each token exchange. Never takes a role from a client.
+     * - The row belongs to one Firebase account (firebase_uid). An unbound row (seeded) is bound by
+     *   the first verified token. Any other account for the email (the first deleted and the address
+     *   signed up again, or an unverified claim on a seeded row) starts afresh: role user, empty profile.
+     * - email_verified follows the token; roles above user are used only with it (auth/guards.ts).
+     * - ADMIN_EMAILS promotes only a verified token: anyone can make a password account for any address.
+     */
+    async upsertOnSignIn(identity: { email: string; uid: string; name?: string; emailVerified: boolean }): Promise<void> {
+      const role = identity.emailVerified && adminEmails.includes(identity.email) ? 'admin' : 'user';
+      const same = '(users.firebase_uid = EXCLUDED.firebase_uid OR (users.firebase_uid IS NULL AND EXCLUDED.email_verified))';
       await db.query(
-        `INSERT INTO users (email, firebase_uid, name, role) VALUES ($1, $2, $3, $4)
+        `INSERT INTO users (email, firebase_uid, name, role, email_verified) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (email) DO UPDATE SET
            firebase_uid = EXCLUDED.firebase_uid,
-           name = CASE WHEN users.name = '' THEN EXCLUDED.name ELSE users.name END,
-           role = CASE WHEN EXCLUDED.role = 'admin' THEN 'admin' ELSE users.role END`,
-        [identity.email, identity.uid, identity.name ?? '', role],
+           email_verified = EXCLUDED.email_verified,
+           name = CASE WHEN ${same} AND users.name <> '' THEN users.name ELSE EXCLUDED.name END,
+           education = CASE WHEN ${same} THEN users.education ELSE '' END,
+           social = CASE WHEN ${same} THEN users.social ELSE '' END,
+           phone_number = CASE WHEN ${same} THEN users.phone_number ELSE '' END,
+           address = CASE WHEN ${same} THEN users.address ELSE '' END,
+           sign_up_date = CASE WHEN ${same} THEN users.sign_up_date ELSE now() END,
+           role = CASE WHEN EXCLUDED.role = 'admin' THEN 'admin' WHEN ${same} THEN users.role ELSE 'user' END`,
+        [identity.email, identity.uid, identity.name ?? '', role, identity.emailVerified],
       );
+    },
+    /** Whether the user can act as an admin now: the admin role and a verified email. */
+    async isAdmin(email: string): Promise<boolean> {
+      const [row] = await db.query<{ role: 'user' | 'admin'; email_verified: boolean }>('SELECT role, email_verified FROM users WHERE email = $1', [email]);
+      return row ? usableRole(row) === 'admin' : false;
     },
     async get(email: string): Promise<UserProfile | undefined> {
       const [user] = await db.query<UserProfile>(`${SELECT} WHERE email = $1`, [email]);
@@ -29,6 +57,23 @@ export function usersService(db: Db, adminEmails: string[]) {
     },
     async list(): Promise<UserProfile[]> {
       return (await db.query<UserProfile>(`${SELECT} ORDER BY sign_up_date DESC, email`)).map(normalise);
+    },
+    /** One page of list()'s order, after `after` (users_sign_up_idx makes it an index range). */
+    async page({ limit, after }: PageAsk<UserKey>): Promise<ListPage<UserProfile>> {
+      const rows = after
+        ? await db.query<UserProfile & { keyMicros: string }>(
+            `${KEYED_SELECT} WHERE sign_up_date < ${AT} OR (sign_up_date = ${AT} AND email > $3) ORDER BY sign_up_date DESC, email LIMIT $1`,
+            [limit + 1, after[0], after[1]],
+          )
+        : await db.query<UserProfile & { keyMicros: string }>(`${KEYED_SELECT} ORDER BY sign_up_date DESC, email LIMIT $1`, [limit + 1]);
+      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users');
+      return listPage(
+        rows,
+        limit,
+        total,
+        (u): UserKey => [u.keyMicros, u.email],
+        ({ keyMicros: _key, ...u }) => normalise(u),
+      );
     },
     async update(email: string, p: ProfileUpdate): Promise<number> {
       const rows = await db.query(
@@ -44,21 +89,25 @@ export function usersService(db: Db, adminEmails: string[]) {
     },
     /**
      * Deletes the user record (their orders and reviews stay, keyed by email, for the shop's books).
-     * Refuses to remove the last admin. Returns the sign-in uid so the caller can remove the account.
+     * Refuses to remove the last admin. The sign-in account goes first, inside the transaction: if
+     * Firebase refuses, the row stays (rolled back), so there is never a sign-in account that could
+     * come back with no record of its deletion; a row whose account is gone is the harmless side.
      */
-    async remove(email: string): Promise<{ deleted: number; uid: string | null; lastAdmin: boolean }> {
+    async remove(email: string, deleteSignIn: (uid: string) => Promise<void>): Promise<{ deleted: number; lastAdmin: boolean }> {
       return db.transaction(async (tx) => {
         // Lock the admins first, in one order, then the target: two admins deleting each other at
         // once then queue up instead of deadlocking (locking the target first made each wait on the other).
-        const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' ORDER BY email FOR UPDATE`);
-        const [target] = await tx.query<{ role: string; firebase_uid: string | null }>(
-          'SELECT role, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
+        // Only admins who can act (verified) count: an unverified admin row cannot run the store.
+        const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`);
+        const [target] = await tx.query<{ role: 'user' | 'admin'; email_verified: boolean; firebase_uid: string | null }>(
+          'SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
           [email],
         );
-        if (!target) return { deleted: 0, uid: null, lastAdmin: false };
-        if (target.role === 'admin' && admins.length <= 1) return { deleted: 0, uid: null, lastAdmin: true };
+        if (!target) return { deleted: 0, lastAdmin: false };
+        if (usableRole(target) === 'admin' && admins.length <= 1) return { deleted: 0, lastAdmin: true };
+        if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
         await tx.query('DELETE FROM users WHERE email = $1', [email]);
-        return { deleted: 1, uid: target.firebase_uid, lastAdmin: false };
+        return { deleted: 1, lastAdmin: false };
       });
     },
   };

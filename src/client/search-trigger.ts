@@ -1,0 +1,15 @@
+// Loads the header search (src/client/search.ts and its index) on first use: focus on the box, or
+// "/" pressed anywhere but in a field. Kept tiny: it ships with every page.
+const input = document.querySelector<HTMLInputElement>('#site-search');
+if (input) {
+  let loading: Promise<unknown> | undefined;
+  const load = () => (loading ??= import('./search').then((m) => m.attachSearch(input)));
+  input.addEventListener('focus', load, { once: true });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target as HTMLElement;
+    if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    e.preventDefault();
+    input.focus();
+  });
+}

@@ -1,0 +1,116 @@
+// Manage reviews (admin; not in the spec): reviews are never deleted (their dense numbering makes
+// every page of the home list an index range), so spam is hidden instead, and can be shown again.
+import { useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { toast } from '../../client/toast';
+import type { ModeratedReview, ModerationPage } from '../../lib/entities';
+import { messages } from '../../lib/messages';
+import { pageCount } from '../../lib/pagination';
+import { Badge } from '../ui/Badge';
+import { DataTable, type Column } from '../ui/DataTable';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { PageSpinner } from '../ui/Spinner';
+import { StarRating } from '../ui/StarRating';
+import { LoadError } from '../ui/States';
+import { useResource } from '../ui/useResource';
+
+const PAGE_SIZE = 20;
+
+export default function ManageReviews(_props: { params: Record<string, string> }) {
+  const [page, setPage] = useState(0);
+  const reviews = useResource<ModerationPage>(
+    `reviews/moderation?limit=${PAGE_SIZE}&pageNumber=${page}`,
+    'Could not load the reviews. Please try again.',
+  );
+  const [changing, setChanging] = useState<string | null>(null);
+  const pages = pageCount(reviews.data?.count ?? 0, PAGE_SIZE);
+
+  async function setHidden(review: ModeratedReview, hidden: boolean) {
+    setChanging(review._id);
+    try {
+      await api.put(`reviews/hide/${enc(review._id)}`, { hidden });
+      reviews.update((data) => ({
+        ...data,
+        services: data.services.map((r) => (r._id === review._id ? { ...r, hidden } : r)),
+      }));
+      toast.success(hidden ? messages.reviewHidden : messages.reviewShown);
+    } catch (error) {
+      toast.error(errorMessage(error, messages.reviewModerationFailed));
+    } finally {
+      setChanging(null);
+    }
+  }
+
+  const columns: Column<ModeratedReview>[] = [
+    { header: 'Name', rowHeader: true, cell: (r) => r.name },
+    { header: 'Review', cell: (r) => <span className="line-clamp-3 max-w-md break-words">{r.Messege}</span> },
+    { header: 'Rating', cell: (r) => <StarRating rating={r.ratings} /> },
+    { header: 'Added by', cell: (r) => <span className="break-all">{r.addedBy}</span> },
+    {
+      header: 'Status',
+      cell: (r) => (r.hidden ? <Badge tone="danger">Hidden</Badge> : <Badge tone="success">Shown</Badge>),
+    },
+    {
+      header: 'Action',
+      className: 'sm:text-right',
+      cell: (r) => (
+        <button
+          type="button"
+          className={`btn btn-sm ${r.hidden ? 'btn-outline' : 'btn-danger'}`}
+          disabled={changing !== null}
+          aria-busy={changing === r._id || undefined}
+          onClick={() => setHidden(r, !r.hidden)}
+        >
+          {r.hidden ? 'Show' : 'Hide'}
+          <span className="sr-only"> the review by {r.name}</span>
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ScreenHeader title="Manage Reviews" total={reviews.data?.count} noun="reviews">
+        Every review, newest first. Hidden reviews stay here but leave the home page.
+      </ScreenHeader>
+      {reviews.error && <LoadError message={reviews.error} onRetry={reviews.reload} />}
+      {!reviews.data ? (
+        !reviews.error && <PageSpinner label="Loading reviews…" />
+      ) : (
+        <>
+          <DataTable
+            caption="Reviews"
+            columns={columns}
+            rows={reviews.data.services}
+            rowKey={(r) => r._id}
+            busy={reviews.loading}
+            empty="No reviews yet."
+          />
+          {pages > 1 && (
+            <nav aria-label="Review pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                disabled={page === 0 || reviews.loading}
+                onClick={() => setPage(page - 1)}
+              >
+                Previous
+              </button>
+              <span aria-live="polite">
+                Page {page + 1} of {pages}
+              </span>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                disabled={page + 1 >= pages || reviews.loading}
+                onClick={() => setPage(page + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </>
+  );
+}

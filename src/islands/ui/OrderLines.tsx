@@ -1,0 +1,37 @@
+// An order's lines, wherever an order is shown: the spec's one tool reads as before, a cart's lines each
+// with their quantity and price.
+import type { Order } from '../../lib/entities';
+import { formatCents, toCents } from '../../lib/money';
+
+/** Each line as 'quantity x price = line total' (the payment page's and the confirmation's form). */
+export function OrderLinesList({ order }: { order: Pick<Order, 'items'> }) {
+  return (
+    <ul className="divide-y divide-steel-100" aria-label="Order lines">
+      {order.items.map((item, i) => (
+        <li key={i} className="flex justify-between gap-4 py-2 text-sm" data-testid="order-line">
+          <span>{item.productName}</span>
+          <span className="tabular-nums">
+            {item.quantity} x {formatCents(toCents(item.price))} = {formatCents(item.quantity * toCents(item.price))}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A table's product cell: the tool's name, or for several lines "N tools" and what they are. */
+export function OrderProduct({ order }: { order: Pick<Order, 'items' | 'productName'> }) {
+  if (order.items.length <= 1) return <>{order.productName}</>;
+  return (
+    <>
+      {order.productName}
+      <ul className="mt-1 text-xs font-normal text-steel-600">
+        {order.items.map((item, i) => (
+          <li key={i}>
+            {item.quantity} × {item.productName}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

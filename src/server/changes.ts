@@ -1,0 +1,139 @@
+// The invalidation bus. A write announces what it changed after commit; every cache that shows that
+// data listens and drops its copy. With PGlite (one process) announcements stay in process; with
+// PostgreSQL every server LISTENs on one channel, so a write on any server reaches all within
+// milliseconds. Expiry timers in the caches remain only as a safety net.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+
+/** What changed: the catalogue (tools added, deleted, edited), stock levels, or public reviews. */
+export type Change = 'tools' | 'stock' | 'reviews';
+const KINDS = new Set<string>(['tools', 'stock', 'reviews']);
+
+export interface ChangeBus {
+  /** Called by a service after its write committed. */
+  announce(change: Change): void;
+  /** Runs fn for every change, local or from another server; returns the unsubscribe. */
+  subscribe(fn: (change: Change) => void): () => void;
+  /** Bumped by every change: copies made at an older version are stale. */
+  readonly version: number;
+  close(): Promise<void>;
+}
+
+function localBus() {
+  const listeners = new Set<(change: Change) => void>();
+  let version = 0;
+  return {
+    emit(change: Change) {
+      version++;
+      for (const fn of listeners) fn(change);
+    },
+    subscribe(fn: (change: Change) => void) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
+    },
+    get version() {
+      return version;
+    },
+  };
+}
+
+/** PGlite: one process, so announcing is telling our own listeners. */
+export function memoryBus(): ChangeBus {
+  const local = localBus();
+  return {
+    announce: local.emit,
+    subscribe: local.subscribe,
+    get version() {
+      return local.version;
+    },
+    close: async () => {},
+  };
+}
+
+export const CHANNEL = 'store_changes';
+
+interface ListenClient {
+  connect(): Promise<unknown>;
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+  on(event: 'notification', fn: (msg: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error' | 'end', fn: (error?: Error) => void): unknown;
+  end(): Promise<void>;
+}
+
+export interface PostgresBusOptions {
+  /** A new dedicated connection (LISTEN holds it for the process's life). */
+  connect: () => ListenClient;
+  /** Sends a notification on the shared pool. */
+  notify: (channel: string, payload: string) => Promise<unknown>;
+  log: Pick<Logger, 'warn' | 'info'>;
+}
+
+/**
+ * PostgreSQL: NOTIFY after commit, LISTEN on a dedicated connection that reconnects with backoff.
+ * While it is away, notifications are missed, so on every (re)connect every cache is dropped once.
+ */
+export function postgresBus({ connect, notify, log }: PostgresBusOptions): ChangeBus & { listening(): boolean } {
+  const local = localBus();
+  const self = randomUUID();
+  let client: ListenClient | undefined;
+  let listening = false;
+  let closed = false;
+  let delay = 250;
+  let retry: NodeJS.Timeout | undefined;
+
+  const dropEverything = () => {
+    for (const kind of KINDS) local.emit(kind as Change);
+  };
+
+  async function listen() {
+    if (closed) return;
+    const next = connect();
+    client = next;
+    let failed = false;
+    const lost = (error?: Error) => {
+      if (failed || closed) return;
+      failed = true;
+      listening = false;
+      log.warn({ err: error?.message }, 'change listener lost its connection; reconnecting');
+      next.end().catch(() => {});
+      retry = setTimeout(() => void listen(), delay);
+      retry.unref();
+      delay = Math.min(delay * 2, 5000);
+    };
+    next.on('error', lost);
+    next.on('end', () => lost(new Error('connection ended')));
+    next.on('notification', (msg) => {
+      const [sender, kind] = (msg.payload ?? '').split(':');
+      if (sender !== self && KINDS.has(kind)) local.emit(kind as Change);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      listening = true;
+      delay = 250;
+      dropEverything();
+    } catch (error) {
+      lost(error as Error);
+    }
+  }
+  void listen();
+
+  return {
+    announce(change) {
+      local.emit(change);
+      notify(CHANNEL, `${self}:${change}`).catch((error: Error) =>
+        log.warn({ err: error.message }, 'could not announce a change'),
+      );
+    },
+    subscribe: local.subscribe,
+    get version() {
+      return local.version;
+    },
+    listening: () => listening,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}

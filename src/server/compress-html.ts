@@ -1,0 +1,30 @@
+// Pages rendered on request (the catalogue, tools added after the build, 404s) are compressed here:
+// prebuilt pages go out precompressed by static-files.ts, and an on-demand page must fit the same
+// first round trip (13,000 bytes, scripts/bench/pages.ts). Brotli at quality 5: ~1 ms for a page,
+// within a few percent of the best.
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const br = promisify(brotliCompress);
+const gz = promisify(gzip);
+const MIN_BYTES = 1024;
+
+export async function compressHtml(request: Request, response: Response): Promise<Response> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('text/html') || response.headers.has('content-encoding') || !response.body) return response;
+  const accepts = request.headers.get('accept-encoding') ?? '';
+  const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+  const headers = new Headers(response.headers);
+  headers.append('Vary', 'Accept-Encoding');
+  const html = Buffer.from(await response.arrayBuffer());
+  let body: Buffer = html;
+  if (encoding && html.length >= MIN_BYTES) {
+    body =
+      encoding === 'br'
+        ? await br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } })
+        : await gz(html, { level: 6 });
+    headers.set('Content-Encoding', encoding);
+  }
+  headers.set('Content-Length', String(body.length));
+  return new Response(new Uint8Array(body), { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,56 @@
+// Keyset paging for the dashboard lists. A page is the `limit` rows after the last row of the previous
+// page in the list's order, whatever was inserted or deleted in between: no row is skipped or repeated,
+// and a deep page costs what the first one does (an index range, never an OFFSET over the rows before).
+// The cursor is that last row's sort key, base64url JSON: opaque to clients, checked like any input.
+import { z } from 'zod';
+import type { ListPage } from '../../lib/entities.ts';
+import { listPageQuerySchema } from '../../lib/schemas.ts';
+import { badRequest } from './errors.ts';
+import { parse } from './validate.ts';
+
+export interface PageAsk<K> {
+  limit: number;
+  /** The sort key of the last row already seen; absent for the first page. */
+  after?: K;
+}
+
+/**
+ * The paging a list read asks for, or undefined when it sends neither `limit` nor `cursor` (then the
+ * read answers the spec's plain array). `key` checks a cursor's decoded sort key.
+ */
+export function pageAsk<S extends z.ZodType>(query: Record<string, string>, key: S): PageAsk<z.output<S>> | undefined {
+  if (query.limit === undefined && query.cursor === undefined) return undefined;
+  const { limit, cursor } = parse(listPageQuerySchema, query);
+  return cursor === undefined ? { limit } : { limit, after: decodeCursor(cursor, key) };
+}
+
+/** The key of lists in the order of an identity column (tools.seq, orders.seq): the last row's number. */
+export const seqKeySchema = z.number().int().min(0).max(2_147_483_647);
+
+export const encodeCursor = (key: unknown): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+function decodeCursor<S extends z.ZodType>(cursor: string, key: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+  }
+  const result = key.safeParse(value);
+  if (!result.success) throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+  return result.data;
+}
+
+/**
+ * A page from rows read with `limit + 1` (the extra row only says whether another page follows) and
+ * the list's total. `keyOf` gives a row's sort key, the next page's cursor.
+ */
+export function listPage<R, T>(rows: R[], limit: number, total: number, keyOf: (row: R) => unknown, toJson: (row: R) => T): ListPage<T> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toJson),
+    total,
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null,
+  };
+}

@@ -1,0 +1,173 @@
+// Prometheus metrics (prom-client): requests and latency by route, the PostgreSQL pool, public-read
+// cache hits, and orders placed, paid and cancelled. One registry per process: main.ts and the
+// services it builds (store.ts) load this one module.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+interface Metrics {
+  registry: Registry;
+  requests: Counter<'method' | 'route' | 'status'>;
+  latency: Histogram<'method' | 'route'>;
+  cache: Counter<'result'>;
+  orders: Counter<'event'>;
+  pool: Gauge<'state'>;
+  poolStats?: () => PoolStats | undefined;
+}
+
+function create(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics: Metrics = {
+    registry,
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route (a fixed set of labels) and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to the end of the response, by method and route',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    cache: new Counter({
+      name: 'public_read_cache_total',
+      help: 'Public API reads answered from memory (hit) or by the API (miss)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    orders: new Counter({
+      name: 'orders_total',
+      help: 'Orders placed, paid and cancelled (by the buyer, an admin or an expired hold)',
+      labelNames: ['event'],
+      registers: [registry],
+    }),
+    pool: new Gauge({
+      name: 'pg_pool_connections',
+      help: 'PostgreSQL pool connections: total open, idle, and callers waiting for one',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const stats = metrics.poolStats?.();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+      },
+    }),
+  };
+  // Present from the start (at 0), so a rate() over them works before the first event.
+  for (const event of ['placed', 'paid', 'cancelled']) metrics.orders.inc({ event }, 0);
+  for (const result of ['hit', 'miss']) metrics.cache.inc({ result }, 0);
+  return metrics;
+}
+
+const m = create();
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+// Every API route with its ids replaced, so labels stay a small fixed set whatever the URLs.
+const API_ROUTES: [RegExp, string][] = [
+  [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|webhooks\/stripe)$/, '/api/$1'],
+  [/^\/api\/tools\/[^/]+$/, '/api/tools/:id'],
+  [/^\/api\/tools\/dlt\/[^/]+$/, '/api/tools/dlt/:id'],
+  [/^\/api\/tool\/update\/[^/]+$/, '/api/tool/update/:id'],
+  [/^\/api\/user\/[^/]+$/, '/api/user/:email'],
+  [/^\/api\/admin\/[^/]+$/, '/api/admin/:email'],
+  [/^\/api\/userprofile\/[^/]+$/, '/api/userprofile/:email'],
+  [/^\/api\/userupdate\/[^/]+$/, '/api/userupdate/:email'],
+  [/^\/api\/allusers\/dlt\/[^/]+$/, '/api/allusers/dlt/:email'],
+  [/^\/api\/allusers\/makeadmin\/[^/]+$/, '/api/allusers/makeadmin/:email'],
+  [/^\/api\/booking\/email\/[^/]+$/, '/api/booking/email/:email'],
+  [/^\/api\/booking\/dlt\/[^/]+$/, '/api/booking/dlt/:id'],
+  [/^\/api\/booking\/ship\/[^/]+$/, '/api/booking/ship/:id'],
+  [/^\/api\/booking\/makepayment\/[^/]+$/, '/api/booking/makepayment/:id'],
+  [/^\/api\/booking\/[^/]+$/, '/api/booking/:id'],
+  [/^\/api\/images\/[^/]+$/, '/api/images/:name'],
+];
+
+/**
+ * The route label of a request path: an API route with its ids as placeholders, or one of a few
+ * groups for everything else (never the raw URL, whose ids and typos would grow labels without bound).
+ */
+export function routeLabel(url: string): string {
+  const path = url.split('?')[0].replace(/\/+$/, '') || '/';
+  if (path === '/api' || path.startsWith('/api/')) {
+    for (const [pattern, label] of API_ROUTES) if (pattern.test(path)) return path.replace(pattern, label);
+    return '/api/other';
+  }
+  if (path === '/metrics') return '/metrics';
+  if (path.startsWith('/_astro/')) return '/_astro/*';
+  if (/^\/tools\/[^/]+$/.test(path)) return '/tools/:id';
+  if (/^\/blogs\/[^/]+$/.test(path)) return '/blogs/:slug';
+  if (/\.[a-z0-9]+$/i.test(path)) return 'static file';
+  return 'page';
+}
+
+// This runs per request: a URL's route label and each label set's counter and histogram are found once
+// (the label objects are built once). Route labels are a small fixed set; the URLs seen are not, so only
+// short ones are remembered, and that map is cleared past 1,000 (256 kB at most).
+const routeOfUrl = new Map<string, string>();
+const series = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+
+/** Counts one answered request; call it when the response has finished. */
+export function observeRequest(method: string | undefined, url: string, status: number, seconds: number): void {
+  const verb = METHODS.has(method ?? '') ? method! : 'OTHER';
+  let route = routeOfUrl.get(url);
+  if (route === undefined) {
+    route = routeLabel(url);
+    if (url.length <= 256) {
+      if (routeOfUrl.size >= 1000) routeOfUrl.clear();
+      routeOfUrl.set(url, route);
+    }
+  }
+  const key = `${verb} ${route} ${status}`;
+  let s = series.get(key);
+  if (!s) {
+    s = { count: m.requests.labels(verb, route, String(status)), time: m.latency.labels(verb, route) };
+    series.set(key, s);
+  }
+  s.count.inc();
+  s.time.observe(seconds);
+}
+
+/** Lets the database module report its pool; the getter is read at each scrape. */
+export function registerPoolStats(getter: () => PoolStats | undefined): void {
+  m.poolStats = getter;
+}
+
+const cacheHits = m.cache.labels('hit');
+const cacheMisses = m.cache.labels('miss');
+/** For the services: one call per event (n orders at once, e.g. holds expired together). */
+export const metrics = {
+  cacheHit: () => cacheHits.inc(),
+  cacheMiss: () => cacheMisses.inc(),
+  orderPlaced: (n = 1) => m.orders.inc({ event: 'placed' }, n),
+  orderPaid: (n = 1) => m.orders.inc({ event: 'paid' }, n),
+  orderCancelled: (n = 1) => m.orders.inc({ event: 'cancelled' }, n),
+};
+
+export const METRICS_CONTENT_TYPE = m.registry.contentType;
+
+/** The Prometheus text exposition of every metric. */
+export function metricsText(): Promise<string> {
+  return m.registry.metrics();
+}
+
+/** Whether a request carries `Authorization: Bearer <token>`; always false without a token configured. */
+export function metricsAuthorized(req: Pick<IncomingMessage, 'headers'>, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  // Hashes first: equal lengths for timingSafeEqual, and the time says nothing about the token's length.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
+}

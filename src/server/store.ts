@@ -1,0 +1,90 @@
+// The store: everything the API needs, built once per process from the configuration. The outer
+// server (main.ts) owns it, serves /api with its app and hands it to Astro pages as `locals.store`;
+// `astro dev` builds one through src/middleware.ts. Nothing else opens the database.
+import type { Config } from './config.ts';
+import { jwtSecret } from './config.ts';
+import { createApp, type Api } from './app.ts';
+import { firebaseIdentity } from './auth/identity.ts';
+import { memoryBus, postgresBus, type ChangeBus } from './changes.ts';
+import { openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { postgresRateLimitStore } from './db/rate-limit-store.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { memoryRateLimitStore } from './http/rate-limit.ts';
+import { databaseImageStore, diskImageStore, imgbbImageStore } from './images/image-store.ts';
+import { logger } from './logger.ts';
+import { sandboxGateway } from './payments/sandbox.ts';
+import { stripeClient, stripeGateway } from './payments/stripe.ts';
+
+export interface Store extends Api {
+  db: Db;
+  changes: ChangeBus;
+  close(): Promise<void>;
+}
+
+/** How often unpaid orders past their hold are swept back to stock, once across all servers. */
+const SWEEP_MS = 30_000;
+
+export async function openStore(cfg: Config): Promise<Store> {
+  const started = Date.now();
+  const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  try {
+    const applied = await migrate(db);
+    if (cfg.seedDemo) await seedIfEmpty(db, { demoAccounts: cfg.emulator });
+    logger.info({ kind: db.kind, migrations: applied, ms: Date.now() - started }, 'database ready');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const changes = db.pool ? await listenForChanges(cfg.databaseUrl!, db) : memoryBus();
+  const stripe = cfg.stripe && stripeClient(cfg.stripe.secretKey, cfg.stripe.apiBase);
+  const built = createApp(
+    {
+      db,
+      config: cfg,
+      jwtSecret: jwtSecret(cfg),
+      identity: firebaseIdentity(cfg),
+      payments: stripe ? stripeGateway(stripe) : sandboxGateway(db),
+      images: cfg.imgbbApiKey
+        ? imgbbImageStore(cfg.imgbbApiKey)
+        : db.pool
+          ? databaseImageStore(db)
+          : diskImageStore(cfg.dataDir),
+      rateLimits: db.pool ? await postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
+      changes,
+      now: () => new Date(),
+    },
+    { stripe },
+  );
+  await built.tools.list(); // knows which tools exist before traffic arrives
+
+  // Unpaid orders past their hold go back to stock even when nobody reads orders; one server does it.
+  const sweep = setInterval(() => {
+    db.once('hold-expiry', () => built.orders.expireHolds()).catch((error: Error) =>
+      logger.warn({ err: error.message }, 'hold expiry sweep failed; retrying next round'),
+    );
+  }, SWEEP_MS);
+  sweep.unref();
+
+  return {
+    ...built,
+    db,
+    changes,
+    async close() {
+      clearInterval(sweep);
+      await changes.close();
+      await db.close();
+    },
+  };
+}
+
+async function listenForChanges(url: string, db: Db): Promise<ChangeBus> {
+  const { default: pg } = await import('pg');
+  return postgresBus({
+    connect: () =>
+      new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_TIMEOUTS.connectMs, keepAlive: true }),
+    notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]),
+    log: logger,
+  });
+}
