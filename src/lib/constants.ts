@@ -2,7 +2,6 @@
 export const BRAND = 'Ironcrest Tools';
 export const REVIEW_PAGE_SIZES = [2, 5, 10, 15, 20] as const;
 export const DEFAULT_REVIEW_PAGE_SIZE = 5;
-export const MAX_REVIEW_PAGE_SIZE = 100;
 /** Dashboard lists (users, products, orders): rows a page may ask for, and what the screens ask. */
 export const MAX_LIST_PAGE_SIZE = 100;
 export const LIST_PAGE_SIZE = 50;

@@ -47,5 +47,3 @@ export const messages = {
   orderLines: (count: number) => `${count} tools`,
   holdTimeLeft: (minutes: number) => (minutes > 0 ? `${minutes} min left to pay` : 'Time to pay is up'),
 } as const;
-
-export type MessageKey = keyof typeof messages;
