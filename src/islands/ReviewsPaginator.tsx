@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/constants';
+import { DEFAULT_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZES } from '../lib/limits';
 import type { ReviewsPage } from '../lib/entities';
 import { GAP, pageCount, pageWindow } from '../lib/pagination';
 import { Spinner } from './ui/Spinner';

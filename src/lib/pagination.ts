@@ -4,11 +4,6 @@ export function pageCount(total: number, pageSize: number): number {
   return Math.ceil(total / pageSize);
 }
 
-/** Full stars to show for a rating (spec point 9: 0 to 5 in steps of 1). */
-export function fullStars(rating: number): number {
-  return Math.max(0, Math.min(5, Math.round(rating)));
-}
-
 /** An ellipsis in a page window: pages left out between two shown ones. */
 export const GAP = 'gap';
 

@@ -1,6 +1,6 @@
 // One schema per entity, shared by the forms (browser) and the API (server).
 import { z } from 'zod';
-import { LIMITS, MAX_ORDER_LINES, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './constants.ts';
+import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './limits.ts';
 import { messages } from './messages.ts';
 import { EMAIL_PATTERN, PHONE_PATTERN } from './rules.ts';
 

@@ -1,12 +1,8 @@
 // Issue 4, the static storefront: home, blogs, a post, portfolio, a tool page and the 404, at a phone
 // and a desktop width, with the spec's texts; the reviews paginator's rules; SEO files; axe-core.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import {
-  BUSINESS_SUMMARY,
-  DEFAULT_REVIEW_PAGE_SIZE,
-  HOME_TOOL_COUNT,
-  REVIEW_PAGE_SIZES,
-} from '../../src/lib/constants';
+import { BUSINESS_SUMMARY } from '../../src/lib/brand';
+import { DEFAULT_REVIEW_PAGE_SIZE, HOME_TOOL_COUNT, REVIEW_PAGE_SIZES } from '../../src/lib/limits';
 import { messages } from '../../src/lib/messages';
 import { formatCents, toCents } from '../../src/lib/money';
 import { GAP, pageCount, pageWindow } from '../../src/lib/pagination';

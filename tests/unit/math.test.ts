@@ -3,7 +3,8 @@ import { authErrorMessage } from '../../src/lib/auth-errors';
 import { cardFormatError, luhnValid } from '../../src/lib/cards';
 import { messages } from '../../src/lib/messages';
 import { formatCents, orderTotalCents, toCents } from '../../src/lib/money';
-import { fullStars, pageCount } from '../../src/lib/pagination';
+import { pageCount } from '../../src/lib/pagination';
+import { fullStars } from '../../src/lib/ratings';
 import { sandboxCardError } from '../../src/server/payments/sandbox-cards';
 
 describe('reviews pagination (spec point 4)', () => {

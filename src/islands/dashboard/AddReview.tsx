@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { api, errorMessage, serverFieldErrors } from '../../client/api';
 import { toast } from '../../client/toast';
-import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/constants';
+import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/limits';
 import { messages } from '../../lib/messages';
 import { fieldErrors, reviewInputSchema } from '../../lib/schemas';
 import { Field, TextAreaField } from '../ui/Field';

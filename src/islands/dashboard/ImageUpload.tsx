@@ -2,7 +2,7 @@
 // (multipart field `image`) with a progress bar, and hands the stored URL to the form.
 import { useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '../../client/api';
-import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../lib/constants';
+import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../lib/limits';
 
 const MB = IMAGE_MAX_BYTES / 1024 / 1024;
 export const imageErrors = {

@@ -3,7 +3,7 @@
 import { useEffect, useRef, type FormEvent } from 'react';
 import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
 import { toast } from '../../client/toast';
-import { PROFILE_DIALOG_MS } from '../../lib/constants';
+import { PROFILE_DIALOG_MS } from '../../lib/ui-timings';
 import { formatDate } from '../../lib/dates';
 import { messages } from '../../lib/messages';
 import { fieldErrors, profileUpdateSchema, type ProfileUpdate } from '../../lib/schemas';

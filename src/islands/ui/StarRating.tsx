@@ -1,4 +1,4 @@
-import { fullStars } from '../../lib/pagination';
+import { fullStars } from '../../lib/ratings';
 
 /** Read-only 0–5 stars (steps of 1), readable as text by screen readers. */
 export function StarRating({ rating }: { rating: number }) {

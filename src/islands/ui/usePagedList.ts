@@ -2,7 +2,7 @@
 // pages: the cursors of the pages already passed are kept, so Previous goes back without asking the
 // server to count rows, and a deep page costs what the first one does.
 import { useCallback, useState } from 'react';
-import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from '../../lib/constants';
+import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from '../../lib/limits';
 import type { ListPage } from '../../lib/entities';
 import { useResource } from './useResource';
 

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { IMAGE_MAX_BYTES } from '../../lib/constants.ts';
+import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
 import { VARIANT_WIDTHS, type VariantWidth } from '../../lib/image-variants.ts';
 import type { Queryable } from '../db/client.ts';
 import { assertReadable, makeVariants, UnreadableImageError, type StoredFile } from './variants.ts';

@@ -8,7 +8,7 @@ import { jsonBody, parse } from '../http/validate.ts';
 import { newId } from '../ids.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import type { Db } from '../db/client.ts';
-import { DEFAULT_REVIEW_PAGE_SIZE } from '../../lib/constants.ts';
+import { DEFAULT_REVIEW_PAGE_SIZE } from '../../lib/limits.ts';
 import { reviewsService, type Page, type PublicReviewRow } from './reviews.service.ts';
 
 /** The home page's first page of reviews, for the prebuilt HTML. */
