@@ -1,5 +1,6 @@
-// The one HTTP client of the browser (ky). Protected calls carry the stored access token; a 401 is
-// retried once with a freshly exchanged token, then the user is signed out and sent to /login.
+// The one HTTP client of the browser (ky). Protected calls carry the stored access token; a 401 goes
+// to the session's handler (client/session.ts registers it when it loads): it renews the token for
+// one retry, or signs the user out and sends them to /login. This module never imports the session.
 import ky, { isHTTPError, type Options } from 'ky';
 import { accessToken } from './session-store';
 
@@ -64,20 +65,33 @@ function xhrUpload<T>(path: string, body: FormData, onProgress: (fraction: numbe
 const statusOf = (error: unknown): number | undefined =>
   isHTTPError(error) ? error.response.status : error instanceof UploadHttpError ? error.status : undefined;
 
+/** What the session does with a refused token: renew it (true: send the call again) or end the session. */
+export interface UnauthorizedHandler {
+  renew(): Promise<boolean>;
+  expire(): Promise<void>;
+}
+
+let unauthorized: UnauthorizedHandler | null = null;
+
+/** Set by client/session.ts; until it is loaded a 401 reaches the caller as it is. */
+export function onUnauthorized(handler: UnauthorizedHandler) {
+  unauthorized = handler;
+}
+
 async function withRenewal<T>(send: () => Promise<T>, renewable: boolean): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    if (statusOf(error) !== 401 || !renewable) throw error;
-    const { renewAccessToken, expireSession } = await import('./session');
-    if (await renewAccessToken()) {
+    const handler = unauthorized;
+    if (statusOf(error) !== 401 || !renewable || !handler) throw error;
+    if (await handler.renew()) {
       try {
         return await send();
       } catch (retryError) {
         if (statusOf(retryError) !== 401) throw retryError;
       }
     }
-    await expireSession();
+    await handler.expire();
     throw error;
   }
 }

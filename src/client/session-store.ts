@@ -10,7 +10,9 @@ export interface SessionUser {
   photoURL: string | null;
 }
 
-const USER_KEY = 'session-user';
+/** localStorage keys: the user snapshot (also read before first paint by layouts/Shell.astro) and the
+ * access token (the spec's name). */
+export const USER_KEY = 'session-user';
 export const ACCESS_TOKEN_KEY = 'accessToken';
 
 function readStored(): SessionUser | null {

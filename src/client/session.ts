@@ -1,7 +1,8 @@
-// The session's actions: the only code that signs in, signs out or changes the session stores.
+// The session's actions: the only code that signs in, signs out or changes the session stores. It
+// also answers the API client's refused tokens (renew once, else sign out), registered on load below.
 import type { User } from 'firebase/auth';
-import { api, enc } from './api';
-import { $authLoading, $isAdmin, $user, storeSession, type SessionUser } from './session-store';
+import { api, enc, onUnauthorized } from './api';
+import { $authLoading, $isAdmin, $user, accessToken, storeSession, type SessionUser } from './session-store';
 import { safeRedirectPath } from '../lib/redirect';
 
 const firebase = () => Promise.all([import('./firebase'), import('firebase/auth')]);
@@ -35,7 +36,7 @@ export function startSession(): Promise<void> {
       onAuthStateChanged(auth, async (user) => {
         if (!user) {
           storeSession(null);
-        } else if (!localStorage.getItem('accessToken') || $user.get()?.uid !== user.uid) {
+        } else if (!accessToken() || $user.get()?.uid !== user.uid) {
           await establish(user).catch(() => storeSession(null));
         } else {
           storeSession(snapshot(user));
@@ -88,6 +89,7 @@ export async function sendPasswordReset(email: string) {
 export async function signOut() {
   const [{ auth }, { signOut: firebaseSignOut }] = await firebase();
   await firebaseSignOut(auth);
+  adminCheck = null;
   storeSession(null);
 }
 
@@ -101,16 +103,32 @@ export async function updateDisplayName(displayName: string) {
   storeSession(snapshot(user));
 }
 
-/** GET /admin/{email}: the server's word on whether the user is an admin. */
-export async function refreshAdmin(): Promise<boolean> {
-  const email = $user.get()?.email;
+/** The admin check of this page visit: the user it asked about and the server's answer. */
+let adminCheck: { email: string; admin: Promise<boolean> } | null = null;
+
+/**
+ * GET /admin/{email}: the server's word on whether the user is an admin. Asked once per page visit
+ * and user (the menu and every admin screen share the answer); asked again after a failure, a
+ * sign-out or when another user signs in.
+ */
+export function refreshAdmin(): Promise<boolean> {
+  const email = $user.get()?.email?.toLowerCase();
   if (!email) {
     $isAdmin.set(false);
-    return false;
+    return Promise.resolve(false);
   }
-  const { admin } = await api.get<{ admin: boolean }>(`admin/${enc(email.toLowerCase())}`);
-  $isAdmin.set(admin);
-  return admin;
+  if (adminCheck?.email !== email) {
+    const admin = api.get<{ admin: boolean }>(`admin/${enc(email)}`).then((answer) => answer.admin);
+    const check = { email, admin };
+    admin.catch(() => {
+      if (adminCheck === check) adminCheck = null;
+    });
+    adminCheck = check;
+  }
+  return adminCheck.admin.then((admin) => {
+    $isAdmin.set(admin);
+    return admin;
+  });
 }
 
 /** After a 401: one silent exchange of a fresh Firebase ID token for a new access token. */
@@ -136,6 +154,8 @@ export function redirectToLogin() {
   const from = location.pathname + location.search;
   location.assign(`/login?from=${encodeURIComponent(from)}`);
 }
+
+onUnauthorized({ renew: renewAccessToken, expire: expireSession });
 
 /** Where to go after login or signup: the page the user came from (same site only), else /. */
 export function returnPath(): string {

@@ -4,6 +4,9 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/api';
 import { $cart, acceptCurrent, clearCart, removeCartItem, setQuantity, type CartLine } from '../client/cart';
+// Loaded for its effect: the session module renews a refused token at checkout (it registers with
+// the API client on load) and loads no Firebase.
+import '../client/session';
 import { $user } from '../client/session-store';
 import type { Order, Tool } from '../lib/entities';
 import { messages } from '../lib/messages';

@@ -25,7 +25,7 @@ vi.mock('firebase/auth', () => ({
   signInWithPopup,
   signInWithCredential,
 }));
-vi.mock('../../src/client/api', () => ({ api: { put }, enc: encodeURIComponent }));
+vi.mock('../../src/client/api', () => ({ api: { put }, enc: encodeURIComponent, onUnauthorized: () => {} }));
 
 beforeEach(() => storage.clear());
 

@@ -14,7 +14,7 @@ import { PageSpinner } from '../ui/Spinner';
 import { LoadError } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
-import type { UserProfile } from './Profile';
+import type { UserProfile } from '../../lib/entities';
 
 type Busy = Record<string, 'admin' | 'delete' | undefined>;
 

@@ -2,6 +2,7 @@
 import { useStore } from '@nanostores/react';
 import { Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { $path, navigate } from '../../client/router';
+import { refreshAdmin } from '../../client/session';
 import { $isAdmin } from '../../client/session-store';
 import { messages } from '../../lib/messages';
 import { RequireAdmin, RequireAuth } from '../ui/Guards';
@@ -22,7 +23,7 @@ function Dashboard() {
   const [menuOpen, setMenuOpen] = useState(false);
   const contentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    void import('../../client/session').then((s) => s.refreshAdmin()).catch(() => {});
+    refreshAdmin().catch(() => {});
   }, []);
 
   const matched = matchRoute(path);

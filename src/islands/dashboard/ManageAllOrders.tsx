@@ -3,7 +3,7 @@
 // Pending with a Shipped button that is saved (PUT /booking/ship/{id}), not only flipped locally.
 import { useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
-import type { Order } from '../../client/orders';
+import type { Order } from '../../lib/entities';
 import { toast } from '../../client/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';

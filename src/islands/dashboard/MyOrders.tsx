@@ -4,7 +4,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
-import type { Order } from '../../client/orders';
+import type { Order } from '../../lib/entities';
 import { navigate } from '../../client/router';
 import { $user } from '../../client/session-store';
 import { toast } from '../../client/toast';

@@ -2,7 +2,7 @@
 // then PUT /booking/makepayment with the provider's intent id.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
-import type { Order } from '../../client/orders';
+import type { Order } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';

@@ -11,8 +11,6 @@ import { PageSpinner } from '../ui/Spinner';
 import { useResource } from '../ui/useResource';
 import { ProfileForm } from './ProfileForm';
 
-export type { UserProfile };
-
 export default function Profile(_props: { params: Record<string, string> }) {
   const user = useStore($user);
   const email = user?.email?.toLowerCase() ?? null;

@@ -10,7 +10,7 @@ import { fieldErrors, profileUpdateSchema, type ProfileUpdate } from '../../lib/
 import { Field, TextAreaField } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
-import type { UserProfile } from './Profile';
+import type { UserProfile } from '../../lib/entities';
 
 type Values = Record<keyof ProfileUpdate, string>;
 

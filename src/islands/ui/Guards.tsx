@@ -2,6 +2,9 @@
 // page; the admin guard also waits for the server's admin check and throws a non-admin out.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode } from 'react';
+// Imported, not loaded on demand: the session module answers the API client's refused tokens (it
+// registers itself on load), and every screen behind these guards calls the API. It loads no Firebase.
+import { expireSession, redirectToLogin, refreshAdmin, startSession } from '../../client/session';
 import { $authLoading, $isAdmin, $user, accessToken } from '../../client/session-store';
 import { PageSpinner } from './Spinner';
 import { useHydrated } from './useHydrated';
@@ -15,11 +18,11 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const [stored] = useState(() => user !== null && accessToken() !== null);
   const hydrated = useHydrated();
   useEffect(() => {
-    if (!stored) void import('../../client/session').then((s) => s.startSession());
+    if (!stored) void startSession();
   }, [stored]);
   const signedOut = !user && (stored || !loading);
   useEffect(() => {
-    if (signedOut) void import('../../client/session').then((s) => s.redirectToLogin());
+    if (signedOut) redirectToLogin();
   }, [signedOut]);
   // The prebuilt HTML knows no session: the first render matches it, whatever is stored.
   if (!hydrated || (!user && !signedOut)) return <PageSpinner label="Checking your session…" />;
@@ -31,13 +34,13 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const isAdmin = useStore($isAdmin);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    void import('../../client/session').then(async (s) => {
+    void (async () => {
       try {
-        if (!(await s.refreshAdmin())) await s.expireSession();
+        if (!(await refreshAdmin())) await expireSession();
       } catch {
         setFailed(true);
       }
-    });
+    })();
   }, []);
   if (failed) return <p className="card p-6 text-danger">Could not check your permissions. Please reload the page.</p>;
   if (isAdmin !== true) return <PageSpinner label="Checking permissions…" />;

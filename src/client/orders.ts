@@ -1,2 +1,0 @@
-// The order as the browser sees it (GET /api/booking…).
-export type { Order } from '../lib/entities';
