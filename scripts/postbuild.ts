@@ -1,11 +1,15 @@
-// After `astro build`: preload the chunks each page's scripts import (lib/modulepreload.ts), then
-// write .br and .gz beside every compressible file in dist/client, so the server sends them without
-// compressing on each request.
+// After `astro build`: the header search's Pagefind index of the catalogue the build rendered (into
+// dist/client/pagefind; the server rebuilds it live when tools change: src/server/search-index.ts),
+// preload the chunks each page's scripts import (lib/modulepreload.ts), then write .br and .gz beside
+// every compressible file in dist/client, so the server sends them without compressing on each request.
 import os from 'node:os';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import * as pagefind from 'pagefind';
+import { buildData } from '../src/server/build-data.ts';
+import { buildSearchFiles, writeSearchFiles } from '../src/server/search-index.ts';
 import { modulePreloader } from './lib/modulepreload.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
@@ -48,6 +52,15 @@ async function each(items: string[], work: (item: string) => Promise<unknown>) {
     }),
   );
 }
+
+const indexStarted = performance.now();
+const { tools } = await buildData();
+const searchFiles = await buildSearchFiles(tools);
+await writeSearchFiles(searchFiles, path.join(root, 'pagefind'));
+await pagefind.close();
+console.log(
+  `postbuild: search index of ${tools.length} tools, ${searchFiles.size} files in ${Math.round(performance.now() - indexStarted)} ms`,
+);
 
 const all: string[] = [];
 for await (const file of files(root)) all.push(file);

@@ -1,5 +1,5 @@
-// Loads the header search (src/client/search.ts and its index) on first use: focus on the box, or
-// "/" pressed anywhere but in a field. Kept tiny: it ships with every page.
+// Loads the header search (src/client/search.ts, which then loads Pagefind and its index) on first
+// use: focus on the box, or "/" pressed anywhere but in a field. Kept tiny: it ships with every page.
 const input = document.querySelector<HTMLInputElement>('#site-search');
 if (input) {
   let loading: Promise<unknown> | undefined;

@@ -48,7 +48,9 @@ export function cspDirectives(env) {
     "base-uri 'self'",
     "form-action 'self'",
   ];
-  return { directives, scriptResources: ["'self'", ...hosts.script] };
+  // 'wasm-unsafe-eval': the header search (Pagefind) compiles its WebAssembly in a worker from our
+  // origin, or on the page where workers are unavailable; it allows WebAssembly, not eval.
+  return { directives, scriptResources: ["'self'", "'wasm-unsafe-eval'", ...hosts.script] };
 }
 
 /**

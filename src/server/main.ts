@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { baseCsp } from '../lib/csp.mjs';
+import { SEARCH_BASE_PATH } from '../lib/search.ts';
 import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
 import { isDatabaseUnavailable } from './db/client.ts';
 import { clientAddress, forwardedHttps } from './http/client-address.ts';
@@ -161,7 +162,9 @@ function serveFast(req: IncomingMessage, res: ServerResponse, requestId: string)
     metrics.cacheMiss();
   }
   const pathname = pathnameOf(url);
-  if (pathname && !isApi && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
+  // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
+  const liveSearch = store !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
+  if (pathname && !isApi && !liveSearch && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
     finished(req, res.statusCode, requestId, started);
     return undefined;
   }

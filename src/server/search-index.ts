@@ -1,83 +1,181 @@
-// The live search index: built from the catalogue in memory when it is asked for and the catalogue's
-// names or descriptions changed, never at build time, so a tool added after the build is findable on
-// the next request (and the build's time does not grow with it). The catalogue list it reads is
-// dropped on every 'tools' change announced on the bus, by this server or another, so every server
-// serves the same index within the store's freshness window. Served compressed, with an ETag.
+// The header search's Pagefind index: one record per tool (its name and description, url /tools/{id}).
+// `npm run build` writes it into dist/client/pagefind (scripts/postbuild.ts); the server builds it again
+// in memory, with Pagefind's Node API, when the catalogue's names or descriptions change, and serves
+// /pagefind/* from those files (src/pages/pagefind/[...file].ts). The catalogue list read here is dropped
+// on every 'tools' change announced on the bus, by this server or another, so a tool added after the
+// build is found within the store's freshness window on every server, without a rebuild.
 import { createHash } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import * as pagefind from 'pagefind';
 import type { Tool } from '../lib/entities.ts';
-import { searchEntry, type SearchIndex } from '../lib/search.ts';
+import { logger } from './logger.ts';
+
+type Indexed = Pick<Tool, '_id' | 'name' | 'description'>;
+/** Pagefind's files by their path under /pagefind/. */
+export type SearchFiles = ReadonlyMap<string, Uint8Array>;
+
+/** What the search box's code asks for: Pagefind's own UI bundles and playground are left out. */
+const WANTED =
+  /^(pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|wasm\.[\w-]+\.pagefind|pagefind\.[\w-]+\.pf_meta|(index|fragment|filter)\/[\w-]+\.pf_(index|fragment|filter))$/;
+/** Named by their content's hash, so cached for good; the rest is asked again (ETag) on each page load. */
+const HASHED = /\.pf_(meta|index|fragment|filter)$/;
+
+const excerptOf = (description: string): string =>
+  description.length > 110 ? `${description.slice(0, 107).trimEnd()}…` : description;
+
+/** Builds the index of these tools in memory; the same tools always give the same files. */
+export async function buildSearchFiles(tools: readonly Indexed[]): Promise<SearchFiles> {
+  const { index, errors } = await pagefind.createIndex();
+  if (!index) throw new Error(`Pagefind: ${errors.join('; ')}`);
+  try {
+    const added = await Promise.all(
+      tools.map((tool) =>
+        index.addCustomRecord({
+          url: `/tools/${tool._id}`,
+          content: `${tool.name}. ${tool.description}`,
+          language: 'en',
+          meta: { title: tool.name, excerpt: excerptOf(tool.description) },
+        }),
+      ),
+    );
+    const { files, errors: failed } = await index.getFiles();
+    const problems = [...added.flatMap((a) => a.errors), ...failed];
+    if (problems.length) throw new Error(`Pagefind: ${problems.join('; ')}`);
+    return new Map(files.filter((f) => WANTED.test(f.path)).map((f) => [f.path, f.content]));
+  } finally {
+    await index.deleteIndex();
+  }
+}
+
+/** Writes the files into `dir` (the build's client/pagefind), replacing what was there. */
+export async function writeSearchFiles(files: SearchFiles, dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  const entries = [...files];
+  for (const sub of new Set(entries.map(([name]) => path.dirname(name))))
+    await mkdir(path.join(dir, sub), { recursive: true });
+  // A few at a time: 10,000 tools are 10,000 fragment files.
+  for (let i = 0; i < entries.length; i += 64)
+    await Promise.all(entries.slice(i, i + 64).map(([name, data]) => writeFile(path.join(dir, name), data)));
+}
+
+export interface SearchFile {
+  body: Uint8Array;
+  type: string;
+  etag: string;
+  cacheControl: string;
+  /** Pagefind's scripts only: its index files are compressed already. */
+  br?: Uint8Array;
+  gzip?: Uint8Array;
+}
+type SearchBundle = ReadonlyMap<string, SearchFile>;
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
+/** Pagefind's scripts are the same in every index: compressed once per process. */
+const compressed = new Map<string, Promise<{ br: Uint8Array; gzip: Uint8Array }>>();
 
-export interface SearchIndexFile {
-  etag: string;
-  json: Buffer;
-  br: Buffer;
-  gzip: Buffer;
+async function servedFile(name: string, body: Uint8Array): Promise<SearchFile> {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const script = name.endsWith('.js');
+  const file: SearchFile = {
+    body,
+    etag,
+    type: script
+      ? 'text/javascript; charset=utf-8'
+      : name.endsWith('.json')
+        ? 'application/json; charset=utf-8'
+        : 'application/octet-stream',
+    cacheControl: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+  if (!script) return file;
+  let variants = compressed.get(etag);
+  if (!variants) {
+    const params = { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length };
+    variants = Promise.all([br(body, { params }), gz(body, { level: 9 })]).then(([b, g]) => ({ br: b, gzip: g }));
+    compressed.set(etag, variants);
+  }
+  return { ...file, ...(await variants) };
 }
 
-/** Everything the index depends on (not stock or price): a change elsewhere keeps the built file. */
-function fingerprint(tools: readonly Tool[]): string {
+/** Everything the index depends on (not stock or price): a change elsewhere keeps the built files. */
+function fingerprint(tools: readonly Indexed[]): string {
   const hash = createHash('sha256');
   for (const t of tools) hash.update(`${t._id}\u0000${t.name}\u0000${t.description}\u0001`);
   return hash.digest('base64url');
 }
 
-export async function buildSearchIndex(tools: readonly Tool[]): Promise<SearchIndexFile> {
-  const index: SearchIndex = { tools: tools.map(searchEntry) };
-  const json = Buffer.from(JSON.stringify(index));
-  // Quality 5: built at run time on a change, so fast matters more than the last few percent.
-  const params = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: json.length };
-  const [brotli, gzipped] = await Promise.all([br(json, { params }), gz(json, { level: 6 })]);
-  return { etag: `"${fingerprint(tools)}"`, json, br: brotli, gzip: gzipped };
+async function buildBundle(tools: readonly Indexed[]): Promise<SearchBundle> {
+  const started = performance.now();
+  const files = await buildSearchFiles(tools);
+  const bundle = new Map(
+    await Promise.all([...files].map(async ([name, body]) => [name, await servedFile(name, body)] as const)),
+  );
+  logger.info(
+    { tools: tools.length, files: bundle.size, ms: Math.round(performance.now() - started) },
+    'search index built',
+  );
+  return bundle;
 }
 
-/** Keeps the last index built; rebuilds only when the catalogue list is new and its text differs. */
-export function liveSearchIndex(list: () => Promise<readonly Tool[]>) {
-  let seen: readonly Tool[] | undefined;
-  let built: Promise<SearchIndexFile> | undefined;
+/**
+ * The served index, kept between requests: rebuilt only when the catalogue list is new and its text
+ * differs. The index before it stays served too, so a browser that read the previous entry file can
+ * still fetch that index's (hashed) chunks while the new one takes over.
+ */
+export function liveSearchIndex(list: () => Promise<readonly Indexed[]>) {
+  let seen: readonly Indexed[] | undefined;
+  let built: Promise<SearchBundle> | undefined;
   let builtFor = '';
-  return async function current(): Promise<SearchIndexFile> {
+  let latest: SearchBundle | undefined;
+  let previous: SearchBundle | undefined;
+  async function current(): Promise<SearchBundle> {
     const tools = await list();
     if (tools !== seen || !built) {
       seen = tools;
       const print = fingerprint(tools);
       if (print !== builtFor || !built) {
         builtFor = print;
-        built = buildSearchIndex(tools);
-        built.catch(() => {
-          if (builtFor === print) built = undefined;
-        });
+        built = buildBundle(tools);
+        built.then(
+          (bundle) => {
+            previous = latest;
+            latest = bundle;
+          },
+          () => {
+            if (builtFor === print) built = undefined;
+          },
+        );
       }
     }
     return built;
+  }
+  /** The file at this path under /pagefind/, or undefined when no index served has it. */
+  return async function find(name: string): Promise<SearchFile | undefined> {
+    return (await current()).get(name) ?? previous?.get(name);
   };
 }
 
-/** The index as a response: brotli or gzip when the browser takes it, 304 when it has this one. */
-export function searchIndexResponse(file: SearchIndexFile, request: Request): Response {
-  const headers = new Headers({
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-cache',
-    ETag: file.etag,
-    Vary: 'Accept-Encoding',
-  });
+/** A file as a response: brotli or gzip for the scripts when the browser takes it, 304 when it has this one. */
+export function searchFileResponse(file: SearchFile | undefined, request: Request): Response {
+  if (!file) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
+  const headers = new Headers({ 'Content-Type': file.type, 'Cache-Control': file.cacheControl, ETag: file.etag });
+  if (file.br) headers.set('Vary', 'Accept-Encoding');
   const match = request.headers.get('if-none-match');
   if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
     return new Response(null, { status: 304, headers });
   }
   const accepts = request.headers.get('accept-encoding') ?? '';
-  let body = file.json;
-  if (/\bbr\b/.test(accepts)) {
+  let body = file.body;
+  if (file.br && /\bbr\b/.test(accepts)) {
     body = file.br;
     headers.set('Content-Encoding', 'br');
-  } else if (/\bgzip\b/.test(accepts)) {
+  } else if (file.gzip && /\bgzip\b/.test(accepts)) {
     body = file.gzip;
     headers.set('Content-Encoding', 'gzip');
   }
   headers.set('Content-Length', String(body.length));
-  return new Response(new Uint8Array(body), { status: 200, headers });
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
 }

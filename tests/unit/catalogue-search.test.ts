@@ -1,10 +1,28 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { CATALOGUE_PAGE_SIZE, catalogueHref, catalogueSlice, compareBy, inStock, pageCount } from '../../src/lib/catalogue';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CATALOGUE_PAGE_SIZE,
+  catalogueHref,
+  catalogueSlice,
+  compareBy,
+  inStock,
+  pageCount,
+} from '../../src/lib/catalogue';
 import type { Tool } from '../../src/lib/entities';
-import { searchEntry, searchTools, searchWords } from '../../src/lib/search';
+import { SEARCH_BASE_PATH } from '../../src/lib/search';
 import { compressHtml } from '../../src/server/compress-html';
-import { liveSearchIndex, searchIndexResponse } from '../../src/server/search-index';
+import {
+  buildSearchFiles,
+  liveSearchIndex,
+  searchFileResponse,
+  writeSearchFiles,
+  type SearchFile,
+} from '../../src/server/search-index';
 
 const tool = (n: number, extra: Partial<Tool> = {}): Tool => ({
   _id: `id${n}`,
@@ -52,46 +70,120 @@ describe('catalogue paging', () => {
   });
 });
 
-describe('search', () => {
-  const index = {
-    tools: [
-      tool(1, { name: 'Claw Hammer', description: 'Forged steel, fibreglass handle.' }),
-      tool(2, { name: 'Sledge', description: 'A heavy hammer for demolition.' }),
-      tool(3, { name: 'Café Chisel', description: 'Wood chisel.' }),
-    ].map(searchEntry),
+/** The live index served over HTTP as src/pages/pagefind serves it, searched with Pagefind's own browser API. */
+async function servedIndex(list: () => Promise<readonly Tool[]>) {
+  const find = liveSearchIndex(list);
+  const server = createServer((req, res) => {
+    const request = new Request(`http://x${req.url}`, { method: req.method, headers: req.headers as HeadersInit });
+    const name = new URL(request.url).pathname.slice(SEARCH_BASE_PATH.length);
+    void find(name).then(async (file) => {
+      const response = searchFileResponse(file, request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${SEARCH_BASE_PATH}`;
+  /** Search as a page opened now would: a fresh Pagefind reading the entry file served now. */
+  async function search(term: string): Promise<string[]> {
+    const script = await (await fetch(`${base}pagefind.js`)).text();
+    const api = (await import(`data:text/javascript;base64,${Buffer.from(script).toString('base64')}`)) as PagefindApi;
+    const instance = api.createInstance({ basePath: base });
+    const { results } = await instance.search(term);
+    const data = await Promise.all(results.map((r) => r.data()));
+    await instance.destroy();
+    return data.map((d) => `${d.meta.title} ${new URL(d.url, base).pathname}`);
+  }
+  return { find, base, search, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+interface PagefindApi {
+  createInstance(options: { basePath: string }): {
+    search(term: string): Promise<{ results: { data(): Promise<{ url: string; meta: Record<string, string> }> }[] }>;
+    destroy(): Promise<void>;
   };
-  const ids = (q: string) => searchTools(index, q).map((e) => e[0]);
-  it('splits into lower-case words without accents', () => {
-    expect(searchWords('Café  Ham-mer 12mm')).toEqual(['cafe', 'ham', 'mer', '12mm']);
-  });
-  it('matches word starts in name and description, every query word, name first', () => {
-    expect(ids('ham')).toEqual(['id1', 'id2']);
-    expect(ids('hammer demol')).toEqual(['id2']);
-    expect(ids('fibreglass')).toEqual(['id1']);
-    expect(ids('cafe')).toEqual(['id3']);
-    expect(ids('amme')).toEqual([]);
-    expect(ids('  ')).toEqual([]);
-  });
-});
+}
 
-describe('live search index', () => {
-  it('rebuilds when names or descriptions change, not when stock does', async () => {
-    let tools = [tool(1)];
-    const current = liveSearchIndex(async () => tools);
-    const first = await current();
-    tools = [{ ...tool(1), availableQuantity: 3 }];
-    expect(await current()).toBe(first);
-    tools = [tool(2), tool(1)];
-    const second = await current();
-    expect(second.etag).not.toBe(first.etag);
-    expect(JSON.parse(brotliDecompressSync(second.br).toString()).tools.map((e: string[]) => e[0])).toEqual(['id2', 'id1']);
+describe('search (Pagefind)', () => {
+  const hammer = tool(1, { name: 'Claw Hammer', description: 'Forged steel, fibreglass handle.' });
+  const sledge = tool(2, { name: 'Sledge', description: 'A heavy hammer for demolition.' });
+  const chisel = tool(3, { name: 'Café Chisel', description: 'Wood chisel.' });
+  let served: Awaited<ReturnType<typeof servedIndex>> | undefined;
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
   });
-  it('answers brotli when accepted and 304 for the same ETag', async () => {
-    const file = await liveSearchIndex(async () => [tool(1)])();
-    const full = searchIndexResponse(file, new Request('http://x/', { headers: { 'accept-encoding': 'gzip, br' } }));
-    expect(full.headers.get('content-encoding')).toBe('br');
-    const again = searchIndexResponse(file, new Request('http://x/', { headers: { 'if-none-match': file.etag } }));
-    expect(again.status).toBe(304);
+
+  it('finds name and description words, word starts, every query word, without accents', async () => {
+    served = await servedIndex(async () => [hammer, sledge, chisel]);
+    expect(await served.search('fibreglass')).toEqual(['Claw Hammer /tools/id1']);
+    expect((await served.search('ham')).sort()).toEqual(['Claw Hammer /tools/id1', 'Sledge /tools/id2']);
+    expect(await served.search('hammer demolition')).toEqual(['Sledge /tools/id2']);
+    expect(await served.search('cafe')).toEqual(['Café Chisel /tools/id3']);
+    expect(await served.search('zzqxnothing')).toEqual([]);
+  });
+
+  it('finds a tool added after the index was built, and no longer one deleted, on the next page load', async () => {
+    let tools: Tool[] = [hammer, sledge];
+    served = await servedIndex(async () => tools);
+    expect(await served.search('quenchforged')).toEqual([]);
+    const mallet = tool(9, { name: 'Fresh Mallet', description: 'A rubber mallet, quenchforged steel core.' });
+    tools = [mallet, ...tools]; // the store's list after a 'tools' change is a new array
+    expect(await served.search('quenchforged')).toEqual(['Fresh Mallet /tools/id9']);
+    expect(await served.search('quenchfor')).toEqual(['Fresh Mallet /tools/id9']);
+    tools = [hammer, sledge];
+    expect(await served.search('quenchforged')).toEqual([]);
+  });
+
+  it('rebuilds when names or descriptions change, not when stock does; the previous index stays fetchable', async () => {
+    let tools = [hammer];
+    const find = liveSearchIndex(async () => tools);
+    const entry = await find('pagefind-entry.json');
+    const metaOf = (file: SearchFile) => JSON.parse(Buffer.from(file.body).toString()).languages.en.hash as string;
+    const firstMeta = `pagefind.${metaOf(entry!)}.pf_meta`;
+    tools = [{ ...hammer, availableQuantity: 3 }];
+    expect(await find('pagefind-entry.json')).toBe(entry);
+    tools = [sledge, hammer];
+    const next = await find('pagefind-entry.json');
+    expect(next!.etag).not.toBe(entry!.etag);
+    expect(metaOf(next!)).not.toBe(metaOf(entry!));
+    expect(await find(firstMeta)).toBeDefined();
+  });
+
+  it('serves each file with its type and caching: hashed ones for good, the rest revalidated by ETag', async () => {
+    const find = liveSearchIndex(async () => [hammer]);
+    const get = (file: SearchFile | undefined, headers: Record<string, string> = {}) =>
+      searchFileResponse(file, new Request('http://x/', { headers }));
+    const script = get(await find('pagefind.js'), { 'accept-encoding': 'gzip, br' });
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('content-encoding')).toBe('br');
+    expect(script.headers.get('cache-control')).toBe('no-cache');
+    const entry = (await find('pagefind-entry.json'))!;
+    expect(get(entry).headers.get('content-type')).toMatch(/^application\/json/);
+    expect(get(entry).headers.get('cache-control')).toBe('no-cache');
+    expect(get(entry, { 'if-none-match': entry.etag }).status).toBe(304);
+    const meta = JSON.parse(Buffer.from(entry.body).toString()).languages.en.hash as string;
+    const chunk = get(await find(`pagefind.${meta}.pf_meta`));
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(chunk.headers.get('content-encoding')).toBeNull();
+    // Pagefind's own UI is not ours to serve, nor anything else.
+    expect(get(await find('pagefind-ui.js')).status).toBe(404);
+    expect(get(await find('../package.json')).status).toBe(404);
+  });
+
+  it("writes the build's copy: the same files as the live index of the same tools", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pagefind-'));
+    try {
+      const files = await buildSearchFiles([hammer, sledge]);
+      await writeSearchFiles(files, dir);
+      const live = liveSearchIndex(async () => [hammer, sledge]);
+      for (const [name, body] of files) {
+        expect(Buffer.from(await readFile(path.join(dir, name))).equals(Buffer.from(body))).toBe(true);
+        expect(Buffer.from((await live(name))!.body).equals(Buffer.from(body))).toBe(true);
+      }
+      expect([...files.keys()]).toContain('pagefind.js');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -99,7 +191,10 @@ describe('pages rendered on request', () => {
   const html = `<!doctype html><p>${'Forged hammers. '.repeat(200)}</p>`;
   const page = () => new Response(html, { headers: { 'content-type': 'text/html' } });
   it('leave brotli-compressed when the browser takes it', async () => {
-    const sent = await compressHtml(new Request('http://x/', { headers: { 'accept-encoding': 'gzip, deflate, br' } }), page());
+    const sent = await compressHtml(
+      new Request('http://x/', { headers: { 'accept-encoding': 'gzip, deflate, br' } }),
+      page(),
+    );
     expect(sent.headers.get('content-encoding')).toBe('br');
     expect(sent.headers.get('vary')).toContain('Accept-Encoding');
     expect(brotliDecompressSync(Buffer.from(await sent.arrayBuffer())).toString()).toBe(html);
