@@ -4,8 +4,6 @@ import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MIN_PASSWO
 import { messages } from './messages.ts';
 import { EMAIL_PATTERN, PHONE_PATTERN } from './rules.ts';
 
-export { EMAIL_PATTERN, PHONE_PATTERN, quantityError } from './rules.ts';
-
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.
 if (typeof document !== 'undefined') z.config({ jitless: true });
@@ -66,7 +64,7 @@ export const orderInputSchema = z.object({
   address: required(LIMITS.address, 'Address is required'),
   phone: phoneSchema,
 });
-export type OrderInput = z.infer<typeof orderInputSchema>;
+export type OrderInput = z.output<typeof orderInputSchema>;
 
 /** POST /orders: a cart, each tool once; prices, names and the buyer come from the server. */
 export const cartOrderInputSchema = z.object({
@@ -78,7 +76,7 @@ export const cartOrderInputSchema = z.object({
   address: orderInputSchema.shape.address,
   phone: phoneSchema,
 });
-export type CartOrderInput = z.infer<typeof cartOrderInputSchema>;
+export type CartOrderInput = z.output<typeof cartOrderInputSchema>;
 
 /** Ratings: 1 to 5 with at most two decimals (step 0.01). */
 export const ratingSchema = numeric(
@@ -94,7 +92,7 @@ export const reviewInputSchema = z.object({
   Messege: required(LIMITS.message, 'Message is required'),
   ratings: ratingSchema,
 });
-export type ReviewInput = z.infer<typeof reviewInputSchema>;
+export type ReviewInput = z.output<typeof reviewInputSchema>;
 
 const optionalUrl = z
   .string()
@@ -114,7 +112,7 @@ export const profileUpdateSchema = z.object({
     .default(''),
   address: text(LIMITS.address).default(''),
 });
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
 
 const priceDollars = numeric(
   z
@@ -153,7 +151,7 @@ export const toolInputSchema = z
     message: 'Minimum order quantity is required',
     path: ['minimumOrderQuantity'],
   });
-export type ToolInput = z.infer<typeof toolInputSchema> & { minimumOrderQuantity: number };
+export type ToolInput = z.output<typeof toolInputSchema> & { minimumOrderQuantity: number };
 
 /** PUT /tool/update/{id}: an admin restock (sets the stock; buying never calls it). */
 export const restockSchema = z.object({ availableQuantity: wholeCount(0, 'Available quantity cannot be negative') });
@@ -163,6 +161,7 @@ export const contactSchema = z.object({
   email: emailSchema,
   message: required(LIMITS.message, 'Message is required'),
 });
+export type ContactInput = z.output<typeof contactSchema>;
 
 export const reviewsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(5),

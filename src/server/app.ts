@@ -2,12 +2,13 @@
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { contactRoutes } from './contact/contact.routes.ts';
+import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { ordersService } from './orders/orders.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
-import { closeOpenPayments } from './payments/settle.ts';
+import { paymentsService } from './payments/payments.service.ts';
 import { reviewsRoutes } from './reviews/reviews.routes.ts';
 import { toolsRoutes } from './tools/tools.routes.ts';
 import { toolsService } from './tools/tools.service.ts';
@@ -17,10 +18,13 @@ import { usersService } from './users/users.service.ts';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const tools = toolsService(deps.db, deps.changes);
+  // Orders and payments call each other: an order's payments close before it is let go, and a payment
+  // that succeeded marks its order paid.
   const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
     maxUnpaidOrders: deps.config.maxUnpaidOrders,
-    closePayments: (orderId) => closeOpenPayments(deps, orderId),
+    closePayments: (orderId) => payments.closeOpen(orderId),
   });
+  const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
   const users = usersService(deps.db, deps.config.adminEmails);
 
   const api = new Hono<AppEnv>()
@@ -34,10 +38,10 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
     .route('/', ordersRoutes(deps, orders))
-    .route('/', paymentsRoutes(deps, orders, options.stripe))
+    .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
     .route('/', reviewsRoutes(deps))
     .route('/', imagesRoutes(deps))
-    .route('/', contactRoutes(deps));
+    .route('/', contactRoutes(deps, contactService(deps.db)));
 
   const app = new Hono<AppEnv>()
     .route('/api', api)

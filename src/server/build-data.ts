@@ -2,27 +2,21 @@
 // readers is fine; with PGlite the build must run while no store holds the directory (npm start builds
 // before it starts the server; openDb refuses a directory another process holds, naming it).
 import type { ReviewsPage, Tool } from '../lib/entities.ts';
+import { memoise } from './cache.ts';
 import { memoryBus } from './changes.ts';
 import { config } from './config.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
-import { firstReviewsPage } from './reviews/reviews.routes.ts';
+import { firstReviewsPage } from './reviews/reviews.service.ts';
 import { toolsService } from './tools/tools.service.ts';
-
-export type { ReviewsPage };
 
 interface BuildData {
   tools: Tool[];
   firstReviews: ReviewsPage;
 }
 
-let loaded: Promise<BuildData> | undefined;
-
-export function buildData(): Promise<BuildData> {
-  loaded ??= load();
-  return loaded;
-}
+export const buildData = memoise(load);
 
 async function load(): Promise<BuildData> {
   const cfg = config();

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { memoise } from './cache.ts';
 
 const emails = z
   .string()
@@ -205,9 +206,5 @@ export function startupConfigWarnings(cfg: Config): string[] {
   return warnings;
 }
 
-let cached: Config | undefined;
 /** The process's configuration (parsed on first use). */
-export function config(): Config {
-  cached ??= loadConfig();
-  return cached;
-}
+export const config = memoise(loadConfig);

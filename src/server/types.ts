@@ -2,9 +2,14 @@ import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Db } from './db/client.ts';
 import type { ImageStore } from './images/image-store.ts';
-import type { RateLimitStore } from './http/rate-limit.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
 import type { ChangeBus } from './changes.ts';
+
+/** Rate-limit counters (http/rate-limit.ts): in memory, or in PostgreSQL (db/rate-limit-store.ts). */
+export interface RateLimitStore {
+  /** Counts one hit for key in a window of windowMs; returns the hits so far and when the window ends. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+}
 
 /** Everything a request handler may use, injected so tests can run the app in-process. */
 export interface Deps {

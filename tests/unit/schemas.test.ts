@@ -6,12 +6,12 @@ import {
   orderInputSchema,
   phoneSchema,
   profileUpdateSchema,
-  quantityError,
   ratingSchema,
   reviewInputSchema,
   signupSchema,
   toolInputSchema,
 } from '../../src/lib/schemas';
+import { quantityError } from '../../src/lib/rules';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 

@@ -2,7 +2,7 @@
 // database counts the same hits: a limit of 30 a minute is 30 across the cluster, not 30 per server.
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Pool } from 'pg';
-import type { RateLimitStore } from '../http/rate-limit.ts';
+import type { RateLimitStore } from '../types.ts';
 
 const TABLE = 'rate_limits';
 // The store only counts; the rule decides when a count is too many (see http/rate-limit.ts).

@@ -3,7 +3,7 @@
 // servers share it (db/rate-limit-store.ts), so a limit holds across servers.
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import type { AppEnv, RateLimitStore } from '../types.ts';
 
 export interface RateLimitRule {
   /** Shown in the refusal ("Too many requests to <name>") and part of the counter's key. */
@@ -12,11 +12,6 @@ export interface RateLimitRule {
   windowMs: number;
   /** Count per client address (anonymous calls) or per signed-in user (after a sign-in guard). */
   by: 'ip' | 'user';
-}
-
-export interface RateLimitStore {
-  /** Counts one hit for key in a window of windowMs; returns the hits so far and when the window ends. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
 }
 
 export function memoryRateLimitStore(maxKeys = 100_000): RateLimitStore {
@@ -39,7 +34,7 @@ export function memoryRateLimitStore(maxKeys = 100_000): RateLimitStore {
   };
 }
 
-export function rateLimit(deps: Pick<Deps, 'rateLimits'>, rule: RateLimitRule) {
+export function rateLimit(deps: { rateLimits: RateLimitStore }, rule: RateLimitRule) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const who = rule.by === 'user' ? c.get('user')?.email : c.env?.clientAddress;
     const key = `${rule.name}:${rule.by}:${who ?? 'unknown'}`;

@@ -1,7 +1,8 @@
 import type { ListPage, Order, OrderItem } from '../../lib/entities.ts';
-import { toDollars } from '../../lib/money.ts';
+import { orderTotalCents, toDollars } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
-import { quantityError, type CartOrderInput, type OrderInput } from '../../lib/schemas.ts';
+import { quantityError } from '../../lib/rules.ts';
+import type { CartOrderInput, OrderInput } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -9,7 +10,9 @@ import { listPage, type PageAsk } from '../http/paging.ts';
 import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
 import { isBuyer } from '../auth/guards.ts';
 import type { CurrentUser } from '../types.ts';
+import { memoise } from '../cache.ts';
 import { metrics } from '../metrics.ts';
+import { MAX_ORDER_TOTAL_CENTS, ORDER_REFUND_JOIN, type PaidOutcome, type PaymentsClosed } from '../payments/payments.service.ts';
 
 export interface OrderRow {
   id: string;
@@ -63,15 +66,13 @@ export const orderJson = (r: OrderRow): Order => ({
     ? { id: r.refund_id, amountCents: Number(r.refund_cents), refundedAt: new Date(r.refunded_at!).toISOString() }
     : null,
 });
-export type { Order };
 
 /** An order with its refunded payment (a payment can outlive its order, never the other way round). */
 const ORDER_SELECT = `SELECT o.*, r.refund_id, r.refund_cents, r.refunded_at,
   (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
     'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
   FROM orders o
-  LEFT JOIN LATERAL (SELECT refund_id, amount_cents AS refund_cents, refunded_at FROM payments
-    WHERE order_id = o.id AND status = 'refunded' ORDER BY refunded_at DESC LIMIT 1) r ON true`;
+  ${ORDER_REFUND_JOIN}`;
 
 /** A line as placed, with the restock its units came from (only then do they go back). */
 interface HeldLine {
@@ -135,19 +136,6 @@ const INSERT_BATCH = `
   INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
   SELECT id, 1, tool_id, product_name, price_cents, quantity, stock_version FROM req`;
 
-/** Stripe's largest charge ($999,999.99); it also keeps every amount inside a 32-bit integer column. */
-export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
-
-/** Where an order's payments stand once the open ones were cancelled at the provider. */
-export type PaymentsClosed =
-  | { state: 'none' }
-  /** The card went through before the cancel: the order is paid, not let go. */
-  | { state: 'succeeded'; intentId: string; amountCents: number }
-  /** The provider could not be reached or the payment is still processing: try again later. */
-  | { state: 'unsettled' };
-
-export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
-
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 
 export function ordersService(
@@ -158,7 +146,7 @@ export function ordersService(
   options: {
     /** Unpaid orders one buyer may hold at once. */
     maxUnpaidOrders?: number;
-    /** Cancels an order's open payments at the provider before the order is let go (payments module). */
+    /** Cancels an order's open payments at the provider before the order is let go (payments.service's closeOpen). */
     closePayments?: (orderId: string) => Promise<PaymentsClosed>;
   } = {},
 ) {
@@ -169,13 +157,7 @@ export function ordersService(
    * at the provider first: one that went through makes the order paid instead, one that cannot be
    * closed now keeps the order until the next run. Concurrent callers share one run.
    */
-  let running: Promise<number> | undefined;
-  function expireHolds(): Promise<number> {
-    running ??= expireDue().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const expireHolds = memoise(() => expireDue().finally(() => expireHolds.reset()));
   async function expireDue(): Promise<number> {
     const due = await db.query<{ id: string }>(
       `SELECT id FROM orders WHERE payment = 'unpaid' AND expires_at <= $1 ORDER BY expires_at LIMIT 200`,
@@ -267,7 +249,7 @@ export function ordersService(
         sold[line.index] = row;
       }
       const lines = cart.items.map((item, i) => ({ ...item, sold: sold[i] }));
-      const totalCents = lines.reduce((sum, l) => sum + l.sold.price_cents * l.quantity, 0);
+      const totalCents = lines.reduce((sum, l) => sum + orderTotalCents(l.quantity, l.sold.price_cents), 0);
       // Thrown, not returned: the stock just taken is rolled back.
       if (totalCents > MAX_ORDER_TOTAL_CENTS) {
         throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
@@ -392,7 +374,7 @@ export function ordersService(
           short.add(ask.toolId);
           return { short: refusal };
         }
-        if (tool.price_cents * ask.quantity > MAX_ORDER_TOTAL_CENTS) {
+        if (orderTotalCents(ask.quantity, tool.price_cents) > MAX_ORDER_TOTAL_CENTS) {
           return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
         }
         tool.available_quantity -= ask.quantity;

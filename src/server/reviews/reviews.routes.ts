@@ -7,14 +7,9 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, parse } from '../http/validate.ts';
 import { newId } from '../ids.ts';
 import type { AppEnv, Deps } from '../types.ts';
-import type { Db } from '../db/client.ts';
-import { DEFAULT_REVIEW_PAGE_SIZE } from '../../lib/limits.ts';
-import { reviewsService, type Page, type PublicReviewRow } from './reviews.service.ts';
-
-/** The home page's first page of reviews, for the prebuilt HTML. */
-export function firstReviewsPage(db: Db) {
-  return reviewsService(db).publicPage(DEFAULT_REVIEW_PAGE_SIZE, 0);
-}
+import type { ReviewsPage } from '../../lib/entities.ts';
+import { ttlCache } from '../cache.ts';
+import { reviewsService } from './reviews.service.ts';
 
 // Cached pages hold at most this many reviews in all (a page holds up to 100): limit × page is chosen
 // by the caller, so the cache is bounded by what it holds, not only by how many pages.
@@ -24,35 +19,15 @@ export function reviewsRoutes(deps: Deps) {
   const reviews = reviewsService(deps.db);
   // Pages are cached like the catalogue: dropped on our writes, at most 5 s old for writes made by other
   // processes sharing one PostgreSQL. A cached page is the same object, so cachedJson serialises it once.
-  const pages = new Map<string, { value: Page<PublicReviewRow>; at: number }>();
-  let held = 0;
-  let generation = 0; // a page read while a review was added or moderated is answered but not kept
+  const pages = ttlCache<ReviewsPage>({ ttlMs: 5000, maxEntries: 1000, maxWeight: MAX_CACHED_REVIEWS, weigh: (p) => p.services.length });
   // Dropped on every reviews change announced on the bus, by this server or another sharing the database.
   deps.changes.subscribe((change) => {
     if (change !== 'reviews') return;
     reviews.dropHidden();
-    pages.clear();
-    held = 0;
-    generation++;
+    pages.drop();
   });
   const forget = () => deps.changes.announce('reviews');
-  const page = async (limit: number, pageNumber: number) => {
-    const key = `${limit}:${pageNumber}`;
-    const hit = pages.get(key);
-    if (hit && Date.now() - hit.at <= 5000) return hit.value;
-    const started = generation;
-    const value = await reviews.publicPage(limit, pageNumber);
-    if (started === generation) {
-      if (hit) held -= hit.value.services.length;
-      if (pages.size >= 1000 || held + value.services.length > MAX_CACHED_REVIEWS) {
-        pages.clear();
-        held = 0;
-      }
-      pages.set(key, { value, at: Date.now() });
-      held += value.services.length;
-    }
-    return value;
-  };
+  const page = (limit: number, pageNumber: number) => pages.get(`${limit}:${pageNumber}`, () => reviews.publicPage(limit, pageNumber));
 
   return new Hono<AppEnv>()
     .get('/reviews', async (c) => {

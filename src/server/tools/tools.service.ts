@@ -5,8 +5,7 @@ import type { Db, Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import type { Change, ChangeBus } from '../changes.ts';
-
-export type { Tool };
+import { ttlCache } from '../cache.ts';
 
 export interface ToolRow {
   id: string;
@@ -37,34 +36,26 @@ const COLUMNS = 'id, name, img, description, minimum_order_quantity, available_q
  * after commit) or by another sharing the database, so a public read costs no query.
  */
 export function toolsService(db: Db, changes: ChangeBus) {
-  let cache: Tool[] | undefined;
-  let cachedAt = 0;
   /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
   let ids: Set<string> | undefined;
-  // Bumped by every change, so a read that started before it never caches what it saw.
-  let generation = 0;
+  // The TTL is a safety net for a missed announcement (the listener reconnecting).
+  const catalogue = ttlCache<Tool[]>({
+    ttlMs: CACHE_TTL_MS,
+    kept: (tools) => {
+      ids = new Set(tools.map((t) => t._id));
+    },
+  });
   changes.subscribe((change) => {
     if (change === 'reviews') return;
-    cache = undefined;
-    generation++;
+    catalogue.drop();
     // Another server added or deleted a tool: learn the ids now, not on the next read.
     if (change === 'tools') void list().catch(() => {});
   });
   /** Says (after commit) that the catalogue or stock changed, here and on every other server. */
   const invalidate = (change: Change = 'stock') => changes.announce(change);
 
-  async function list(): Promise<Tool[]> {
-    // The TTL is a safety net for a missed announcement (the listener reconnecting).
-    if (!cache || Date.now() - cachedAt > CACHE_TTL_MS) {
-      const started = generation;
-      const rows = await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`);
-      const fresh = rows.map(toolJson);
-      if (started !== generation) return fresh;
-      cache = fresh;
-      cachedAt = Date.now();
-      ids = new Set(fresh.map((t) => t._id));
-    }
-    return cache;
+  function list(): Promise<Tool[]> {
+    return catalogue.get('all', async () => (await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`)).map(toolJson));
   }
 
   return {

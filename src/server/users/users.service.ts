@@ -4,8 +4,6 @@ import { usableRole } from '../auth/guards.ts';
 import type { Db } from '../db/client.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 
-export type { UserProfile };
-
 const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNumber", address,
   sign_up_date AS "signUpDate", role FROM users`;
 

@@ -1,0 +1,211 @@
+// Payments: the one owner of the `payments` table. Money follows the order: a payment is closed at the
+// provider before its order is let go, and a payment that succeeds for an order that was cancelled or
+// deleted anyway is refunded and recorded (payments outlive their orders). The providers (sandbox.ts,
+// stripe.ts) are adapters behind gateway.ts; the sandbox keeps its intents through `sandboxLedger`.
+import { randomBytes } from 'node:crypto';
+import type { CardInput } from '../../lib/cards.ts';
+import { messages } from '../../lib/messages.ts';
+import type { Db } from '../db/client.ts';
+import { conflict, unprocessable } from '../http/errors.ts';
+import { logger } from '../logger.ts';
+import type { IntentStatus, PaymentGateway } from './gateway.ts';
+import { sandboxCardError } from './sandbox-cards.ts';
+
+/** Where an order's payments stand once the open ones were cancelled at the provider. */
+export type PaymentsClosed =
+  | { state: 'none' }
+  /** The card went through before the cancel: the order is paid, not let go. */
+  | { state: 'succeeded'; intentId: string; amountCents: number }
+  /** The provider could not be reached or the payment is still processing: try again later. */
+  | { state: 'unsettled' };
+
+/** What marking an order paid with a payment came to (orders.service's markPaid). */
+export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
+
+/** Stripe's largest charge ($999,999.99); it also keeps every amount inside a 32-bit integer column. */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
+
+/**
+ * An order's refunded payment, joined into the orders' reads (orders.service's ORDER_SELECT): the one
+ * read of this table made outside this file, written here so the table's SQL stays in one place.
+ */
+export const ORDER_REFUND_JOIN = `LEFT JOIN LATERAL (SELECT refund_id, amount_cents AS refund_cents, refunded_at FROM payments
+    WHERE order_id = o.id AND status = 'refunded' ORDER BY refunded_at DESC LIMIT 1) r ON true`;
+
+/** The order a payment is for, as the payment needs it. */
+interface PayableOrder {
+  id: string;
+  email: string;
+  payment: 'unpaid' | 'paid' | 'cancelled';
+  cancel_reason: string | null;
+  total_cents: number | string;
+}
+
+export type MarkPaid = (orderId: string, intentId: string, amountCents: number) => Promise<PaidOutcome>;
+
+export function paymentsService(db: Db, gateway: PaymentGateway, markPaid: MarkPaid) {
+  return {
+    kind: gateway.kind,
+    retrieve: (intentId: string) => gateway.retrieve(intentId),
+
+    /**
+     * The client secret to pay an unpaid order with. Reopening the payment page reuses the intent instead
+     * of piling up new ones, even one that succeeded while makepayment never ran (tab closed): a new
+     * intent would charge the card twice.
+     */
+    async intentFor(order: PayableOrder): Promise<{ clientSecret: string; amountCents: number }> {
+      if (order.payment === 'paid') throw conflict('This order is already paid');
+      if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
+      const amountCents = Number(order.total_cents);
+      // Orders placed before the cap: refused here rather than overflowing the payment's amount.
+      if (amountCents > MAX_ORDER_TOTAL_CENTS) throw unprocessable(messages.orderTotalTooHigh);
+      const [open] = await db.query<{ client_secret: string }>(
+        `SELECT client_secret FROM payments WHERE order_id = $1 AND amount_cents = $2 AND gateway = $3
+           AND status NOT IN ('canceled', 'refunded') ORDER BY created_at DESC LIMIT 1`,
+        [order.id, amountCents, gateway.kind],
+      );
+      if (open) return { clientSecret: open.client_secret, amountCents };
+      const intent = await gateway.createIntent({ orderId: order.id, amountCents, email: order.email });
+      if (gateway.kind === 'stripe') {
+        await db.query(
+          `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'stripe', $3, $4)
+           ON CONFLICT (id) DO NOTHING`,
+          [intent.id, order.id, amountCents, intent.clientSecret],
+        );
+      }
+      return { clientSecret: intent.clientSecret, amountCents };
+    },
+
+    /** The sandbox's intent for a client secret (the card form sends it). */
+    async sandboxIntent(clientSecret: string): Promise<{ id: string; orderId: string; status: string } | undefined> {
+      const [row] = await db.query<{ id: string; order_id: string; status: string }>(
+        `SELECT id, order_id, status FROM payments WHERE client_secret = $1 AND gateway = 'sandbox'`,
+        [clientSecret],
+      );
+      return row && { id: row.id, orderId: row.order_id, status: row.status };
+    },
+
+    /**
+     * The sandbox's card network charges a card: 'cancelled' when the payment was cancelled meanwhile
+     * (the order expired or was deleted: never charged), else null or Stripe's decline message.
+     */
+    async chargeSandbox(
+      intentId: string,
+      card: CardInput,
+      now: Date,
+    ): Promise<{ declined: string | null } | 'cancelled'> {
+      const declined = sandboxCardError(card, now);
+      const charged = await db.query(
+        `UPDATE payments SET status = $2, last_error = $3 WHERE id = $1 AND status NOT IN ('canceled', 'refunded') RETURNING id`,
+        [intentId, declined ? 'requires_payment_method' : 'succeeded', declined],
+      );
+      return charged.length ? { declined } : 'cancelled';
+    },
+
+    /**
+     * Cancels an order's open payments at the provider, before the order is cancelled or deleted. A
+     * payment that succeeded first is reported (the order is then paid instead); a provider that cannot
+     * be reached or a payment still processing leaves the order as it is, for the next try.
+     */
+    async closeOpen(orderId: string): Promise<PaymentsClosed> {
+      const open = await db.query<{ id: string; amount_cents: number }>(
+        `SELECT id, amount_cents FROM payments WHERE order_id = $1 AND gateway = $2 AND status NOT IN ('canceled', 'refunded')`,
+        [orderId, gateway.kind],
+      );
+      for (const { id, amount_cents } of open) {
+        let status: string;
+        try {
+          status = await gateway.cancel(id);
+        } catch (error) {
+          logger.warn(
+            { orderId, intentId: id, err: (error as Error).message },
+            'could not cancel a payment; the order is kept for now',
+          );
+          return { state: 'unsettled' };
+        }
+        if (status === 'succeeded') {
+          await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [id]);
+          return { state: 'succeeded', intentId: id, amountCents: amount_cents };
+        }
+        if (status !== 'canceled') return { state: 'unsettled' };
+        await db.query(
+          `UPDATE payments SET status = 'canceled' WHERE id = $1 AND status NOT IN ('succeeded', 'refunded')`,
+          [id],
+        );
+      }
+      return { state: 'none' };
+    },
+
+    /**
+     * A payment the provider says succeeded: it pays its order, or is refunded in full when the order was
+     * cancelled, or deleted before being paid. Idempotent (makepayment and Stripe's webhook both call it,
+     * Stripe retries). Throws when the provider cannot refund now, so the webhook is delivered again.
+     */
+    async settleSucceeded(intent: IntentStatus & { orderId: string }): Promise<PaidOutcome | 'refunded'> {
+      const outcome = await markPaid(intent.orderId, intent.id, intent.amountCents);
+      const [row] = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [intent.id]);
+      if (outcome === 'ok') {
+        await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [intent.id]);
+        return outcome;
+      }
+      if (row?.status === 'refunded') return 'refunded';
+      // A missing order whose payment we already recorded as succeeded was paid, then deleted by an admin.
+      const refundable = outcome === 'cancelled' || (outcome === 'missing' && row?.status !== 'succeeded');
+      if (!refundable) return outcome;
+      const refund = await gateway.refund(intent.id);
+      await db.query(
+        `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret, status, refund_id, refunded_at)
+         VALUES ($1, $2, $3, $4, '', 'refunded', $5, now())
+         ON CONFLICT (id) DO UPDATE SET status = 'refunded', refund_id = coalesce(payments.refund_id, EXCLUDED.refund_id),
+           refunded_at = coalesce(payments.refunded_at, EXCLUDED.refunded_at)`,
+        [intent.id, intent.orderId, gateway.kind, intent.amountCents, refund.id],
+      );
+      logger.warn(
+        { orderId: intent.orderId, intentId: intent.id, refundId: refund.id, order: outcome },
+        'refunded a payment for an order that was let go',
+      );
+      return 'refunded';
+    },
+  };
+}
+export type PaymentsService = ReturnType<typeof paymentsService>;
+
+/** The sandbox's intents, kept in the payments table (the sandbox gateway's only storage). */
+export function sandboxLedger(db: Db) {
+  return {
+    async insert(orderId: string, amountCents: number): Promise<{ id: string; clientSecret: string }> {
+      const id = `pi_sandbox_${randomBytes(12).toString('hex')}`;
+      const clientSecret = `${id}_secret_${randomBytes(12).toString('hex')}`;
+      await db.query(
+        `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'sandbox', $3, $4)`,
+        [id, orderId, amountCents, clientSecret],
+      );
+      return { id, clientSecret };
+    },
+    async find(
+      intentId: string,
+    ): Promise<{ id: string; status: string; amountCents: number; orderId: string } | undefined> {
+      const [row] = await db.query<{ id: string; status: string; amount_cents: number; order_id: string }>(
+        `SELECT id, status, amount_cents, order_id FROM payments WHERE id = $1 AND gateway = 'sandbox'`,
+        [intentId],
+      );
+      return row && { id: row.id, status: row.status, amountCents: row.amount_cents, orderId: row.order_id };
+    },
+    /** Conditional, like the card network: an intent that succeeded first stays succeeded. */
+    async cancel(intentId: string): Promise<void> {
+      await db.query(
+        `UPDATE payments SET status = 'canceled' WHERE id = $1 AND gateway = 'sandbox' AND status NOT IN ('succeeded', 'refunded')`,
+        [intentId],
+      );
+    },
+    /** The refund's id (the first one, when refunded before); undefined when nothing succeeded to refund. */
+    async refund(intentId: string): Promise<string | undefined> {
+      const [row] = await db.query<{ refund_id: string }>(
+        `UPDATE payments SET status = 'refunded', refund_id = coalesce(refund_id, $2), refunded_at = coalesce(refunded_at, now())
+         WHERE id = $1 AND gateway = 'sandbox' AND status IN ('succeeded', 'refunded') RETURNING refund_id`,
+        [intentId, `re_sandbox_${randomBytes(12).toString('hex')}`],
+      );
+      return row?.refund_id;
+    },
+  };
+}
