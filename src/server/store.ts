@@ -11,7 +11,7 @@ import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { memoryRateLimitStore } from './http/rate-limit.ts';
-import { databaseImageStore, diskImageStore, imgbbImageStore } from './images/image-store.ts';
+import { databaseImageStore, diskImageStore, imgbbImageStore } from './images/images.service.ts';
 import { logger } from './logger.ts';
 import { sandboxGateway } from './payments/sandbox.ts';
 import { stripeClient, stripeGateway } from './payments/stripe.ts';

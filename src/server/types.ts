@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Db } from './db/client.ts';
-import type { ImageStore } from './images/image-store.ts';
+import type { ImageStore } from './images/images.service.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
 import type { ChangeBus } from './changes.ts';
 

@@ -2,7 +2,7 @@
 // limit is refused before any byte is read, and a body without one (chunked) is read only until it
 // passes the limit, then the stream is cancelled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES } from '../../src/server/images/image-store';
+import { IMAGE_MAX_BYTES } from '../../src/lib/limits';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { expectApiError } from './helpers';
 
@@ -93,14 +93,14 @@ describe('POST /images (admin)', () => {
     const res = await send('/api/images', stream, multipart, await store.tokenFor(ADMIN));
     expectApiError(res, 413);
     expect(seen.cancelled).toBe(true);
-    expect(seen.bytes).toBeLessThan(MAX_IMAGE_BYTES + 64 * 1024 + 4 * 16_010);
+    expect(seen.bytes).toBeLessThan(IMAGE_MAX_BYTES + 64 * 1024 + 4 * 16_010);
   });
   it('refuses a declared length over the limit before reading', async () => {
     const { stream, seen } = endless();
     const res = await send(
       '/api/images',
       stream,
-      { ...multipart, 'content-length': String(MAX_IMAGE_BYTES * 10) },
+      { ...multipart, 'content-length': String(IMAGE_MAX_BYTES * 10) },
       await store.tokenFor(ADMIN),
     );
     expectApiError(res, 413);

@@ -13,7 +13,7 @@ import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
 import { memoryBus } from '../../src/server/changes';
 import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
-import { diskImageStore } from '../../src/server/images/image-store';
+import { diskImageStore } from '../../src/server/images/images.service';
 import type { PaymentGateway } from '../../src/server/payments/gateway';
 import { sandboxGateway } from '../../src/server/payments/sandbox';
 import type Stripe from 'stripe';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { VARIANT_FORMATS, VARIANT_WIDTHS } from '../../src/lib/image-variants';
-import { databaseImageStore, MAX_IMAGE_BYTES } from '../../src/server/images/image-store';
+import { IMAGE_MAX_BYTES } from '../../src/lib/limits';
+import { databaseImageStore } from '../../src/server/images/images.service';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { expectApiError } from './helpers';
 import { hugeCanvasPng, tinyPng } from './images.fixtures';
@@ -97,14 +98,14 @@ describe('POST /api/images', () => {
     expect(stored()).toBe(before);
   });
 
-  it(`refuses a file over ${MAX_IMAGE_BYTES / 1024 / 1024} MB (413)`, async () => {
-    const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
+  it(`refuses a file over ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413)`, async () => {
+    const big = new Uint8Array(IMAGE_MAX_BYTES + 1);
     big.set(tinyPng());
     await expectRefusedUpload(form(big, 'huge.png', 'image/png'), 413);
   });
 
   it('accepts a file of exactly the limit', async () => {
-    const edge = new Uint8Array(MAX_IMAGE_BYTES);
+    const edge = new Uint8Array(IMAGE_MAX_BYTES);
     edge.set(tinyPng());
     expect((await upload(form(edge, 'edge.png', 'image/png'))).status).toBe(201);
   });

@@ -17,7 +17,7 @@ import { postgresRateLimitStore } from '../../src/server/db/rate-limit-store';
 import { seedIfEmpty } from '../../src/server/db/seed';
 import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
 import type { RateLimitStore } from '../../src/server/types';
-import { databaseImageStore } from '../../src/server/images/image-store';
+import { databaseImageStore } from '../../src/server/images/images.service';
 import { sandboxGateway } from '../../src/server/payments/sandbox';
 import { ADMIN, ALICE, PROJECT_ID, idTokenFor } from './harness';
 import { tinyPng } from './images.fixtures';

@@ -4,7 +4,8 @@ import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readBounded } from '../http/validate.ts';
 import { logger } from '../logger.ts';
 import type { AppEnv, Deps } from '../types.ts';
-import { MAX_IMAGE_BYTES, sniffImageType } from './image-store.ts';
+import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
+import { sniffImageType } from './images.service.ts';
 import { UnreadableImageError } from './variants.ts';
 
 export function imagesRoutes(deps: Deps) {
@@ -15,14 +16,14 @@ export function imagesRoutes(deps: Deps) {
         throw new ApiError(415, 'unsupported_media_type', 'Send the image as multipart/form-data');
       }
       // Read within the limit first (with or without a Content-Length), then parse what was read.
-      const body = await readBounded(c.req.raw, MAX_IMAGE_BYTES + 64 * 1024, tooLarge);
+      const body = await readBounded(c.req.raw, IMAGE_MAX_BYTES + 64 * 1024, tooLarge);
       const form = await new Response(body, { headers: { 'content-type': type } }).formData().catch(() => {
         throw badRequest('Malformed upload');
       });
       const file = form.get('image');
       if (!(file instanceof File))
         throw badRequest('Choose an image to upload', { image: 'Choose an image to upload' });
-      if (file.size > MAX_IMAGE_BYTES) throw tooLarge();
+      if (file.size > IMAGE_MAX_BYTES) throw tooLarge();
       const bytes = new Uint8Array(await file.arrayBuffer());
       const imageType = sniffImageType(bytes);
       if (!imageType) throw new ApiError(415, 'unsupported_media_type', 'Only JPEG, PNG or WebP images are accepted');
@@ -63,6 +64,6 @@ export function imagesRoutes(deps: Deps) {
 }
 
 const tooLarge = () =>
-  new ApiError(413, 'too_large', `The image is too big: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`, {
-    image: `At most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`,
+  new ApiError(413, 'too_large', `The image is too big: at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB`, {
+    image: `At most ${IMAGE_MAX_BYTES / 1024 / 1024} MB`,
   });

@@ -1,16 +1,13 @@
-// Product images: sniffed by content (never by name), size-capped, decoded, stored on disk, in the database
-// (with their resized variants) or on the image host.
+// Product images, the images feature's service: sniffed by content (never by name), decoded, stored on
+// disk, in the database (with their resized variants) or on the image host. The size cap (IMAGE_MAX_BYTES,
+// shared with the add-product form) is checked by images.routes.ts while the upload is read.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
 import { VARIANT_WIDTHS, type VariantWidth } from '../../lib/image-variants.ts';
 import type { Queryable } from '../db/client.ts';
 import { assertReadable, makeVariants, UnreadableImageError, type StoredFile } from './variants.ts';
-
-/** The one upload limit, shared with the add-product form. */
-export const MAX_IMAGE_BYTES = IMAGE_MAX_BYTES;
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 const EXTENSIONS: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
