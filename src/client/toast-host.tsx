@@ -3,7 +3,12 @@ import { ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet as a URL, linked on first toast: imported as CSS it became render-blocking on every page.
 import toastifyCss from 'react-toastify/ReactToastify.css?url';
 import { TOAST_AUTO_CLOSE_MS, TOAST_DRAG_PERCENT } from '../lib/ui-timings';
-import type { ToastMessage } from './toast';
+
+export interface ToastMessage {
+  kind: 'success' | 'error' | 'info' | 'warning';
+  text: string;
+  autoClose?: number | false;
+}
 
 /** Mounts the one toast container (spec: top-right, 5000 ms, drag-to-dismiss 80%) and returns its show function. */
 export function mount() {

@@ -1,11 +1,8 @@
 // Toasts on every page without paying for React up front: messages queue here, and the
 // react-toastify host (toast-host.tsx) is imported on the first toast, then shows them.
-type Kind = 'success' | 'error' | 'info' | 'warning';
-export interface ToastMessage {
-  kind: Kind;
-  text: string;
-  autoClose?: number | false;
-}
+// The message type lives with the host, so the two never import each other (a type import is erased:
+// the host still loads only on the first toast).
+import type { ToastMessage } from './toast-host';
 
 type Show = (message: ToastMessage) => void;
 let show: Show | undefined;
