@@ -13,6 +13,7 @@ import { buildSearchFiles, writeSearchFiles } from '../src/server/search-index.t
 import { modulePreloader } from './lib/modulepreload.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
+const searchDir = path.join(root, 'pagefind');
 const COMPRESSIBLE = /\.(html|js|mjs|css|json|svg|txt|xml|webmanifest)$/;
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -20,6 +21,7 @@ const gz = promisify(gzip);
 async function* files(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    if (full === searchDir) continue;
     if (entry.isDirectory()) yield* files(full);
     else if (COMPRESSIBLE.test(entry.name)) yield full;
   }
@@ -53,14 +55,15 @@ async function each(items: string[], work: (item: string) => Promise<unknown>) {
   );
 }
 
-const indexStarted = performance.now();
-const { tools } = await buildData();
-const searchFiles = await buildSearchFiles(tools);
-await writeSearchFiles(searchFiles, path.join(root, 'pagefind'));
-await pagefind.close();
-console.log(
-  `postbuild: search index of ${tools.length} tools, ${searchFiles.size} files in ${Math.round(performance.now() - indexStarted)} ms`,
-);
+// The search index is built by Pagefind's own process, beside the preloading and compressing below;
+// its files are written (and its scripts compressed) once both are done.
+const searchIndex = (async () => {
+  const started = performance.now();
+  const { tools } = await buildData();
+  const files = await buildSearchFiles(tools);
+  await pagefind.close();
+  return { tools: tools.length, files, ms: Math.round(performance.now() - started) };
+})();
 
 const all: string[] = [];
 for await (const file of files(root)) all.push(file);
@@ -73,6 +76,12 @@ await each(
 const queue: string[] = [];
 for (const file of all) if ((await stat(file)).size >= 512) queue.push(file);
 await each(queue, compress);
+const search = await searchIndex;
+await writeSearchFiles(search.files, searchDir);
+const searchFiles: string[] = [];
+for await (const file of files(searchDir)) if ((await stat(file)).size >= 512) searchFiles.push(file);
+await each(searchFiles, compress);
+console.log(`postbuild: search index of ${search.tools} tools, ${search.files.size} files, built in ${search.ms} ms`);
 console.log(
   `postbuild: ${preloads} modulepreload links; precompressed ${count} files (brotli saves ${(saved / 1024).toFixed(0)} kB)`,
 );
