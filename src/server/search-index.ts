@@ -122,13 +122,15 @@ async function buildBundle(tools: readonly Indexed[]): Promise<SearchBundle> {
 
 /**
  * The served index, kept between requests: rebuilt only when the catalogue list is new and its text
- * differs. The index before it stays served too, so a browser that read the previous entry file can
- * still fetch that index's (hashed) chunks while the new one takes over.
+ * differs. While a new index builds, the last one answers (a search never waits for a rebuild: seconds
+ * at 10,000 tools, well inside the freshness window), and the one before it stays served too, so a
+ * browser that read an older entry file can still fetch that index's (hashed) chunks.
  */
 export function liveSearchIndex(list: () => Promise<readonly Indexed[]>) {
   let seen: readonly Indexed[] | undefined;
   let built: Promise<SearchBundle> | undefined;
   let builtFor = '';
+  let building = false;
   let latest: SearchBundle | undefined;
   let previous: SearchBundle | undefined;
   async function current(): Promise<SearchBundle> {
@@ -138,19 +140,26 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>) {
       const print = fingerprint(tools);
       if (print !== builtFor || !built) {
         builtFor = print;
-        built = buildBundle(tools);
-        built.then(
+        building = true;
+        const next = buildBundle(tools);
+        built = next;
+        next.then(
           (bundle) => {
+            if (built !== next) return; // a newer build took over
+            building = false;
             previous = latest;
             latest = bundle;
           },
-          () => {
-            if (builtFor === print) built = undefined;
+          (error: Error) => {
+            logger.error({ err: error }, 'search index build failed');
+            if (built !== next) return;
+            building = false;
+            built = undefined;
           },
         );
       }
     }
-    return built;
+    return building && latest ? latest : built!;
   }
   /** The file at this path under /pagefind/, or undefined when no index served has it. */
   return async function find(name: string): Promise<SearchFile | undefined> {

@@ -2,7 +2,6 @@
 // build's copy in dist/client/pagefind is served only while the store is still opening). The search box
 // loads them only when a shopper starts a search.
 import type { APIRoute } from 'astro';
-import { logger } from '../../server/logger';
 import { liveSearchIndex, searchFileResponse } from '../../server/search-index';
 import type { Store } from '../../server/store';
 
@@ -19,9 +18,8 @@ export const GET: APIRoute = async ({ locals, params, request }) => {
   }
   try {
     return searchFileResponse(await find(params.file ?? ''), request);
-  } catch (error) {
-    // Pagefind could not build the index: the search box says search is not available.
-    logger.error({ err: error }, 'search index build failed');
+  } catch {
+    // Pagefind could not build a first index (logged): the search box says search is not available.
     return new Response('Search is not available right now.', { status: 503, headers: { 'Retry-After': '5' } });
   }
 };
