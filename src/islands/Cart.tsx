@@ -1,7 +1,7 @@
 // /cart: the cart's lines against the live tools (a price or stock that changed is shown, never used
 // silently), steppers, totals, and checkout: one order of every line (POST /api/orders), signed in.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/api';
 import { $cart, acceptCurrent, clearCart, removeCartItem, setQuantity, type CartLine } from '../client/cart';
 // Loaded for its effect: the session module renews a refused token at checkout (it registers with
@@ -11,12 +11,13 @@ import { $user } from '../client/session-store';
 import type { Order, Tool } from '../lib/entities';
 import { messages } from '../lib/messages';
 import { formatCents, toCents } from '../lib/money';
-import { PHONE_PATTERN, quantityError } from '../lib/rules';
-import { Field, TextAreaField } from './ui/Field';
+import { quantityError } from '../lib/rules';
+import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliveryJson } from './ui/DeliveryFields';
 import { useHydrated } from './ui/useHydrated';
 import { Spinner } from './ui/Spinner';
 import { SubmitButton } from './ui/SubmitButton';
 import { OrderLinesList } from './ui/OrderLines';
+import { useForm } from './ui/useForm';
 
 /** The tool as the server has it now; 'gone' when it was deleted. */
 type Live = Record<string, Tool | 'gone'>;
@@ -28,26 +29,33 @@ export default function Cart() {
   const [placed, setPlaced] = useState<Order | null>(null);
   const [lineErrors, setLineErrors] = useState<Record<string, string>>({});
 
-  const reread = useCallback(async (ids: string[]) => {
-    const read = await Promise.all(
-      ids.map(async (id) => {
-        try {
-          return [id, await api.get<Tool>(`tools/${enc(id)}`, { cache: 'no-cache' })] as const;
-        } catch (error) {
-          if (httpStatus(error) === 404) return [id, 'gone'] as const;
-          throw error;
-        }
-      }),
-    );
-    setLive((now) => ({ ...now, ...Object.fromEntries(read) }));
-  }, []);
+  const reread = useCallback(
+    (ids: string[]) =>
+      Promise.all(
+        ids.map(async (id) => {
+          try {
+            return [id, await api.get<Tool>(`tools/${enc(id)}`, { cache: 'no-cache' })] as const;
+          } catch (error) {
+            if (httpStatus(error) === 404) return [id, 'gone'] as const;
+            throw error;
+          }
+        }),
+      ).then((read) => setLive((now) => ({ ...now, ...Object.fromEntries(read) }))),
+    [],
+  );
 
   const ids = lines.map((l) => l.toolId).join(',');
   const [failed, setFailed] = useState(false);
+  // Only a new line needs a read: the tools read (or being read) so far. A failed read is asked again.
+  const asked = useRef(new Set<string>());
   useEffect(() => {
-    const missing = ids ? ids.split(',').filter((id) => !(id in live)) : [];
-    if (missing.length) reread(missing).catch(() => setFailed(true));
-    // Only a new line needs a read (`live` is deliberately not a dependency: reads fill it).
+    const missing = ids ? ids.split(',').filter((id) => !asked.current.has(id)) : [];
+    if (!missing.length) return;
+    for (const id of missing) asked.current.add(id);
+    reread(missing).catch(() => {
+      for (const id of missing) asked.current.delete(id);
+      setFailed(true);
+    });
   }, [ids, reread]);
 
   if (!hydrated) return <Spinner label="Loading your cart…" />;
@@ -199,11 +207,8 @@ function Checkout({
   onRefused: (errors: Record<string, string>) => void;
 }) {
   const user = useStore($user);
-  const [address, setAddress] = useState('');
-  const [phone, setPhone] = useState('');
-  const [errors, setErrors] = useState<{ address?: string | null; phone?: string | null; form?: string | null }>({});
-  const [busy, setBusy] = useState(false);
-  const checkPhone = (value = phone) => (PHONE_PATTERN.test(value.trim()) ? null : messages.invalidPhone);
+  // The phone is checked when it loses focus; fields stay editable while the order is sent.
+  const { values, errors, setErrors, busy, setBusy, bind } = useForm(EMPTY_DELIVERY, { checks: deliveryChecks, disableWhileBusy: false });
 
   if (!user) {
     return (
@@ -218,13 +223,13 @@ function Checkout({
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const next = { phone: checkPhone(), address: address.trim() ? null : 'Address is required', form: null };
+    const next = deliveryErrors(values);
     setErrors(next);
-    if (next.phone || next.address) return;
+    if (Object.keys(next).length) return;
     setBusy(true);
     const items = lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity }));
     try {
-      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', { items, address: address.trim(), phone: phone.trim() });
+      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', { items, ...deliveryJson(values) });
       const order = await api.get<Order>(`booking/${enc(result.insertedId)}`);
       clearCart();
       onPlaced(order);
@@ -247,35 +252,7 @@ function Checkout({
       <h2 id="checkout-heading" className="text-xl font-black">
         Check out
       </h2>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Name" name="buyer-name" id="buyer-name" className="input bg-steel-100" value={user.displayName ?? ''} readOnly />
-        <Field label="Email" name="buyer-email" id="buyer-email" className="input bg-steel-100" value={user.email ?? ''} readOnly />
-      </div>
-      <TextAreaField
-        label="Address"
-        name="address"
-        id="address"
-        rows={2}
-        autoComplete="street-address"
-        value={address}
-        error={errors.address}
-        onChange={(e) => {
-          setAddress(e.target.value);
-          setErrors((x) => ({ ...x, address: null }));
-        }}
-      />
-      <Field
-        label="Phone"
-        name="phone"
-        id="phone"
-        type="tel"
-        autoComplete="tel"
-        placeholder="01712345678"
-        value={phone}
-        error={errors.phone}
-        onChange={(e) => setPhone(e.target.value)}
-        onBlur={() => setErrors((x) => ({ ...x, phone: checkPhone() }))}
-      />
+      <DeliveryFields user={user} bind={bind} />
       {errors.form && (
         <p className="field-error" role="alert">
           {errors.form}

@@ -1,27 +1,23 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { authErrorMessage } from '../lib/auth-errors';
 import { messages } from '../lib/messages';
 import { emailSchema, fieldErrors, loginSchema } from '../lib/schemas';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
-import { useHydrated } from './ui/useHydrated';
+import { useForm } from './ui/useForm';
+import { useBrowserValue, useHydrated } from './ui/useHydrated';
 
+/** Which of the three actions is running: each button shows its own progress, all wait for it. */
 type Busy = null | 'login' | 'google' | 'reset';
 
 export default function LoginForm({ emulator }: { emulator: boolean }) {
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // The fields stay editable while an action runs (useForm's own busy flag is not used here).
+  const { values, setErrors, bind } = useForm({ email: '', password: '' });
   const [busy, setBusy] = useState<Busy>(null);
   // Keep the page to return to when the visitor goes on to sign up.
   const hydrated = useHydrated();
-  const [search, setSearch] = useState('');
-  useEffect(() => setSearch(location.search), []);
-
-  const set = (name: 'email' | 'password', value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setErrors((e) => ({ ...e, [name]: '' }));
-  };
+  const search = useBrowserValue(() => location.search, '');
 
   async function run(kind: Busy, action: () => Promise<void>) {
     setBusy(kind);
@@ -78,16 +74,8 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={!hydrated} className="space-y-4">
-      <Field label="Email" name="email" type="email" autoComplete="email" value={values.email} error={errors.email} onChange={(e) => set('email', e.target.value)} />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        value={values.password}
-        error={errors.password}
-        onChange={(e) => set('password', e.target.value)}
-      />
+      <Field label="Email" type="email" autoComplete="email" {...bind('email')} />
+      <Field label="Password" type="password" autoComplete="current-password" {...bind('password')} />
       <div className="flex justify-end">
         <button type="button" className="text-sm font-medium text-amber-dark underline disabled:opacity-60" onClick={onReset} disabled={busy !== null}>
           {busy === 'reset' ? 'Sending…' : 'Forget password?'}

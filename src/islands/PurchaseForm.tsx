@@ -6,12 +6,14 @@ import { $user } from '../client/session-store';
 import { toast } from '../client/toast';
 import { messages } from '../lib/messages';
 import { formatCents, toCents } from '../lib/money';
-import { PHONE_PATTERN, quantityError } from '../lib/rules';
+import { quantityError, quantityInput } from '../lib/rules';
 import type { Tool } from '../lib/entities';
-import { Field, TextAreaField } from './ui/Field';
+import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliveryJson } from './ui/DeliveryFields';
+import { Field } from './ui/Field';
 import { RequireAuth } from './ui/Guards';
 import { Spinner } from './ui/Spinner';
 import { SubmitButton } from './ui/SubmitButton';
+import { useForm } from './ui/useForm';
 
 export default function PurchaseForm({ tool }: { tool: Tool }) {
   return (
@@ -24,51 +26,47 @@ export default function PurchaseForm({ tool }: { tool: Tool }) {
 function Purchase({ initial }: { initial: Tool }) {
   const user = useStore($user)!;
   const [tool, setTool] = useState<Tool>(initial);
-  const [quantity, setQuantity] = useState(String(initial.minimumOrderQuantity));
-  const [address, setAddress] = useState('');
-  const [phone, setPhone] = useState('');
-  const [errors, setErrors] = useState<{ quantity?: string | null; phone?: string | null; address?: string | null }>({});
-  const [busy, setBusy] = useState(false);
+  const checkQuantity = (value: string) => quantityError(Number(value), tool);
+  // Quantity and phone are checked when they lose focus; fields stay editable while the order is sent.
+  const { values, setValues, errors, setErrors, busy, setBusy, bind } = useForm(
+    { quantity: String(initial.minimumOrderQuantity), ...EMPTY_DELIVERY },
+    { checks: { quantity: checkQuantity, ...deliveryChecks }, disableWhileBusy: false },
+  );
   const [placed, setPlaced] = useState<string | null>(null);
 
   /** The live tool: stock and limits as they are now, not as they were at build time. */
-  const refresh = useCallback(async () => {
-    const live = await api.get<Tool>(`tools/${enc(initial._id)}`, { cache: 'no-cache' });
-    setTool(live);
-    for (const el of document.querySelectorAll('[data-live-stock]')) el.textContent = String(live.availableQuantity);
-    return live;
-  }, [initial._id]);
+  const refresh = useCallback(
+    () =>
+      api.get<Tool>(`tools/${enc(initial._id)}`, { cache: 'no-cache' }).then((live) => {
+        setTool(live);
+        for (const el of document.querySelectorAll('[data-live-stock]')) el.textContent = String(live.availableQuantity);
+        return live;
+      }),
+    [initial._id],
+  );
   useEffect(() => {
     refresh().catch(() => toast.error('Could not load the current stock. Please reload the page.'));
   }, [refresh]);
 
-  const checkQuantity = (value = quantity, t = tool) => quantityError(Number(value), t);
-  const checkPhone = (value = phone) => (PHONE_PATTERN.test(value.trim()) ? null : messages.invalidPhone);
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const next = {
-      quantity: checkQuantity(),
-      phone: checkPhone(),
-      address: address.trim() ? null : 'Address is required',
-    };
+    const quantity = checkQuantity(values.quantity);
+    const next = { ...deliveryErrors(values), ...(quantity ? { quantity } : {}) };
     setErrors(next);
-    if (next.quantity || next.phone || next.address) return;
+    if (Object.keys(next).length) return;
     setBusy(true);
     try {
       const result = await api.post<{ acknowledged: boolean; insertedId: string }>('booking', {
         toolId: tool._id,
-        quantity: Number(quantity),
-        address: address.trim(),
-        phone: phone.trim(),
+        quantity: Number(values.quantity),
+        ...deliveryJson(values),
       });
       if (result.acknowledged) {
         toast.success(messages.orderPlaced);
         setPlaced(result.insertedId);
-        setAddress('');
-        setPhone('');
+        setValues((v) => ({ ...v, ...EMPTY_DELIVERY }));
         const live = await refresh();
-        setQuantity(String(live.minimumOrderQuantity));
+        setValues((v) => ({ ...v, quantity: String(live.minimumOrderQuantity) }));
       }
     } catch (error) {
       toast.error(errorMessage(error));
@@ -78,7 +76,8 @@ function Purchase({ initial }: { initial: Tool }) {
     }
   }
 
-  const total = Number.isInteger(Number(quantity)) && Number(quantity) > 0 ? Number(quantity) * toCents(tool.price) : null;
+  const count = Number(values.quantity);
+  const total = Number.isInteger(count) && count > 0 ? count * toCents(tool.price) : null;
   const soldOut = tool.availableQuantity < tool.minimumOrderQuantity;
 
   return (
@@ -86,49 +85,9 @@ function Purchase({ initial }: { initial: Tool }) {
       <p className="text-sm text-steel-600" aria-live="polite">
         In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order {tool.minimumOrderQuantity}
       </p>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Name" name="buyer-name" id="buyer-name" className="input bg-steel-100" value={user.displayName ?? ''} readOnly />
-        <Field label="Email" name="buyer-email" id="buyer-email" className="input bg-steel-100" value={user.email ?? ''} readOnly />
-      </div>
-      <Field
-        label="Quantity"
-        name="quantity"
-        id="quantity"
-        type="number"
-        inputMode="numeric"
-        min={tool.minimumOrderQuantity}
-        max={tool.availableQuantity}
-        step={1}
-        value={quantity}
-        error={errors.quantity}
-        onChange={(e) => setQuantity(e.target.value)}
-        onBlur={() => setErrors((x) => ({ ...x, quantity: checkQuantity() }))}
-      />
-      <TextAreaField
-        label="Address"
-        name="address"
-        id="address"
-        rows={2}
-        autoComplete="street-address"
-        value={address}
-        error={errors.address}
-        onChange={(e) => {
-          setAddress(e.target.value);
-          setErrors((x) => ({ ...x, address: null }));
-        }}
-      />
-      <Field
-        label="Phone"
-        name="phone"
-        id="phone"
-        type="tel"
-        autoComplete="tel"
-        placeholder="01712345678"
-        value={phone}
-        error={errors.phone}
-        onChange={(e) => setPhone(e.target.value)}
-        onBlur={() => setErrors((x) => ({ ...x, phone: checkPhone() }))}
-      />
+      <DeliveryFields user={user} bind={bind}>
+        <Field label="Quantity" id="quantity" {...quantityInput(tool)} max={tool.availableQuantity} {...bind('quantity')} />
+      </DeliveryFields>
       <p className="text-sm">
         Total: <strong>{total === null ? '—' : formatCents(total)}</strong>
       </p>

@@ -16,3 +16,7 @@ export function quantityError(
   if (quantity > tool.availableQuantity) return messages.quantityAboveAvailable;
   return null;
 }
+
+/** The input for a quantity of a tool (its page's cart form, the purchase form): whole units, from the minimum order. */
+export const quantityInput = (tool: { minimumOrderQuantity: number }) =>
+  ({ type: 'number', inputMode: 'numeric', step: 1, min: tool.minimumOrderQuantity }) as const;

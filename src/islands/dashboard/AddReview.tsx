@@ -1,6 +1,6 @@
 // Add a review (spec points 2 and 5): name (required, at most 20), message, rating 1–5 in steps of
 // 0.01. POST /review; the author is taken from the token by the server.
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { api, errorMessage, serverFieldErrors } from '../../client/api';
 import { toast } from '../../client/toast';
 import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/limits';
@@ -10,25 +10,15 @@ import { Field, TextAreaField } from '../ui/Field';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { StarRating } from '../ui/StarRating';
 import { SubmitButton } from '../ui/SubmitButton';
+import { useForm } from '../ui/useForm';
 
 const EMPTY = { name: '', Messege: '', ratings: '' };
 type Values = typeof EMPTY;
 
 export default function AddReview(_props: { params: Record<string, string> }) {
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  // Editable while sending: after a review is sent the first field takes the focus for the next one.
+  const { values, setValues, setErrors, busy, setBusy, bind } = useForm<Values>(EMPTY, { disableWhileBusy: false });
   const form = useRef<HTMLFormElement>(null);
-
-  const bind = (name: keyof Values) => ({
-    name,
-    value: values[name],
-    error: errors[name],
-    onChange: (e: { target: { value: string } }) => {
-      setValues((v) => ({ ...v, [name]: e.target.value }));
-      setErrors((old) => ({ ...old, [name]: '' }));
-    },
-  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -10,8 +10,7 @@ import { Badge } from '../ui/Badge';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { PageSpinner } from '../ui/Spinner';
-import { LoadError } from '../ui/States';
+import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 import type { UserProfile } from '../../lib/entities';
@@ -118,15 +117,14 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       <ScreenHeader title="All Users" total={users.total} noun="users">
         Promote trusted staff to admin, or remove accounts.
       </ScreenHeader>
-      {users.error && <LoadError message={users.error} onRetry={users.reload} />}
-      {!users.rows ? (
-        !users.error && <PageSpinner label="Loading users…" />
-      ) : (
-        <>
-          <DataTable caption="All users" columns={columns} rows={users.rows} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
-          <Pager label="User pages" pager={users.pager} />
-        </>
-      )}
+      <Loaded data={users.rows} error={users.error} onRetry={users.reload} label="Loading users…">
+        {(rows) => (
+          <>
+            <DataTable caption="All users" columns={columns} rows={rows} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
+            <Pager label="User pages" pager={users.pager} />
+          </>
+        )}
+      </Loaded>
       {dialog}
     </>
   );

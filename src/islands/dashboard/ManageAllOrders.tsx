@@ -10,8 +10,7 @@ import { Badge } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { PageSpinner } from '../ui/Spinner';
-import { LoadError } from '../ui/States';
+import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 
@@ -69,15 +68,14 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       <ScreenHeader title="Manage All Orders" total={orders.total} noun="orders">
         Paid orders wait as Pending until you mark them shipped.
       </ScreenHeader>
-      {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
-      {!orders.rows ? (
-        !orders.error && <PageSpinner label="Loading orders…" />
-      ) : (
-        <>
-          <DataTable caption="All orders" columns={columns} rows={orders.rows} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
-          <Pager label="Order pages" pager={orders.pager} />
-        </>
-      )}
+      <Loaded data={orders.rows} error={orders.error} onRetry={orders.reload} label="Loading orders…">
+        {(rows) => (
+          <>
+            <DataTable caption="All orders" columns={columns} rows={rows} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
+            <Pager label="Order pages" pager={orders.pager} />
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -11,8 +11,7 @@ import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { PageSpinner } from '../ui/Spinner';
-import { LoadError } from '../ui/States';
+import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 
@@ -80,36 +79,35 @@ export default function ManageProducts(_props: { params: Record<string, string> 
       <ScreenHeader title="Manage Products" total={tools.total} noun="products">
         Everything in the catalogue, newest first.
       </ScreenHeader>
-      {tools.error && <LoadError message={tools.error} onRetry={tools.reload} />}
-      {!tools.rows ? (
-        !tools.error && <PageSpinner label="Loading products…" />
-      ) : (
-        <>
-          <DataTable
-            caption="Products"
-            columns={columns}
-            rows={tools.rows}
-            rowKey={(t) => t._id}
-            busy={tools.loading}
-            empty={
-              <>
-                The catalogue is empty.{' '}
-                <a
-                  href="/dashboard/addproduct"
-                  className="font-semibold text-amber-dark"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate('/dashboard/addproduct');
-                  }}
-                >
-                  Add a product
-                </a>
-              </>
-            }
-          />
-          <Pager label="Product pages" pager={tools.pager} />
-        </>
-      )}
+      <Loaded data={tools.rows} error={tools.error} onRetry={tools.reload} label="Loading products…">
+        {(rows) => (
+          <>
+            <DataTable
+              caption="Products"
+              columns={columns}
+              rows={rows}
+              rowKey={(t) => t._id}
+              busy={tools.loading}
+              empty={
+                <>
+                  The catalogue is empty.{' '}
+                  <a
+                    href="/dashboard/addproduct"
+                    className="font-semibold text-amber-dark"
+                    onClick={(e) => {
+                      e.preventDefault();
+                      navigate('/dashboard/addproduct');
+                    }}
+                  >
+                    Add a product
+                  </a>
+                </>
+              }
+            />
+            <Pager label="Product pages" pager={tools.pager} />
+          </>
+        )}
+      </Loaded>
       {dialog}
     </>
   );

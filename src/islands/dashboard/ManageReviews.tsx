@@ -9,9 +9,8 @@ import { pageCount } from '../../lib/pagination';
 import { Badge } from '../ui/Badge';
 import { DataTable, type Column } from '../ui/DataTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { PageSpinner } from '../ui/Spinner';
 import { StarRating } from '../ui/StarRating';
-import { LoadError } from '../ui/States';
+import { Loaded } from '../ui/States';
 import { useResource } from '../ui/useResource';
 
 const PAGE_SIZE = 20;
@@ -73,44 +72,43 @@ export default function ManageReviews(_props: { params: Record<string, string> }
       <ScreenHeader title="Manage Reviews" total={reviews.data?.count} noun="reviews">
         Every review, newest first. Hidden reviews stay here but leave the home page.
       </ScreenHeader>
-      {reviews.error && <LoadError message={reviews.error} onRetry={reviews.reload} />}
-      {!reviews.data ? (
-        !reviews.error && <PageSpinner label="Loading reviews…" />
-      ) : (
-        <>
-          <DataTable
-            caption="Reviews"
-            columns={columns}
-            rows={reviews.data.services}
-            rowKey={(r) => r._id}
-            busy={reviews.loading}
-            empty="No reviews yet."
-          />
-          {pages > 1 && (
-            <nav aria-label="Review pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
-              <button
-                type="button"
-                className="btn btn-outline btn-sm"
-                disabled={page === 0 || reviews.loading}
-                onClick={() => setPage(page - 1)}
-              >
-                Previous
-              </button>
-              <span aria-live="polite">
-                Page {page + 1} of {pages}
-              </span>
-              <button
-                type="button"
-                className="btn btn-outline btn-sm"
-                disabled={page + 1 >= pages || reviews.loading}
-                onClick={() => setPage(page + 1)}
-              >
-                Next
-              </button>
-            </nav>
-          )}
-        </>
-      )}
+      <Loaded data={reviews.data} error={reviews.error} onRetry={reviews.reload} label="Loading reviews…">
+        {(data) => (
+          <>
+            <DataTable
+              caption="Reviews"
+              columns={columns}
+              rows={data.services}
+              rowKey={(r) => r._id}
+              busy={reviews.loading}
+              empty="No reviews yet."
+            />
+            {pages > 1 && (
+              <nav aria-label="Review pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
+                <button
+                  type="button"
+                  className="btn btn-outline btn-sm"
+                  disabled={page === 0 || reviews.loading}
+                  onClick={() => setPage(page - 1)}
+                >
+                  Previous
+                </button>
+                <span aria-live="polite">
+                  Page {page + 1} of {pages}
+                </span>
+                <button
+                  type="button"
+                  className="btn btn-outline btn-sm"
+                  disabled={page + 1 >= pages || reviews.loading}
+                  onClick={() => setPage(page + 1)}
+                >
+                  Next
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

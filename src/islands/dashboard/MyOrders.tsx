@@ -13,8 +13,7 @@ import { formatCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
-import { PageSpinner } from '../ui/Spinner';
-import { LoadError } from '../ui/States';
+import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 
@@ -101,29 +100,28 @@ export default function MyOrders() {
       <h1 id="orders-heading" className="mb-4 text-2xl font-black">
         My Orders{orders.total !== undefined && `: ${orders.total}`}
       </h1>
-      {orders.error && <LoadError message={orders.error} onRetry={orders.reload} />}
-      {!orders.rows ? (
-        !orders.error && <PageSpinner label="Loading your orders…" />
-      ) : (
-        <>
-          <DataTable
-            caption="My orders"
-            columns={columns}
-            rows={orders.rows}
-            rowKey={(o) => o._id}
-            busy={orders.loading}
-            empty={
-              <>
-                You have no orders yet.{' '}
-                <a href="/#tools" className="font-semibold text-amber-dark">
-                  Browse our tools
-                </a>
-              </>
-            }
-          />
-          <Pager label="Order pages" pager={orders.pager} />
-        </>
-      )}
+      <Loaded data={orders.rows} error={orders.error} onRetry={orders.reload} label="Loading your orders…">
+        {(rows) => (
+          <>
+            <DataTable
+              caption="My orders"
+              columns={columns}
+              rows={rows}
+              rowKey={(o) => o._id}
+              busy={orders.loading}
+              empty={
+                <>
+                  You have no orders yet.{' '}
+                  <a href="/#tools" className="font-semibold text-amber-dark">
+                    Browse our tools
+                  </a>
+                </>
+              }
+            />
+            <Pager label="Order pages" pager={orders.pager} />
+          </>
+        )}
+      </Loaded>
       {dialog}
     </section>
   );
@@ -156,13 +154,12 @@ function PaymentStatus({ order }: { order: Order }) {
 
 /** Minutes until an unpaid order's hold ends, recounted every minute (the server cancels it then). */
 function TimeLeftToPay({ expiresAt }: { expiresAt: string }) {
-  const minutesLeft = () => Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 60_000));
-  const [minutes, setMinutes] = useState(minutesLeft);
+  const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    setMinutes(minutesLeft());
-    const timer = setInterval(() => setMinutes(minutesLeft()), 60_000);
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
-  }, [expiresAt]);
+  }, []);
+  const minutes = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 60_000));
   return (
     <time dateTime={expiresAt} className="text-xs text-steel-600" title={new Date(expiresAt).toLocaleString()}>
       {messages.holdTimeLeft(minutes)}

@@ -7,9 +7,12 @@ import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';
 import { OrderLinesList } from '../ui/OrderLines';
+import { useResource } from '../ui/useResource';
 
 const SandboxCardForm = lazy(() => import('../payment/SandboxCardForm'));
 const StripeCardForm = lazy(() => import('../payment/StripeCardForm'));
+
+const LOAD_FAILED = 'Could not load this order.';
 
 interface Intent {
   clientSecret: string;
@@ -19,26 +22,35 @@ interface Intent {
 }
 
 export default function Payment({ params }: { params: Record<string, string> }) {
-  const [order, setOrder] = useState<Order | null>(null);
+  const found = useResource<Order>(`booking/${enc(params.id)}`, LOAD_FAILED);
   const [intent, setIntent] = useState<Intent | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [intentError, setIntentError] = useState<string | null>(null);
   const [paidWith, setPaidWith] = useState<string | null>(null);
 
+  // An unpaid order gets a payment intent. The spec's client sends its own total; the server
+  // ignores it and charges the order's total.
+  const unpaid = found.data?.payment === 'unpaid' ? found.data : null;
+  const unpaidId = unpaid?._id;
+  const unpaidTotal = unpaid?.totalCents;
   useEffect(() => {
-    (async () => {
-      const found = await api.get<Order>(`booking/${enc(params.id)}`);
-      setOrder(found);
-      if (found.payment !== 'unpaid') return;
-      // The spec's client sends its own total; the server ignores it and charges the order's total.
-      setIntent(await api.post<Intent>('create-payment-intent', { orderId: found._id, price: found.totalCents }));
-    })().catch((e) => setError(errorMessage(e, 'Could not load this order.')));
-  }, [params.id]);
+    if (unpaidId === undefined) return;
+    let current = true;
+    api.post<Intent>('create-payment-intent', { orderId: unpaidId, price: unpaidTotal }).then(
+      (created) => current && setIntent(created),
+      (e: unknown) => current && setIntentError(errorMessage(e, LOAD_FAILED)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [unpaidId, unpaidTotal]);
 
+  const order = found.data;
   async function onPaid(transactionId: string) {
     await api.put(`booking/makepayment/${enc(order!._id)}`, { appointment: order!._id, transactionId });
     setPaidWith(transactionId);
   }
 
+  const error = found.error ?? intentError;
   if (error) return <p className="card p-6 text-danger" role="alert">{error}</p>;
   if (!order) return <PageSpinner label="Loading your order…" />;
 

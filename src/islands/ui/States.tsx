@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PageSpinner } from './Spinner';
 
 /** What a screen shows when there is nothing to list yet. */
 export function EmptyState({ children }: { children: ReactNode }) {
@@ -16,5 +17,31 @@ export function LoadError({ message, onRetry }: { message: string; onRetry?: () 
         </button>
       )}
     </div>
+  );
+}
+
+/**
+ * A screen's data as it loads: the failed load with a retry, a spinner until the first answer, then
+ * `children` with the data (kept on screen while a later load runs or fails).
+ */
+export function Loaded<T>({
+  data,
+  error,
+  onRetry,
+  label,
+  children,
+}: {
+  data: T | null | undefined;
+  error?: string;
+  onRetry: () => void;
+  /** The spinner's label, e.g. 'Loading orders…'. */
+  label: string;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <>
+      {error && <LoadError message={error} onRetry={onRetry} />}
+      {data == null ? !error && <PageSpinner label={label} /> : children(data)}
+    </>
   );
 }
