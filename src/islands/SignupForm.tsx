@@ -1,19 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { authErrorMessage } from '../lib/auth-errors';
 import { fieldErrors, signupSchema } from '../lib/schemas';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
 import { useForm } from './ui/useForm';
-import { useHydrated } from './ui/useHydrated';
+import { useBrowserValue, useHydrated } from './ui/useHydrated';
 
 type Name = 'name' | 'email' | 'password' | 'confirmPassword';
 
 export default function SignupForm() {
   const { values, setErrors, busy, setBusy, bind } = useForm<Record<Name, string>>({ name: '', email: '', password: '', confirmPassword: '' });
   const hydrated = useHydrated();
-  const [search, setSearch] = useState('');
-  useEffect(() => setSearch(location.search), []);
+  const search = useBrowserValue(() => location.search, '');
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

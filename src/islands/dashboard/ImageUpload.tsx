@@ -31,13 +31,13 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
   // Free the preview's memory when it changes, and stop an upload when the form goes away.
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
   useEffect(() => () => upload.current?.abort(), []);
-  // The form cleared itself after saving: clear the picker too.
+  // The form cleared itself after saving: clear the picker too (the preview at once, the file input,
+  // which React does not control, after the render).
+  const cleared = url === null && progress === null;
+  if (cleared && preview !== null) setPreview(null);
   useEffect(() => {
-    if (url === null && progress === null) {
-      setPreview(null);
-      if (input.current) input.current.value = '';
-    }
-  }, [url, progress]);
+    if (cleared && input.current) input.current.value = '';
+  }, [cleared]);
 
   async function choose(file: File | undefined) {
     upload.current?.abort();
