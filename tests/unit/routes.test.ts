@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prebuiltDashboardPaths } from '../../src/islands/dashboard/paths';
 import { matchRoute } from '../../src/islands/dashboard/routes';
 
 describe('dashboard routes (spec point 2)', () => {
@@ -22,5 +23,11 @@ describe('dashboard routes (spec point 2)', () => {
   });
   it('knows no other dashboard path', () => {
     expect(matchRoute('/dashboard/nope')).toBeUndefined();
+  });
+});
+
+describe('prebuilt dashboard pages', () => {
+  it('are every dashboard path without a parameter', () => {
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews']);
   });
 });

@@ -1,26 +1,27 @@
-// The dashboard's screens (spec point 2): path, menu label, who sees it, and the screen module.
+// The dashboard's screens: each path of paths.ts with the screen module it shows, loaded on demand.
 import { lazy, type ComponentType } from 'react';
+import { dashboardPaths, type DashboardPath, type DashboardScreen } from './paths';
 
-export type Audience = 'all' | 'user' | 'admin';
-export interface DashboardRoute {
-  path: string;
-  label?: string;
-  audience: Audience;
+export interface DashboardRoute extends DashboardPath {
   screen: ComponentType<{ params: Record<string, string> }>;
 }
 
-export const dashboardRoutes: DashboardRoute[] = [
-  { path: '/dashboard', label: 'Profile', audience: 'all', screen: lazy(() => import('./Profile')) },
-  { path: '/dashboard/myreview', label: 'Add a Review', audience: 'user', screen: lazy(() => import('./AddReview')) },
-  { path: '/dashboard/myorders', label: 'My Orders', audience: 'user', screen: lazy(() => import('./MyOrders')) },
-  { path: '/dashboard/allusers', label: 'Make Admin', audience: 'admin', screen: lazy(() => import('./AllUsers')) },
-  { path: '/dashboard/addproduct', label: 'Add products', audience: 'admin', screen: lazy(() => import('./AddProduct')) },
-  { path: '/dashboard/allproduct', label: 'Manage product', audience: 'admin', screen: lazy(() => import('./ManageProducts')) },
-  { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin', screen: lazy(() => import('./ManageAllOrders')) },
-  // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
-  { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin', screen: lazy(() => import('./ManageReviews')) },
-  { path: '/dashboard/payment/:id', audience: 'all', screen: lazy(() => import('./Payment')) },
-];
+const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
+  profile: lazy(() => import('./Profile')),
+  addReview: lazy(() => import('./AddReview')),
+  myOrders: lazy(() => import('./MyOrders')),
+  allUsers: lazy(() => import('./AllUsers')),
+  addProduct: lazy(() => import('./AddProduct')),
+  manageProducts: lazy(() => import('./ManageProducts')),
+  manageAllOrders: lazy(() => import('./ManageAllOrders')),
+  manageReviews: lazy(() => import('./ManageReviews')),
+  payment: lazy(() => import('./Payment')),
+};
+
+export const dashboardRoutes: DashboardRoute[] = Object.entries(dashboardPaths).map(([name, path]) => ({
+  ...path,
+  screen: screens[name as DashboardScreen],
+}));
 
 /** The route for a path, with its parameters; undefined for an unknown dashboard path. */
 export function matchRoute(pathname: string): { route: DashboardRoute; params: Record<string, string> } | undefined {

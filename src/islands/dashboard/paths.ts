@@ -1,0 +1,32 @@
+// The dashboard's URLs (spec point 2): path, menu label and who sees it. No React here, so the Astro
+// page builds its static paths from this list; routes.ts gives each one its screen.
+export type Audience = 'all' | 'user' | 'admin';
+export interface DashboardPath {
+  path: string;
+  label?: string;
+  audience: Audience;
+}
+
+export const dashboardPaths = {
+  profile: { path: '/dashboard', label: 'Profile', audience: 'all' },
+  addReview: { path: '/dashboard/myreview', label: 'Add a Review', audience: 'user' },
+  myOrders: { path: '/dashboard/myorders', label: 'My Orders', audience: 'user' },
+  allUsers: { path: '/dashboard/allusers', label: 'Make Admin', audience: 'admin' },
+  addProduct: { path: '/dashboard/addproduct', label: 'Add products', audience: 'admin' },
+  manageProducts: { path: '/dashboard/allproduct', label: 'Manage product', audience: 'admin' },
+  manageAllOrders: { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin' },
+  // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
+  manageReviews: { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin' },
+  // Carries an order id, so it is not prebuilt (pages/dashboard/payment/[id].astro renders on request).
+  payment: { path: '/dashboard/payment/:id', audience: 'all' },
+} as const satisfies Record<string, DashboardPath>;
+
+export type DashboardScreen = keyof typeof dashboardPaths;
+
+/** The `[...path]` parameter of each prebuilt dashboard page: every path without a `:param`. */
+export function prebuiltDashboardPaths(): (string | undefined)[] {
+  return Object.values(dashboardPaths)
+    .map((p): string => p.path)
+    .filter((path) => !path.includes(':'))
+    .map((path) => path.replace(/^\/dashboard\/?/, '') || undefined);
+}
