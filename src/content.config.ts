@@ -1,4 +1,5 @@
-// Content collections. A post is one Markdown file in src/content/blogs/ (see README "Content").
+// Content collections. A post is one Markdown file in src/content/blogs/ (see README "Content"); the
+// portfolio on /myportfolio is one JSON file in src/content/portfolio/.
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
@@ -15,4 +16,24 @@ const blogs = defineCollection({
   }),
 });
 
-export const collections = { blogs };
+/**
+ * The developer portfolio (spec: /myportfolio, a static card). Its one entry is entirely fictional: the
+ * person, contact details, projects and links are placeholders, every URL on the reserved example.com.
+ */
+const portfolio = defineCollection({
+  loader: glob({ pattern: '*.json', base: './src/content/portfolio' }),
+  schema: z.object({
+    name: z.string().min(1),
+    role: z.string().min(1),
+    email: z.email(),
+    location: z.string().min(1),
+    summary: z.string().min(1),
+    education: z.array(z.object({ degree: z.string().min(1), school: z.string().min(1), years: z.string().min(1) })).min(1),
+    skills: z.array(z.string().min(1)).min(1),
+    /** The page shows three live projects. */
+    projects: z.array(z.object({ name: z.string().min(1), description: z.string().min(1), url: z.url() })).length(3),
+    links: z.array(z.object({ label: z.string().min(1), url: z.url() })).min(1),
+  }),
+});
+
+export const collections = { blogs, portfolio };

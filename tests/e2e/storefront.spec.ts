@@ -1,12 +1,12 @@
 // Issue 4, the static storefront: home, blogs, a post, portfolio, a tool page and the 404, at a phone
 // and a desktop width, with the spec's texts; the reviews paginator's rules; SEO files; axe-core.
+import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BUSINESS_SUMMARY } from '../../src/lib/brand';
 import { DEFAULT_REVIEW_PAGE_SIZE, HOME_TOOL_COUNT, REVIEW_PAGE_SIZES } from '../../src/lib/limits';
 import { messages } from '../../src/lib/messages';
 import { formatCents, toCents } from '../../src/lib/money';
 import { GAP, pageCount, pageWindow } from '../../src/lib/pagination';
-import { portfolio } from '../../src/lib/portfolio';
 import {
   DEMO_SHOPPER,
   VIEWPORTS,
@@ -19,6 +19,17 @@ import {
   siteDate,
   type ToolJson,
 } from './fixtures';
+
+/** The portfolio the page is built from (its content collection's one entry). */
+const portfolio = JSON.parse(readFileSync(new URL('../../src/content/portfolio/alex-morgan.json', import.meta.url), 'utf8')) as {
+  name: string;
+  role: string;
+  email: string;
+  education: { degree: string; school: string }[];
+  skills: string[];
+  projects: { name: string; url: string }[];
+  links: { label: string; url: string }[];
+};
 
 interface ReviewsPage {
   services: { _id: string; name: string; Messege: string; ratings: number }[];
