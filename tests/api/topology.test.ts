@@ -187,6 +187,29 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     ).toBe(401);
   });
 
+  it('rate-limit hits that arrive together, on two servers at once, are each counted once, in order', async () => {
+    const [a, b] = await Promise.all([postgresRateLimitStore(one.db.pool!), postgresRateLimitStore(two.db.pool!)]);
+    const key = `burst:${randomBytes(4).toString('hex')}`;
+    const long = `orders:user:${'x'.repeat(240)}@example.com`;
+    const results = await Promise.all([
+      ...Array.from({ length: 30 }, () => a.hit(key, 60_000)),
+      ...Array.from({ length: 30 }, () => b.hit(key, 60_000)),
+      a.hit(long, 60_000),
+      b.hit(long, 60_000),
+    ]);
+    // 60 hits on one key: every count from 1 to 60 exactly once, one window for all of them.
+    const counts = results.slice(0, 60).map((r) => r.count);
+    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(new Set(results.slice(0, 60).map((r) => r.resetAt)).size).toBe(1);
+    // A key longer than the column still counts (hashed), without an error.
+    expect(results.slice(60).map((r) => r.count).sort()).toEqual([1, 2]);
+    // A passed window starts again at 1.
+    const short = `short:${randomBytes(4).toString('hex')}`;
+    expect((await a.hit(short, 1)).count).toBe(1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await b.hit(short, 1)).count).toBe(1);
+  });
+
   it('an image uploaded through one server is served by the other, with an ETag and immutable caching', async () => {
     const form = new FormData();
     form.append('image', new Blob([tinyPng()], { type: 'image/png' }), 'hammer.png');

@@ -7,6 +7,7 @@ import { ADMIN_EMAIL, EMULATOR, ensureBenchBuild, pgScratch, PORTS, startBenchEm
 const BUYERS = 200;
 const UNITS = 50;
 const ROUNDS = 3;
+const P99_GOAL_MS = 100;
 
 interface Round {
   placed: number;
@@ -22,6 +23,8 @@ interface Round {
 }
 interface DbRun {
   db: string;
+  /** The first rush after the server started (cold JIT), not judged. */
+  cold?: Round;
   rounds: Round[];
   p50: number;
   p99: number;
@@ -151,6 +154,10 @@ async function measure(
   const buyers = await pool(emails, 10, (email, i) =>
     accessToken(storeUrl, email, firebaseTokens[i], `127.0.0.${10 + Math.floor(i / 20)}`),
   );
+  // The first rush after a start runs on code the JIT has not compiled yet: it is measured and shown,
+  // but the goal is judged on the rounds after it, as the HTTP parts are after their warm-up second.
+  const cold = await buyingRound(storeUrl, admin, buyers, 0);
+  console.log(`  ${db.padEnd(16)} first rush after start: p50 ${cold.p50} ms p99 ${cold.p99} ms (not judged)`);
   const rounds: Round[] = [];
   for (let n = 1; n <= ROUNDS; n++) {
     const r = await buyingRound(storeUrl, admin, buyers, n);
@@ -161,6 +168,7 @@ async function measure(
   }
   return {
     db,
+    cold,
     rounds,
     p50: round(Math.max(...rounds.map((r) => r.p50))),
     p99: round(Math.max(...rounds.map((r) => r.p99))),
@@ -209,20 +217,33 @@ export function render(data: PurchaseData): Rendered {
     '| database | round | placed (201) | refused (422) | other | orders in db | stock left | p50 | p99 | max | exact |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const r of data.runs)
+  for (const r of data.runs) {
+    if (r.cold)
+      lines.push(
+        `| ${r.db} | first after start (not judged) | ${r.cold.placed} | ${r.cold.refused} | ${r.cold.other} | ${r.cold.ordersInDb} | ${r.cold.stockLeft} | ${r.cold.p50} ms | ${r.cold.p99} ms | ${r.cold.max} ms | ${r.cold.exact ? '✓' : '✗'} |`,
+      );
     r.rounds.forEach((x, i) =>
       lines.push(
         `| ${r.db} | ${i + 1} | ${x.placed} | ${x.refused} | ${x.other} | ${x.ordersInDb} | ${x.stockLeft} | ${x.p50} ms | ${x.p99} ms | ${x.max} ms | ${x.exact ? '✓' : '✗'} |`,
       ),
     );
+  }
   if (data.skipped) lines.push('', data.skipped);
   return {
-    summary: data.runs.map((r) => ({
-      metric: `purchase rush ${r.db.split(' ')[0]}: exactly ${data.units} of ${data.buyers} placed`,
-      goal: `${data.units} every round`,
-      result: `${r.rounds.map((x) => x.placed).join(' / ')} (p50 ${r.p50} ms, p99 ${r.p99} ms, worst round)`,
-      ok: r.rounds.every((x) => x.exact),
-    })),
+    summary: data.runs.flatMap((r) => [
+      {
+        metric: `purchase rush ${r.db.split(' ')[0]}: exactly ${data.units} of ${data.buyers} placed`,
+        goal: `${data.units} every round`,
+        result: r.rounds.map((x) => x.placed).join(' / '),
+        ok: r.rounds.every((x) => x.exact),
+      },
+      {
+        metric: `purchase rush ${r.db.split(' ')[0]}: p99 (worst round)`,
+        goal: `< ${P99_GOAL_MS} ms`,
+        result: `${r.p99} ms (p50 ${r.p50} ms)`,
+        ok: r.p99 < P99_GOAL_MS,
+      },
+    ]),
     section: lines.join('\n'),
   };
 }
