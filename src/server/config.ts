@@ -185,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { server = fals
 }
 
 /** JWT_SECRET, or (outside production, see serverRefusals) one generated once and kept in DATA_DIR so tokens survive restarts. */
-export function jwtSecret(config: Config): Uint8Array {
+export function jwtSecret(config: Config): Uint8Array<ArrayBuffer> {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
   const file = path.join(config.dataDir, 'jwt-secret');
   if (!existsSync(file)) {

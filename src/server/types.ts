@@ -15,7 +15,7 @@ export interface RateLimitStore {
 export interface Deps {
   db: Db;
   config: Config;
-  jwtSecret: Uint8Array;
+  jwtSecret: Uint8Array<ArrayBuffer>;
   identity: Identity;
   payments: PaymentGateway;
   images: ImageStore;

@@ -7,8 +7,8 @@ const ISSUER = 'ironcrest-store';
 
 // Handed raw bytes, jose imports a WebCrypto key on every call (a fifth of a signed-in request's
 // CPU in a purchase rush); the key of each secret is imported once instead.
-const keys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+const keys = new WeakMap<Uint8Array<ArrayBuffer>, Promise<CryptoKey>>();
+function hmacKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
@@ -23,7 +23,7 @@ export interface AccessClaims {
   uid: string | null;
 }
 
-export async function signAccessToken(secret: Uint8Array, email: string, now = Date.now(), uid?: string | null): Promise<string> {
+export async function signAccessToken(secret: Uint8Array<ArrayBuffer>, email: string, now = Date.now(), uid?: string | null): Promise<string> {
   const iat = Math.floor(now / 1000);
   return new SignJWT(uid ? { uid } : {})
     .setProtectedHeader({ alg: 'HS256' })
@@ -35,7 +35,7 @@ export async function signAccessToken(secret: Uint8Array, email: string, now = D
 }
 
 /** The token's claims, or null when the token is malformed, forged or expired. */
-export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(secret: Uint8Array<ArrayBuffer>, token: string): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), { issuer: ISSUER, algorithms: ['HS256'] });
     if (typeof payload.sub !== 'string') return null;
