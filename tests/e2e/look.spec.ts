@@ -137,6 +137,19 @@ test.describe('dark theme', () => {
     });
   }
 
+  test('the header search: its popup is a dark surface with light text, axe clean with a result chosen', async ({ page }) => {
+    await page.goto('/tools');
+    const box = page.getByRole('combobox', { name: 'Search tools' });
+    await box.click();
+    await box.fill('hammer');
+    await expect(page.getByRole('option').first()).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    const popup = page.locator('.search-popup');
+    expect(await popup.evaluate((p) => getComputedStyle(p).backgroundColor)).toBe('rgb(26, 30, 35)');
+    expect(await popup.evaluate((p) => getComputedStyle(p).color)).toBe('rgb(230, 233, 236)');
+    await expectNoAxeViolations(page);
+  });
+
   test('axe: a tool page in the dark theme, signed in with the purchase form', async ({ page, request }) => {
     const tool = (await liveTools(request))[0];
     await login(page, DEMO_ADMIN, `/tools/${tool._id}`);
