@@ -202,7 +202,12 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(new Set(results.slice(0, 60).map((r) => r.resetAt)).size).toBe(1);
     // A key longer than the column still counts (hashed), without an error.
-    expect(results.slice(60).map((r) => r.count).sort()).toEqual([1, 2]);
+    expect(
+      results
+        .slice(60)
+        .map((r) => r.count)
+        .sort(),
+    ).toEqual([1, 2]);
     // A passed window starts again at 1.
     const short = `short:${randomBytes(4).toString('hex')}`;
     expect((await a.hit(short, 1)).count).toBe(1);

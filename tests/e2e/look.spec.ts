@@ -57,7 +57,9 @@ test.describe('images', () => {
     { width: 1280, height: 900, dpr: 2 },
   ];
   for (const { width, height, dpr } of cases) {
-    test(`a card at ${width} px (×${dpr}) downloads at most twice the pixels it shows, as AVIF`, async ({ browser }) => {
+    test(`a card at ${width} px (×${dpr}) downloads at most twice the pixels it shows, as AVIF`, async ({
+      browser,
+    }) => {
       const page = await pageAt(browser, { width, height }, dpr);
       await page.goto('/');
       await expect(page.locator('#tools').getByRole('heading', { name })).toBeVisible({ timeout: 20_000 });
@@ -96,10 +98,21 @@ test('the web app manifest names the store, with SVG, PNG and maskable icons tha
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
   const response = await request.get(href!);
   expect(response.headers()['content-type']).toContain('application/manifest+json');
-  const manifest = (await response.json()) as { name: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string; purpose: string }[] };
+  const manifest = (await response.json()) as {
+    name: string;
+    start_url: string;
+    display: string;
+    icons: { src: string; sizes: string; type: string; purpose: string }[];
+  };
   expect(manifest).toMatchObject({ name: 'Ironcrest Tools', start_url: '/', display: 'standalone' });
-  const has = (sizes: string, purpose: string) => manifest.icons.some((i) => i.sizes === sizes && i.purpose === purpose && i.type === 'image/png');
-  expect([has('192x192', 'any'), has('512x512', 'any'), has('192x192', 'maskable'), has('512x512', 'maskable')]).toEqual([true, true, true, true]);
+  const has = (sizes: string, purpose: string) =>
+    manifest.icons.some((i) => i.sizes === sizes && i.purpose === purpose && i.type === 'image/png');
+  expect([
+    has('192x192', 'any'),
+    has('512x512', 'any'),
+    has('192x192', 'maskable'),
+    has('512x512', 'maskable'),
+  ]).toEqual([true, true, true, true]);
   for (const icon of [...manifest.icons, { src: '/icons/apple-touch-icon.png', sizes: '180x180' }]) {
     const file = await request.get(icon.src);
     expect(file.status(), icon.src).toBe(200);
@@ -113,12 +126,18 @@ test('the web app manifest names the store, with SVG, PNG and maskable icons tha
 test.describe('dark theme', () => {
   test.use({ colorScheme: 'dark' });
 
-  const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const pageBackground = (page: Page) =>
+    page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
   test('the page follows the system setting: dark page, the header still charcoal', async ({ page }) => {
     await page.goto('/');
     expect(await pageBackground(page)).toBe('rgb(18, 21, 25)');
-    expect(await page.locator('header').first().evaluate((h) => getComputedStyle(h).backgroundColor)).toBe('rgb(31, 35, 40)');
+    expect(
+      await page
+        .locator('header')
+        .first()
+        .evaluate((h) => getComputedStyle(h).backgroundColor),
+    ).toBe('rgb(31, 35, 40)');
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await pageBackground(page)).toBe('rgb(246, 247, 248)');
   });
@@ -137,7 +156,9 @@ test.describe('dark theme', () => {
     });
   }
 
-  test('the header search: its popup is a dark surface with light text, axe clean with a result chosen', async ({ page }) => {
+  test('the header search: its popup is a dark surface with light text, axe clean with a result chosen', async ({
+    page,
+  }) => {
     await page.goto('/tools');
     const box = page.getByRole('combobox', { name: 'Search tools' });
     await box.click();
@@ -167,7 +188,12 @@ test.describe('dark theme', () => {
       ['/dashboard/addproduct', /Add/i],
     ] as const) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 }).or(page.getByRole('heading', { level: 2 })).first()).toHaveText(heading);
+      await expect(
+        page
+          .getByRole('heading', { level: 1 })
+          .or(page.getByRole('heading', { level: 2 }))
+          .first(),
+      ).toHaveText(heading);
       await page.waitForLoadState('networkidle');
       await expectNoAxeViolations(page);
     }
@@ -205,7 +231,10 @@ test('screenshots in both themes', async ({ browser, request }) => {
       ]) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
-        await page.screenshot({ path: `${process.env.LOOK_SCREENSHOTS}/${label}-${colorScheme}-${width}.png`, fullPage: label === 'home' || label === 'tool' });
+        await page.screenshot({
+          path: `${process.env.LOOK_SCREENSHOTS}/${label}-${colorScheme}-${width}.png`,
+          fullPage: label === 'home' || label === 'tool',
+        });
       }
       await context.close();
       const anonymous = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
