@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { forbidden, unauthorized } from '../http/errors.ts';
+import { batched } from '../batched.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv, CurrentUser, Deps } from '../types.ts';
 import { verifyAccessToken } from './jwt.ts';
@@ -42,42 +43,20 @@ interface UserRow {
 }
 
 /**
- * Reads a signed-in user's row. Lookups that arrive while one is running are answered by one query
- * for all of them when it returns (each still reads the database after its request arrived): a rush
- * of buyers costs a few queries, not one each, which matters on PGlite's single connection.
+ * Reads a signed-in user's row. Lookups that arrive together are answered by one query (batched.ts): a
+ * rush of buyers costs a few queries, not one each, which matters on PGlite's single connection.
  */
 const userLookups = new WeakMap<Db, (email: string) => Promise<UserRow | undefined>>();
 function userRow(db: Db, email: string): Promise<UserRow | undefined> {
   let lookup = userLookups.get(db);
   if (!lookup) {
-    let waiting = new Map<string, { done: (row: UserRow | undefined) => void; fail: (error: unknown) => void }[]>();
-    let running = false;
-    const drain = async () => {
-      running = true;
-      while (waiting.size) {
-        const batch = waiting;
-        waiting = new Map();
-        try {
-          const rows = await db.query<UserRow>('SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)', [
-            [...batch.keys()],
-          ]);
-          const byEmail = new Map(rows.map((r) => [r.email, r]));
-          for (const [key, callers] of batch) for (const c of callers) c.done(byEmail.get(key));
-        } catch (error) {
-          for (const callers of batch.values()) for (const c of callers) c.fail(error);
-        }
-      }
-      running = false;
-    };
-    lookup = (key) =>
-      new Promise((done, fail) => {
-        waiting.set(key, [...(waiting.get(key) ?? []), { done, fail }]);
-        // On the next turn of the event loop, so the lookups of requests that arrived together share it.
-        if (!running) {
-          running = true;
-          setImmediate(() => void drain());
-        }
-      });
+    lookup = batched(async (emails: string[]) => {
+      const rows = await db.query<UserRow>('SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)', [
+        [...new Set(emails)],
+      ]);
+      const byEmail = new Map(rows.map((r) => [r.email, r]));
+      return emails.map((e) => byEmail.get(e));
+    });
     userLookups.set(db, lookup);
   }
   return lookup(email);

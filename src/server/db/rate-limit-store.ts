@@ -2,11 +2,12 @@
 // limit of 30 a minute is 30 across the cluster, not 30 per server. The table is the one
 // rate-limiter-flexible made (same name, columns and key prefix), so a running store keeps its counts.
 //
-// Hits that arrive together are counted by one statement: a rush of 200 buyers is a few round trips,
-// not 200 (which cost more than placing their orders). Each caller still gets its own count, in
-// arrival order, exactly as one statement each would have given.
+// Hits that arrive together (batched.ts) are counted by one statement: a rush of 200 buyers is a few
+// round trips, not 200 (which cost more than placing their orders). Each caller still gets its own
+// count, in arrival order, exactly as one statement each would have given.
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import { batched } from '../batched.ts';
 import type { RateLimitStore } from '../types.ts';
 
 const TABLE = 'rate_limits';
@@ -14,15 +15,17 @@ const KEY_PREFIX = 'rl:';
 /** How often rows whose window has passed are deleted (at most; only when hits arrive). */
 const SWEEP_EVERY_MS = 5 * 60_000;
 
-/** The row's key: long ones (a rule's name and a 254-character email) hashed to fit the column. */
+/** The row's key; one longer than the column holds (none today: emails are at most 120 characters) is hashed. */
 const storedKey = (key: string) =>
   KEY_PREFIX + (key.length > 200 ? `sha256:${createHash('sha256').update(key).digest('hex')}` : key);
 
 interface Hit {
   key: string;
   windowMs: number;
-  done: (result: { count: number; resetAt: number }) => void;
-  fail: (error: unknown) => void;
+}
+interface Count {
+  count: number;
+  resetAt: number;
 }
 
 // Keys in a fixed order, so two servers' batches lock shared rows in the same order (no deadlock).
@@ -39,66 +42,46 @@ export async function postgresRateLimitStore(pool: Pool): Promise<RateLimitStore
   await pool.query(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
   );
-  let waiting: Hit[] = [];
-  let running = false;
   let lastSweep = Date.now();
 
-  /** Counts one window's hits in one statement and answers each caller. */
-  async function countWindow(windowMs: number, hits: Hit[]) {
+  /** Counts one window's hits (given by their index in the batch) in one statement, into `counts`. */
+  async function countWindow(windowMs: number, hits: Hit[], indexes: number[], counts: Count[]) {
     const now = Date.now();
-    const perKey = new Map<string, Hit[]>();
-    for (const hit of hits) {
-      const callers = perKey.get(hit.key);
-      if (callers) callers.push(hit);
-      else perKey.set(hit.key, [hit]);
+    const perKey = new Map<string, number[]>();
+    for (const i of indexes) {
+      const same = perKey.get(hits[i].key);
+      if (same) same.push(i);
+      else perKey.set(hits[i].key, [i]);
     }
     const keys = [...perKey.keys()].sort();
-    try {
-      const { rows } = await pool.query<{ key: string; points: number; expire: string }>(COUNT_HITS, [
-        keys,
-        keys.map((k) => perKey.get(k)!.length),
-        now + windowMs,
-        now,
-      ]);
-      for (const row of rows) {
-        const callers = perKey.get(row.key)!;
-        const first = row.points - callers.length;
-        callers.forEach((c, i) => c.done({ count: first + i + 1, resetAt: Number(row.expire) }));
-      }
-    } catch (error) {
-      for (const hit of hits) hit.fail(error);
+    const { rows } = await pool.query<{ key: string; points: number; expire: string }>(COUNT_HITS, [
+      keys,
+      keys.map((k) => perKey.get(k)!.length),
+      now + windowMs,
+      now,
+    ]);
+    for (const row of rows) {
+      const same = perKey.get(row.key)!;
+      const first = row.points - same.length;
+      same.forEach((i, n) => (counts[i] = { count: first + n + 1, resetAt: Number(row.expire) }));
     }
   }
 
-  async function drain() {
-    while (waiting.length) {
-      const batch = waiting;
-      waiting = [];
-      const byWindow = new Map<number, Hit[]>();
-      for (const hit of batch) {
-        const hits = byWindow.get(hit.windowMs);
-        if (hits) hits.push(hit);
-        else byWindow.set(hit.windowMs, [hit]);
-      }
-      await Promise.all([...byWindow].map(([windowMs, hits]) => countWindow(windowMs, hits)));
-      if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
-        lastSweep = Date.now();
-        await pool.query(`DELETE FROM ${TABLE} WHERE expire <= $1`, [lastSweep]).catch(() => {});
-      }
+  const hit = batched(async (hits: Hit[]) => {
+    const byWindow = new Map<number, number[]>();
+    hits.forEach((h, i) => {
+      const same = byWindow.get(h.windowMs);
+      if (same) same.push(i);
+      else byWindow.set(h.windowMs, [i]);
+    });
+    const counts: Count[] = new Array(hits.length);
+    await Promise.all([...byWindow].map(([windowMs, indexes]) => countWindow(windowMs, hits, indexes, counts)));
+    if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+      lastSweep = Date.now();
+      await pool.query(`DELETE FROM ${TABLE} WHERE expire <= $1`, [lastSweep]).catch(() => {});
     }
-    running = false;
-  }
+    return counts;
+  });
 
-  return {
-    hit(key, windowMs) {
-      return new Promise((done, fail) => {
-        waiting.push({ key: storedKey(key), windowMs, done, fail });
-        // On the next turn of the event loop, so the hits of requests that arrived together share it.
-        if (!running) {
-          running = true;
-          setImmediate(() => void drain());
-        }
-      });
-    },
-  };
+  return { hit: (key, windowMs) => hit({ key: storedKey(key), windowMs }) };
 }

@@ -10,6 +10,7 @@ import { listPage, type PageAsk } from '../http/paging.ts';
 import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
 import { isBuyer } from '../auth/guards.ts';
 import type { CurrentUser } from '../types.ts';
+import { batched } from '../batched.ts';
 import { memoise } from '../cache.ts';
 import { metrics } from '../metrics.ts';
 import { MAX_ORDER_TOTAL_CENTS, ORDER_REFUND_JOIN, type PaidOutcome, type PaymentsClosed } from '../payments/payments.service.ts';
@@ -298,35 +299,20 @@ export function ordersService(
    * under the same locks: the buyers' advisory locks (PostgreSQL; in a fixed order), then the tools'
    * rows in id order, as every multi-line order takes them. No hold-expiry sweep runs here.
    */
-  const queue: { ask: OneLineAsk; done: (result: OneLineResult) => void; fail: (error: unknown) => void }[] = [];
-  let draining = false;
-  async function drain() {
-    draining = true;
-    while (queue.length) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        const results = await placeBatch(batch.map((b) => b.ask));
-        // One announcement for the batch's stock change, not one per order (each is a NOTIFY on PostgreSQL).
-        if (results.some((r) => 'placed' in r)) tools.invalidate();
-        batch.forEach((b, i) => b.done(results[i]));
-      } catch (error) {
-        for (const b of batch) b.fail(error);
-      }
-    }
-    draining = false;
-  }
+  const placeOneLine = batched(
+    async (asks: OneLineAsk[]) => {
+      const results = await placeBatch(asks);
+      // One announcement for the batch's stock change, not one per order (each is a NOTIFY on PostgreSQL).
+      if (results.some((r) => 'placed' in r)) tools.invalidate();
+      return results;
+    },
+    { maxBatch: MAX_BATCH },
+  );
 
   async function insertOneLine(user: CurrentUser, cart: CartOrderInput): Promise<string | 'limit'> {
     const [{ toolId, quantity }] = cart.items;
     const ask: OneLineAsk = { id: newId(), user, toolId, quantity, address: cart.address, phone: cart.phone };
-    const result = await new Promise<OneLineResult>((done, fail) => {
-      queue.push({ ask, done, fail });
-      // Started on the next turn of the event loop, so the orders that arrive together (a rush) share it.
-      if (!draining) {
-        draining = true;
-        setImmediate(() => void drain());
-      }
-    });
+    const result = await placeOneLine(ask);
     if ('placed' in result) return ask.id;
     if ('limit' in result) return 'limit';
     throw 'refused' in result ? result.refused : result.error;

@@ -1,0 +1,39 @@
+// Calls that arrive together, answered by one piece of work: the signed-in user lookups of a rush, their
+// rate-limit hits, the one-tool orders. The first call waits for the next turn of the event loop, so the
+// calls of requests that arrived together share one query (or transaction); calls made while it runs form
+// the next batch. Each call still sees the database as it was after its request arrived.
+
+/**
+ * A function of one item whose calls are run `maxBatch` at a time by `run`, which answers each item at its
+ * index. A batch that fails rejects every call in it, and only those.
+ */
+export function batched<T, R>(
+  run: (items: T[]) => Promise<R[]>,
+  { maxBatch = Infinity } = {},
+): (item: T) => Promise<R> {
+  const waiting: { item: T; done: (result: R) => void; fail: (error: unknown) => void }[] = [];
+  let running = false;
+  async function drain() {
+    try {
+      while (waiting.length) {
+        const batch = waiting.splice(0, maxBatch);
+        try {
+          const results = await run(batch.map((w) => w.item));
+          batch.forEach((w, i) => w.done(results[i]));
+        } catch (error) {
+          for (const w of batch) w.fail(error);
+        }
+      }
+    } finally {
+      running = false;
+    }
+  }
+  return (item) =>
+    new Promise<R>((done, fail) => {
+      waiting.push({ item, done, fail });
+      if (!running) {
+        running = true;
+        setImmediate(() => void drain());
+      }
+    });
+}
