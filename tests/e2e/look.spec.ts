@@ -123,6 +123,36 @@ test('the web app manifest names the store, with SVG, PNG and maskable icons tha
   }
 });
 
+test('the header fits on one line at tablet and desktop widths, signed in (name, Dashboard, Sign Out) and out', async ({
+  page,
+}) => {
+  const fits = async () =>
+    page
+      .locator('header nav')
+      .first()
+      .evaluate((nav) => ({
+        overflow: nav.scrollWidth - nav.clientWidth,
+        wrapped: [...nav.querySelectorAll<HTMLElement>('a, button, span')]
+          .filter((e) => e.offsetParent && e.textContent!.trim() && e.getBoundingClientRect().height > 44)
+          .map((e) => e.textContent!.trim()),
+      }));
+  const widths = [768, 900, 1024, 1152, 1280, 1440];
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/tools');
+    expect(await fits(), `signed out at ${width} px`).toEqual({ overflow: 0, wrapped: [] });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, DEMO_ADMIN, '/tools');
+  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/tools');
+    await expect(page.locator('html[data-session="in"]')).toHaveCount(1);
+    expect(await fits(), `signed in at ${width} px`).toEqual({ overflow: 0, wrapped: [] });
+  }
+});
+
 test.describe('dark theme', () => {
   test.use({ colorScheme: 'dark' });
 
