@@ -13,7 +13,7 @@ import { SEARCH_BASE_PATH } from '../lib/search.ts';
 import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
 import { isDatabaseUnavailable } from './db/client.ts';
 import { clientAddress, forwardedHttps } from './http/client-address.ts';
-import { logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
+import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
 import { metrics, observeRequest, registerPoolStats } from './metrics.ts';
 import { serveMetricsWithToken, startMetricsServer } from './metrics-server.ts';
 import { allowedOrigin } from './http/origin.ts';
@@ -60,6 +60,7 @@ const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.jso
 /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
 let store: Store | undefined;
 const reads = publicReads({
+  policy: csp,
   changes: {
     get version() {
       return store?.changes.version ?? 0;
@@ -94,12 +95,11 @@ const logRequests = log.isLevelEnabled('info');
 /** The access log line and the request metrics, written by hand: this runs per request. */
 function finished(req: IncomingMessage, status: number, requestId: string, started: number) {
   const seconds = (performance.now() - started) / 1000;
-  observeRequest(req.method, req.url ?? '/', status, seconds);
+  const url = req.url ?? '/';
+  observeRequest(req.method, url, status, seconds);
   if (!logRequests) return;
-  const path = JSON.stringify((req.url ?? '/').split('?')[0]);
-  const ip = JSON.stringify(clientAddress(req, config.trustProxy));
   logOut.write(
-    `{"level":30,"time":${Date.now()},"reqId":${JSON.stringify(requestId)},"ip":${ip},"method":${JSON.stringify(req.method)},"path":${path},"status":${status},"ms":${Math.round(seconds * 1000)},"msg":"request"}\n`,
+    accessLine(requestId, clientAddress(req, config.trustProxy), req.method!, url, status, Math.round(seconds * 1000)),
   );
 }
 
@@ -154,7 +154,7 @@ function serveFast(req: IncomingMessage, res: ServerResponse, requestId: string)
   const url = req.url!;
   const isApi = url.startsWith('/api/');
   if (read && isApi) {
-    if (reads.serve(req, res, headers, csp)) {
+    if (reads.serve(req, res, headers)) {
       metrics.cacheHit();
       finished(req, res.statusCode, requestId, started);
       return undefined;

@@ -1,9 +1,10 @@
-// Prometheus metrics (prom-client): requests and latency by route, the PostgreSQL pool, public-read
-// cache hits, and orders placed, paid and cancelled. One registry per process: main.ts and the
-// services it builds (store.ts) load this one module.
+// Prometheus metrics: requests and latency by route (request-metrics.ts), and through prom-client the
+// process, the PostgreSQL pool, public-read cache hits, and orders placed, paid and cancelled. One
+// registry per process: main.ts and the services it builds (store.ts) load this one module.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { requestMetrics } from './request-metrics.ts';
 
 export interface PoolStats {
   total: number;
@@ -13,8 +14,6 @@ export interface PoolStats {
 
 interface Metrics {
   registry: Registry;
-  requests: Counter<'method' | 'route' | 'status'>;
-  latency: Histogram<'method' | 'route'>;
   cache: Counter<'result'>;
   orders: Counter<'event'>;
   pool: Gauge<'state'>;
@@ -26,24 +25,17 @@ function create(): Metrics {
   collectDefaultMetrics({ register: registry });
   const metrics: Metrics = {
     registry,
-    requests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route (a fixed set of labels) and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    }),
-    latency: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request to the end of the response, by method and route',
-      labelNames: ['method', 'route'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
     cache: new Counter({
       name: 'public_read_cache_total',
       help: 'Public API reads answered from memory (hit) or by the API (miss)',
       labelNames: ['result'],
       registers: [registry],
+      // Counted per request in plain numbers (a labelled inc hashes its labels), added here at each scrape.
+      collect() {
+        this.inc({ result: 'hit' }, cacheCounts.hit);
+        this.inc({ result: 'miss' }, cacheCounts.miss);
+        cacheCounts.hit = cacheCounts.miss = 0;
+      },
     }),
     orders: new Counter({
       name: 'orders_total',
@@ -71,6 +63,7 @@ function create(): Metrics {
   return metrics;
 }
 
+const cacheCounts = { hit: 0, miss: 0 };
 const m = create();
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -113,11 +106,19 @@ export function routeLabel(url: string): string {
   return 'page';
 }
 
-// This runs per request: a URL's route label and each label set's counter and histogram are found once
-// (the label objects are built once). Route labels are a small fixed set; the URLs seen are not, so only
-// short ones are remembered, and that map is cleared past 1,000 (256 kB at most).
+// This runs per request: a URL's route label is found once. Route labels are a small fixed set; the
+// URLs seen are not, so only short ones are remembered, and that map is cleared past 1,000 (256 kB at most).
 const routeOfUrl = new Map<string, string>();
-const series = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+const requests = requestMetrics(
+  {
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route (a fixed set of labels) and status',
+  },
+  {
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request to the end of the response, by method and route',
+  },
+);
 
 /** Counts one answered request; call it when the response has finished. */
 export function observeRequest(method: string | undefined, url: string, status: number, seconds: number): void {
@@ -130,14 +131,7 @@ export function observeRequest(method: string | undefined, url: string, status: 
       routeOfUrl.set(url, route);
     }
   }
-  const key = `${verb} ${route} ${status}`;
-  let s = series.get(key);
-  if (!s) {
-    s = { count: m.requests.labels(verb, route, String(status)), time: m.latency.labels(verb, route) };
-    series.set(key, s);
-  }
-  s.count.inc();
-  s.time.observe(seconds);
+  requests.observe(verb, route, status, seconds);
 }
 
 /** Lets the database module report its pool; the getter is read at each scrape. */
@@ -145,12 +139,10 @@ export function registerPoolStats(getter: () => PoolStats | undefined): void {
   m.poolStats = getter;
 }
 
-const cacheHits = m.cache.labels('hit');
-const cacheMisses = m.cache.labels('miss');
 /** For the services: one call per event (n orders at once, e.g. holds expired together). */
 export const metrics = {
-  cacheHit: () => cacheHits.inc(),
-  cacheMiss: () => cacheMisses.inc(),
+  cacheHit: () => cacheCounts.hit++,
+  cacheMiss: () => cacheCounts.miss++,
   orderPlaced: (n = 1) => m.orders.inc({ event: 'placed' }, n),
   orderPaid: (n = 1) => m.orders.inc({ event: 'paid' }, n),
   orderCancelled: (n = 1) => m.orders.inc({ event: 'cancelled' }, n),
@@ -159,8 +151,8 @@ export const metrics = {
 export const METRICS_CONTENT_TYPE = m.registry.contentType;
 
 /** The Prometheus text exposition of every metric. */
-export function metricsText(): Promise<string> {
-  return m.registry.metrics();
+export async function metricsText(): Promise<string> {
+  return (await m.registry.metrics()) + '\n' + requests.text();
 }
 
 /** Whether a request carries `Authorization: Bearer <token>`; always false without a token configured. */

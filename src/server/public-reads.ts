@@ -14,7 +14,14 @@ interface Copy {
   etag: string;
   /** Flat name/value list for writeHead, without the per-request headers. */
   headers: string[];
-  body: Buffer;
+  /** What a 304 carries besides the per-request headers. */
+  notModified: string[];
+  /**
+   * The UTF-8 bytes as a one-byte (latin1) string: Node writes a string body in the same write(2) as
+   * the headers, where a Buffer body takes a second, gathered write (~15% of a read's cost).
+   */
+  body: string;
+  bytes: number;
   /** When it was last used (a counter): the least recent go first past the budget. */
   used: number;
 }
@@ -22,9 +29,8 @@ interface Copy {
 export interface PublicReads {
   /**
    * Answers a GET or HEAD from memory and returns true, or returns false to let the API answer.
-   * `policy` is the Content-Security-Policy the answer carries besides the per-request headers.
    */
-  serve(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[], policy?: string): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[]): boolean;
   /**
    * Made before the API runs, so an answer computed while a write happened is never kept. The copy is
    * kept under the answer's canonical URL (`key`), so URLs that differ only in parameters the API does
@@ -40,11 +46,14 @@ const MAX_BYTES = 16 * 1024 * 1024;
 
 export function publicReads({
   changes,
+  policy,
   maxAgeMs = 1000,
   maxCopies = 1000,
   maxBytes = MAX_BYTES,
 }: {
   changes: Pick<ChangeBus, 'version'>;
+  /** The Content-Security-Policy every answer carries. */
+  policy?: string;
   maxAgeMs?: number;
   maxCopies?: number;
   maxBytes?: number;
@@ -67,22 +76,22 @@ export function publicReads({
   const drop = (key: string) => {
     const old = copies.get(key);
     if (!old) return;
-    bytesHeld -= old.body.length;
+    bytesHeld -= old.bytes;
     copies.delete(key);
   };
 
   return {
-    serve(req, res, perRequestHeaders, policy) {
+    serve(req, res, perRequestHeaders) {
       const copy = copies.get(req.url!);
       if (!copy || copy.version !== changes.version || performance.now() - copy.at > maxAgeMs) return false;
       copy.used = ++clock;
-      const head = policy ? perRequestHeaders.concat('Content-Security-Policy', policy) : perRequestHeaders;
       if (req.headers['if-none-match'] === copy.etag) {
-        res.writeHead(304, head.concat('ETag', copy.etag));
+        res.writeHead(304, perRequestHeaders.concat(copy.notModified));
         res.end();
       } else {
-        res.writeHead(200, head.concat(copy.headers));
-        res.end(req.method === 'HEAD' ? undefined : copy.body);
+        res.writeHead(200, perRequestHeaders.concat(copy.headers));
+        if (req.method === 'HEAD') res.end();
+        else res.end(copy.body, 'latin1');
       }
       return true;
     },
@@ -97,13 +106,17 @@ export function publicReads({
         drop(key);
         while (copies.size >= maxCopies || bytesHeld + bytes.length > maxBytes) drop(leastRecent()!);
         bytesHeld += bytes.length;
+        const csp = policy ? ['Content-Security-Policy', policy] : [];
         copies.set(key, {
           used: ++clock,
           version,
           at,
           etag,
-          body: bytes,
+          body: bytes.toString('latin1'),
+          bytes: bytes.length,
+          notModified: [...csp, 'ETag', etag],
           headers: [
+            ...csp,
             'Content-Type',
             'application/json; charset=UTF-8',
             'Content-Length',

@@ -52,6 +52,17 @@ describe('public reads answered from memory', () => {
     expect(again.headers.get('x-request-id')).toBe('r1');
   });
 
+  it('answers the exact UTF-8 bytes of a text with accents, dashes and emoji, with their length', async () => {
+    const text = '[{"name":"Marteau à panne fendue — 16 oz 🔨"}]';
+    const { calls, get } = await start(publicReads({ changes: bus }), () => answerOf(text));
+    await get('/api/tools');
+    const again = await get('/api/tools');
+    expect(calls.api).toBe(1);
+    const bytes = Buffer.from(await again.arrayBuffer());
+    expect(bytes.equals(Buffer.from(text))).toBe(true);
+    expect(again.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+  });
+
   it('keeps one copy per URL, query included', async () => {
     const { calls, get } = await start(publicReads({ changes: bus }), () => answerOf('{}'));
     await get('/api/reviews?limit=5&pageNumber=0');
