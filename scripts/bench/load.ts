@@ -9,6 +9,10 @@ export const LOAD = {
   seconds: Number(process.env.BENCH_SECONDS ?? 5),
   warmupSeconds: 1,
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  /** Alternating rounds per target, the best kept: the machine is shared, and other work only slows a round. */
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  /** Load on each target of a server that just started, before its rounds: its JIT's steady state is measured. */
+  settleSeconds: 3,
 };
 export const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' };
 
@@ -132,6 +136,12 @@ export async function hammer(
     ...r,
     cpuUsPerRequest: serverPids.length && r.requests ? Math.round((cpu * 1000) / r.requests) : undefined,
   };
+}
+
+/** Load on each URL, not measured: code a fresh server has not yet compiled for these requests gets compiled. */
+export async function settle(urls: string[], headers: Record<string, string> = {}, serverPids: number[] = []) {
+  pin(serverPids);
+  for (const url of urls) await wrk(url, headers, LOAD.settleSeconds);
 }
 
 /** Best of several rounds (least disturbed by the other work on a shared machine). */

@@ -83,7 +83,12 @@ function renderMarkdown(results: Results, rendered: Partial<Record<PartName, Ren
     `Last run: ${results.lastRun.at} (parts: ${results.lastRun.parts.join(', ')}; ${Math.round(results.lastRun.seconds)} s).`,
     '',
     `Load settings: ${results.load.tool ?? 'autocannon'} (1 thread), ${results.load.connections} keep-alive connections, ${results.load.warmupSeconds} s warm-up then ${results.load.seconds} s measured,`,
-    'best of two alternating rounds per target (the machine is shared, so each number is compared with its ceiling measured in the same run).',
+    `best of ${results.load.rounds ?? 2} alternating rounds per target (the machine is shared, so each number is compared with its ceiling measured in the same run)${results.load.settleSeconds ? ';' : '.'}`,
+    ...(results.load.settleSeconds
+      ? [
+          `a server that just started first gets ${results.load.settleSeconds} s of unmeasured load on each of its targets, so its JIT-compiled steady state is measured.`,
+        ]
+      : []),
     'wrk runs on core 1 and every server under test is pinned to core 0 (`taskset`); each HTTP part has a calibration line:',
     "wrk against the cheapest server must reach twice our best rate, or the part's ratios are marked invalid.",
     'The machine is shared with other work: the load average before each part is printed under it.',

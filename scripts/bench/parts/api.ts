@@ -3,7 +3,7 @@
 // the server's resident memory at rest, under this load, and its peak since start.
 import { startBareLike } from '../bare.ts';
 import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
-import { best, hammer, http, LOAD, round, type LoadResult } from '../load.ts';
+import { best, hammer, http, LOAD, round, settle, type LoadResult } from '../load.ts';
 import { ensureNginx, startNginx } from '../nginx.ts';
 import type { Rendered } from '../report.ts';
 import { DIST_DIR, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
@@ -64,17 +64,31 @@ async function measure(db: string, storeUrl: string, storePid: number, ceiling: 
   const paths = ['/api/tools', `/api/tools/${tools[0]._id}`, '/api/reviews?limit=5&pageNumber=0'];
   const bare = await startBareLike(storeUrl, paths);
   const stopSampling = sampleResident(storePid);
+  await settle(
+    paths.map((p) => storeUrl + p),
+    {},
+    [storePid],
+  );
+  await settle(
+    paths.map((p) => bare.url + p),
+    {},
+    [bare.pid],
+  );
+  // Rounds go over every endpoint in turn (a busy spell of the shared machine lands on one round of each),
+  // ours and bare back to back, the client's ceiling once per round.
+  const ours = new Map<string, LoadResult[]>();
+  const theirs = new Map<string, LoadResult[]>();
+  for (let i = 0; i < LOAD.rounds; i++) {
+    for (const p of paths) {
+      ours.set(p, [...(ours.get(p) ?? []), await hammer(storeUrl + p, {}, [storePid])]);
+      theirs.set(p, [...(theirs.get(p) ?? []), await hammer(bare.url + p, {}, [bare.pid])]);
+    }
+    ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
+  }
   const endpoints: Endpoint[] = [];
   for (const p of paths) {
-    const ours: LoadResult[] = [];
-    const theirs: LoadResult[] = [];
-    for (let i = 0; i < 2; i++) {
-      ours.push(await hammer(storeUrl + p, {}, [storePid]));
-      theirs.push(await hammer(bare.url + p, {}, [bare.pid]));
-      ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
-    }
     const bytes = Buffer.byteLength((await http('GET', storeUrl + p)).body);
-    const e = { path: p, bytes, ours: best(ours), bare: best(theirs), ratio: 0 };
+    const e = { path: p, bytes, ours: best(ours.get(p)!), bare: best(theirs.get(p)!), ratio: 0 };
     e.ratio = round(e.ours.rps / e.bare.rps, 2);
     console.log(
       `  ${db.padEnd(10)} ${p.padEnd(44)} ours ${e.ours.rps} rps p50 ${e.ours.p50} p99 ${e.ours.p99} ms ${e.ours.cpuUsPerRequest} µs | bare ${e.bare.rps} rps ${e.bare.cpuUsPerRequest} µs | ratio ${e.ratio}`,

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { startBareLike } from '../bare.ts';
 import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
-import { best, BROWSER_HEADERS, hammer, http, LOAD, round, withChildren, type LoadResult } from '../load.ts';
+import { best, BROWSER_HEADERS, hammer, http, LOAD, round, settle, withChildren, type LoadResult } from '../load.ts';
 import { ensureNginx, startNginx } from '../nginx.ts';
 import { toolPage } from '../pages.ts';
 import type { Rendered } from '../report.ts';
@@ -64,20 +64,35 @@ export async function run(): Promise<StaticData> {
   const ceiling = servers.nginx ?? servers.bare!;
   const ceilingRuns: LoadResult[] = [];
   const targets: Target[] = [];
-  for (const [label, p] of pages) {
-    const rounds: Partial<Record<Server, LoadResult[]>> = {};
-    for (let i = 0; i < 2; i++) {
+  for (const name of SERVERS) {
+    const server = servers[name];
+    if (server)
+      await settle(
+        pages.map(([, p]) => server.url + p),
+        BROWSER_HEADERS,
+        server.pids(),
+      );
+  }
+  // Rounds go over every page and server in turn, so a busy spell of the shared machine lands on one
+  // round of each rather than on every round of one page.
+  const rounds = new Map<string, LoadResult[]>();
+  for (let i = 0; i < LOAD.rounds; i++) {
+    for (const [, p] of pages) {
       for (const name of SERVERS) {
         const server = servers[name];
-        if (server) (rounds[name] ??= []).push(await hammer(server.url + p, BROWSER_HEADERS, server.pids()));
+        if (!server) continue;
+        const key = `${name} ${p}`;
+        rounds.set(key, [...(rounds.get(key) ?? []), await hammer(server.url + p, BROWSER_HEADERS, server.pids())]);
       }
       ceilingRuns.push(await ceilingRun(`${ceiling.url}/__calibrate`, ceiling.pids()));
     }
+  }
+  for (const [label, p] of pages) {
     const t: Target = { path: p, label, bytes: {}, results: {} };
     for (const name of SERVERS) {
       const server = servers[name];
       if (!server) continue;
-      t.results[name] = best(rounds[name]!);
+      t.results[name] = best(rounds.get(`${name} ${p}`)!);
       t.bytes[name] = await bodyBytes(server.url + p);
     }
     console.log(
