@@ -31,8 +31,9 @@ export function ensureBuild(env: NodeJS.ProcessEnv, log: (line: string) => void 
   log('Building the site (astro build)…');
   const started = Date.now();
   const run = (args: string[]) => {
-    const result = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
-    if (result.status !== 0) throw new Error(`build failed: ${args.join(' ')}`);
+    // A build takes one to two minutes here; one that hangs must fail rather than hold up its caller.
+    const result = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...env, NODE_ENV: 'production' }, timeout: 15 * 60_000, killSignal: 'SIGKILL' });
+    if (result.status !== 0) throw new Error(`build failed${result.error ? ` (${result.error.message})` : ''}: ${args.join(' ')}`);
   };
   run([path.resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent']);
   run([path.resolve('scripts/postbuild.ts'), path.join(dist, 'client')]);

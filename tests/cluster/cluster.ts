@@ -232,7 +232,10 @@ export async function startCluster(): Promise<Cluster> {
       if (nginx.exitCode !== null) return;
       const exited = new Promise((r) => nginx.once('exit', r));
       nginx.kill('SIGQUIT');
+      // A graceful stop waits for open connections; a test that left one open must not hang here.
+      const timer = setTimeout(() => nginx.kill('SIGKILL'), 10_000);
       await exited;
+      clearTimeout(timer);
     });
     return { dir, dbName, dbUrl: dbUrl(dbName), ca: readFileSync(cert), servers, nginx, emulator, jwtSecret, stop };
   } catch (error) {
