@@ -11,8 +11,21 @@ export interface Bare {
   stop(): Promise<void>;
 }
 
-/** The headers a bare server needs to answer as ours did (type and encoding; no security headers). */
-const KEPT = ['content-type', 'content-encoding', 'etag', 'cache-control', 'vary'];
+/**
+ * Headers each server writes for itself; every other header ours sent (type, encoding, caching, the
+ * security headers, the page's CSP, the request id) the bare server sends too, so both put the same
+ * bytes on the wire. The request id is sent as ours sent it once: bare does the least work possible.
+ */
+const OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** Our answer's headers but those each server writes for itself: what a peer must send to match it. */
+export function sameHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k, v]) => !OWN.has(k) && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
 
 /** Asks our server for each path with `headers` and starts a bare server answering the same. */
 export async function startBareLike(
@@ -25,8 +38,7 @@ export async function startBareLike(
   for (const p of paths) {
     const r = await rawGet(serverUrl + p, headers);
     if (r.status !== 200) throw new Error(`${p} answered ${r.status}`);
-    const kept = Object.fromEntries(KEPT.filter((k) => r.headers[k]).map((k) => [k, String(r.headers[k])]));
-    responses[p] = { body: r.body.toString('base64'), headers: kept };
+    responses[p] = { body: r.body.toString('base64'), headers: sameHeaders(r.headers) };
   }
   mkdirSync(TMP, { recursive: true });
   const file = path.join(TMP, `bare-responses-${port}.json`);
@@ -45,7 +57,7 @@ export async function startBareLike(
 }
 
 /** A GET whose body is kept as bytes (a brotli page is not text). */
-function rawGet(
+export function rawGet(
   url: string,
   headers: Record<string, string>,
 ): Promise<{ status: number; body: Buffer; headers: IncomingHttpHeaders }> {

@@ -33,9 +33,43 @@ export function ensureNginx(): string | undefined {
   return /nginx\/([\d.]+)/.exec(spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr)?.[1] ?? 'unknown';
 }
 
+/** Headers nginx writes itself for a file (or, for the request id, from its own $request_id). */
+const WRITES_ITSELF = new Set(['content-type', 'content-encoding', 'etag', 'vary', 'x-request-id']);
+
+const capitalised = (name: string) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+function quoted(value: string): string {
+  if (/["$\\]/.test(value)) throw new Error(`a header value nginx would read differently: ${value}`);
+  return `"${value}"`;
+}
+
+/**
+ * A location per page path adding the headers ours sent for it (security headers, the page's CSP,
+ * caching) and a request id, so nginx puts the same bytes on the wire as ours does.
+ */
+function pageLocations(pages: Record<string, Record<string, string>>): string {
+  return Object.entries(pages)
+    .map(([pagePath, headers]) => {
+      const added = Object.entries(headers)
+        .filter(([name]) => !WRITES_ITSELF.has(name))
+        .map(([name, value]) => `      add_header ${capitalised(name)} ${quoted(value)};`);
+      return [
+        `    location = ${pagePath} {`,
+        '      try_files $uri $uri/index.html $uri.html =404;',
+        '      add_header X-Request-Id $request_id;',
+        ...added,
+        '    }',
+      ].join('\n');
+    })
+    .join('\n');
+}
+
+/** nginx serving root; `pages` maps a page's path to the headers it must send besides the file's own. */
 export async function startNginx(
   root: string,
   port: number,
+  pages: Record<string, Record<string, string>> = {},
 ): Promise<{ url: string; pids(): number[]; stop(): Promise<void> }> {
   await assertPortFree(HOST, port, 'the bench nginx');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-nginx-'));
@@ -63,8 +97,10 @@ http {
     listen ${HOST}:${port};
     root ${path.resolve(root)};
     gzip_static on;
+    gzip_vary on;
     ${brotli ? 'brotli_static on;' : ''}
     location / { try_files $uri $uri/index.html $uri.html =404; }
+${pageLocations(pages)}
     # The load generator's ceiling (calibrate.ts): the cheapest answer nginx can give, unlogged.
     location = /__calibrate { access_log off; return 200 "ok"; }
   }

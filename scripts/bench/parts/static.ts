@@ -2,7 +2,7 @@
 // node:http server answering the same bytes, and Astro's stock standalone server over the same site,
 // all asked for brotli like a browser, measured alternately in the same run with wrk.
 import path from 'node:path';
-import { startBareLike } from '../bare.ts';
+import { rawGet, sameHeaders, startBareLike } from '../bare.ts';
 import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
 import { best, BROWSER_HEADERS, hammer, http, LOAD, round, settle, withChildren, type LoadResult } from '../load.ts';
 import { ensureNginx, startNginx } from '../nginx.ts';
@@ -50,7 +50,11 @@ export async function run(): Promise<StaticData> {
   const servers: Partial<Record<Server, { url: string; pids(): number[] }>> = {
     ours: { url: store.url, pids: () => [store.pid] },
   };
-  if (nginxVersion) servers.nginx = await startNginx(clientDir, PORTS.nginx);
+  // nginx and bare send the headers ours sends (security headers, the page's CSP, a request id), so
+  // the three put the same bytes on the wire.
+  const oursHeaders: Record<string, Record<string, string>> = {};
+  for (const [, p] of pages) oursHeaders[p] = sameHeaders((await rawGet(store.url + p, BROWSER_HEADERS)).headers);
+  if (nginxVersion) servers.nginx = await startNginx(clientDir, PORTS.nginx, oursHeaders);
   const bare = await startBareLike(
     store.url,
     pages.map(([, p]) => p),
@@ -124,8 +128,10 @@ export function render(data: StaticData): Rendered {
     '## 3. Static throughput: ours, nginx, a bare node:http server and Astro standalone (same site, same run)',
     '',
     `nginx ${data.nginx ?? '(not available)'} with one worker, sendfile, gzip_static and brotli_static; bare is node:http answering`,
-    "our server's bytes and content headers from memory; Astro is the same site built with `@astrojs/node` in standalone mode",
+    "our server's bytes and headers from memory; Astro is the same site built with `@astrojs/node` in standalone mode",
     '(its static handler sends no precompressed variants, so it answers the uncompressed page). Ours and nginx log each request.',
+    "nginx and bare send the headers ours sends for each page (the security headers, the page's own CSP with its script",
+    'hashes, caching, a request id: nginx its `$request_id`, bare a fixed copy), so the three put the same bytes on the wire.',
     `wrk on core 1, every server pinned to core 0, \`accept-encoding: br, gzip\`, ${LOAD.connections} connections.`,
     "CPU/req is the server processes' user + system time per request, steadier than rps on a shared machine.",
     '',
