@@ -51,7 +51,7 @@ export async function openStore(cfg: Config): Promise<Store> {
         : db.pool
           ? databaseImageStore(db)
           : diskImageStore(cfg.dataDir),
-      rateLimits: db.pool ? await postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
+      rateLimits: db.pool ? postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
       changes,
       now: () => new Date(),
     },

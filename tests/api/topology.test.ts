@@ -61,7 +61,7 @@ async function server(schema: string, name: string, env: Record<string, string> 
     notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]),
     log: quiet,
   });
-  const { app, tools } = appOn(db, { rateLimits: await postgresRateLimitStore(db.pool!), changes }, env);
+  const { app, tools } = appOn(db, { rateLimits: postgresRateLimitStore(db.pool!), changes }, env);
   async function request(
     method: string,
     target: string,
@@ -188,7 +188,7 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
   });
 
   it('rate-limit hits that arrive together, on two servers at once, are each counted once, in order', async () => {
-    const [a, b] = await Promise.all([postgresRateLimitStore(one.db.pool!), postgresRateLimitStore(two.db.pool!)]);
+    const [a, b] = [postgresRateLimitStore(one.db.pool!), postgresRateLimitStore(two.db.pool!)];
     const key = `burst:${randomBytes(4).toString('hex')}`;
     const long = `orders:user:${'x'.repeat(240)}@example.com`;
     const results = await Promise.all([
@@ -274,6 +274,37 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     await within(3000, async () =>
       (await two.request('GET', '/api/tools')).data.some((t: { _id: string }) => t._id === created.data.insertedId),
     );
+  });
+});
+
+describe.skipIf(!url)('servers starting together on an empty database', () => {
+  // What a deploy does: every server opens the store at once. Each migrates, seeds and opens its
+  // rate-limit counters; any schema change outside the migration lock races the others' (PostgreSQL
+  // answers a concurrent CREATE TABLE IF NOT EXISTS with a duplicate key in pg_type) and that server
+  // fails to start. Repeated on fresh schemas, as the race needs the starts to line up.
+  it('every one of them starts: no schema change races another server', async () => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      await (await openDb({ databaseUrl: url!, schema })).close(); // the empty schema (a test-only option)
+      const dbs = await Promise.all(Array.from({ length: 4 }, () => openDb({ databaseUrl: url!, schema })));
+      try {
+        const started = await Promise.allSettled(
+          dbs.map(async (db) => {
+            await migrate(db);
+            await seedIfEmpty(db);
+            // Counting needs its table.
+            await postgresRateLimitStore(db.pool!).hit('start', 60_000);
+          }),
+        );
+        const failures = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));
+        expect(failures, `attempt ${attempt + 1}`).toEqual([]);
+      } finally {
+        await Promise.all(dbs.map((db) => db.close()));
+        const cleanup = await openDb({ databaseUrl: url! });
+        await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await cleanup.close();
+      }
+    }
   });
 });
 

@@ -214,4 +214,9 @@ export const migrations: string[] = [
     SELECT id, 1, tool_id, product_name, unit_price_cents, quantity, stock_version FROM orders o
     WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id);
   `,
+  /* 12: the rate-limit counters every server shares (used on PostgreSQL), made here under the migration lock */ `
+  -- The rate-limit store used to create this table itself as a server started, outside the lock: servers
+  -- starting together raced, and PostgreSQL failed all but one (duplicate key in pg_type). Same table as before.
+  CREATE TABLE IF NOT EXISTS rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
+  `,
 ];

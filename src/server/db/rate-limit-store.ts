@@ -38,10 +38,8 @@ const COUNT_HITS = `
     expire = CASE WHEN ${TABLE}.expire <= $4::bigint THEN excluded.expire ELSE ${TABLE}.expire END
   RETURNING key, points, expire`;
 
-export async function postgresRateLimitStore(pool: Pool): Promise<RateLimitStore> {
-  await pool.query(
-    `CREATE TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
-  );
+/** Counters in the rate_limits table (migration 12). */
+export function postgresRateLimitStore(pool: Pool): RateLimitStore {
   let lastSweep = Date.now();
 
   /** Counts one window's hits (given by their index in the batch) in one statement, into `counts`. */
