@@ -179,7 +179,10 @@ export function startServer(index: number, env: NodeJS.ProcessEnv): Promise<Serv
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server on ${port} did not start within 60 s`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // not left running (and holding the test's output) after the test gives up on it
+      reject(new Error(`server on ${port} did not start within 60 s`));
+    }, 60_000);
     child.once('message', () => {
       clearTimeout(timer);
       resolve({ port, process: child, exited });
@@ -224,9 +227,13 @@ export async function startCluster(): Promise<Cluster> {
       METRICS_TOKEN,
       LOG_LEVEL: 'warn',
     };
-    // All three at once on the empty database: migrations and the demo seed must cope.
-    const servers = await Promise.all(SERVER_PORTS.map((_, i) => startServer(i, env)));
+    // All three at once on the empty database: migrations and the demo seed must cope. Those that did
+    // start are stopped even when another failed.
+    const starts = await Promise.allSettled(SERVER_PORTS.map((_, i) => startServer(i, env)));
+    const servers = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     stops.push(() => Promise.all(servers.map((s) => stopServer(s))));
+    const failed = starts.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     const nginx = await startNginx(dir, cert, key);
     stops.push(async () => {
       if (nginx.exitCode !== null) return;
