@@ -1,5 +1,6 @@
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -19,6 +20,16 @@ export default tseslint.config(
   ...astro.configs.recommended,
   // The React islands: the rules of hooks and the React Compiler's checks.
   { files: ['src/islands/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+  // No pattern whose cost grows faster than its input (issue 23: the spec's email pattern backtracked
+  // quadratically on request data). In src/, where request data is read; tests and scripts may be loose.
+  {
+    files: ['src/**/*.{ts,tsx,mjs,astro}'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

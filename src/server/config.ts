@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { withoutTrailingSlashes } from '../lib/text.ts';
 import { memoise } from './cache.ts';
 
 const emails = z
@@ -78,7 +79,7 @@ function toConfig(e: Env) {
     /** Identity is the local Auth emulator (demo mode): demo accounts and the sandbox exist only here. */
     emulator: Boolean(emulatorHost),
     adminEmailsGiven: e.ADMIN_EMAILS.length > 0,
-    siteUrl: e.PUBLIC_SITE_URL?.replace(/\/+$/, ''),
+    siteUrl: e.PUBLIC_SITE_URL && withoutTrailingSlashes(e.PUBLIC_SITE_URL),
     trustProxy: e.TRUST_PROXY,
     port: e.PORT,
     host: e.HOST,

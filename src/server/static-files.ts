@@ -3,6 +3,7 @@
 import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { withoutTrailingSlashes } from '../lib/text.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -213,7 +214,7 @@ function statOrNull(file: string): Stats | null {
   }
 }
 
-const normalise = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+const normalise = withoutTrailingSlashes;
 
 function loadPageHeaders(file: string): Map<string, Record<string, string>> {
   const map = new Map<string, Record<string, string>>();

@@ -1,5 +1,6 @@
 // The dashboard's screens: each path of paths.ts with the screen module it shows, loaded on demand.
 import { lazy, type ComponentType } from 'react';
+import { withoutTrailingSlashes } from '../../lib/text';
 import { dashboardPaths, type DashboardPath, type DashboardScreen } from './paths';
 
 export interface DashboardRoute extends DashboardPath {
@@ -25,7 +26,7 @@ export const dashboardRoutes: DashboardRoute[] = Object.entries(dashboardPaths).
 
 /** The route for a path, with its parameters; undefined for an unknown dashboard path. */
 export function matchRoute(pathname: string): { route: DashboardRoute; params: Record<string, string> } | undefined {
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = withoutTrailingSlashes(pathname) || '/';
   for (const route of dashboardRoutes) {
     const names: string[] = [];
     const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);

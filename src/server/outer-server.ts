@@ -1,0 +1,250 @@
+// The outer server's request handling: every request, in this order. Its target is read once
+// (http/paths.ts: one canonical spelling, or a redirect, or a refusal), then a public read is answered
+// from memory, a prebuilt file from disk, /api by the Hono app, and any other page by Astro with the
+// store in `locals`. Every response gets the security headers, every line of log the request id.
+// main.ts builds it once and owns the process (listening, opening the store, shutting down); tests build
+// it in-process with a test store and a stand-in for Astro.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
+import { baseCsp } from '../lib/csp.mjs';
+import { SEARCH_BASE_PATH } from '../lib/search.ts';
+import type { Config } from './config.ts';
+import { clientAddress, forwardedHttps } from './http/client-address.ts';
+import { allowedOrigin } from './http/origin.ts';
+import { requestTarget, type Target } from './http/paths.ts';
+import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
+import { metrics, observeRequest } from './metrics.ts';
+import { serveMetricsWithToken } from './metrics-server.ts';
+import { publicReads } from './public-reads.ts';
+import { staticSite } from './static-files.ts';
+import type { Store } from './store.ts';
+
+/** Astro's request handler (dist/server/entry.mjs in middleware mode). */
+export type AstroHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: undefined,
+  locals: App.Locals,
+) => Promise<void>;
+
+export interface OuterServerOptions {
+  config: Config;
+  /** The build: `client/` (the prebuilt site) and `_headers.json` (each page's own CSP). */
+  dist: string;
+  astro: AstroHandler;
+  /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
+  store: () => Store | undefined;
+  env?: Record<string, string | undefined>;
+}
+
+// As a flat name/value list: written with writeHead on the hot paths, with setHeader elsewhere.
+const securityHeaders = [
+  'X-Content-Type-Options',
+  'nosniff',
+  'Referrer-Policy',
+  'strict-origin-when-cross-origin',
+  'X-Frame-Options',
+  'DENY',
+  'Cross-Origin-Opener-Policy',
+  'same-origin-allow-popups',
+  'Permissions-Policy',
+  'camera=(), microphone=(), geolocation=(), payment=(self)',
+];
+const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'no-store', ...extra });
+  res.end(text);
+}
+
+/** Before the database is open: alive, not ready, and every other call asked to come back. */
+function answerStarting(res: ServerResponse, pathname: string) {
+  if (pathname === '/api/health') return sendJson(res, 200, { ok: true });
+  sendJson(
+    res,
+    503,
+    { error: { code: 'starting', message: 'The store is starting. Please try again in a moment.' } },
+    { 'Retry-After': '2' },
+  );
+}
+
+interface Pending {
+  started: number;
+  headers: string[];
+  read: boolean;
+  isApi: boolean;
+  pathname: string;
+}
+
+export function outerServer({ config, dist, astro, store, env = process.env }: OuterServerOptions) {
+  // The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
+  const csp = baseCsp(env);
+  const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), csp);
+  const reads = publicReads({
+    policy: csp,
+    changes: {
+      get version() {
+        return store()?.changes.version ?? 0;
+      },
+    },
+  });
+
+  /** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
+  function commonHeaders(req: IncomingMessage, requestId: string): string[] {
+    const common = ['X-Request-Id', requestId, ...securityHeaders];
+    return forwardedHttps(req, config.trustProxy) ? [...common, ...hsts] : common;
+  }
+
+  /** A prebuilt tool page whose tool was deleted must not be served: the on-demand route answers 404. */
+  function isDeletedTool(pathname: string): boolean {
+    const match = /^\/tools\/([^/]+)\/?$/.exec(pathname);
+    return Boolean(match && store()?.tools.exists(match[1]) === false);
+  }
+
+  // The API answers through @hono/node-server, like any Hono server on Node (it swaps in its lighter
+  // global Request/Response: a JSON answer is written straight to the socket, not through a web stream).
+  const api = getRequestListener((request, bindings) => {
+    const { incoming } = bindings as HttpBindings;
+    const read = incoming.method === 'GET' || incoming.method === 'HEAD';
+    return store()!.app.fetch(request, {
+      clientAddress: clientAddress(incoming, config.trustProxy),
+      keep: read ? reads.keeper(incoming.url!) : undefined,
+    });
+  });
+
+  const logRequests = log.isLevelEnabled('info');
+  /** The access log line and the request metrics, written by hand: this runs per request. */
+  function finished(req: IncomingMessage, status: number, requestId: string, started: number) {
+    const seconds = (performance.now() - started) / 1000;
+    const url = req.url ?? '/';
+    observeRequest(req.method, url, status, seconds);
+    if (!logRequests) return;
+    logOut.write(
+      accessLine(
+        requestId,
+        clientAddress(req, config.trustProxy),
+        req.method!,
+        url,
+        status,
+        Math.round(seconds * 1000),
+      ),
+    );
+  }
+
+  /** A request target that is not in its one canonical spelling: a read goes there, anything else is refused. */
+  function answerOtherSpelling(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    target: Exclude<Target, { kind: 'ok' }>,
+  ) {
+    const started = performance.now();
+    const headers = commonHeaders(req, requestId);
+    if (target.kind === 'redirect' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(308, [...headers, 'Location', target.location, 'Cache-Control', 'no-store', 'Content-Length', '0']);
+    } else {
+      const status = target.kind === 'bad' ? target.status : 400;
+      const body = JSON.stringify({
+        error: { code: 'bad_path', message: 'The request path is not valid. Please use the canonical URL.' },
+      });
+      res.writeHead(status, [
+        ...headers,
+        'Content-Type',
+        'application/json; charset=UTF-8',
+        'Cache-Control',
+        'no-store',
+        'Content-Length',
+        String(Buffer.byteLength(body)),
+      ]);
+      res.write(body);
+    }
+    res.end();
+    finished(req, res.statusCode, requestId, started);
+  }
+
+  /**
+   * The hot paths: a public API read from memory, a prebuilt file. Each writes every header at once and
+   * logs only its access line (which carries the request id itself), so they run outside the request-id
+   * context. Returns what the rest of the handling needs when neither answered.
+   */
+  function serveFast(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    pathname: string,
+  ): Pending | undefined {
+    const started = performance.now();
+    const headers = commonHeaders(req, requestId);
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    const isApi = pathname.startsWith('/api/');
+    if (read && isApi) {
+      if (reads.serve(req, res, headers)) {
+        metrics.cacheHit();
+        finished(req, res.statusCode, requestId, started);
+        return undefined;
+      }
+      metrics.cacheMiss();
+    }
+    // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
+    const liveSearch = store() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
+    if (!isApi && !liveSearch && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
+      finished(req, res.statusCode, requestId, started);
+      return undefined;
+    }
+    return { started, headers, read, isApi, pathname };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, pending: Pending) {
+    const { started, headers, read, isApi, pathname } = pending;
+    res.on('finish', () => finished(req, res.statusCode, requestId, started));
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
+    res.setHeader('Content-Security-Policy', csp);
+    if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
+    const current = store();
+    if (isApi) {
+      if (!current) return answerStarting(res, pathname);
+      // A browser on another site cannot make a signed-in user's browser write here (our calls carry a
+      // bearer token, so this is defence in depth; behind a TLS proxy the public origin is PUBLIC_SITE_URL).
+      if (!read && !allowedOrigin(req, config)) {
+        return sendJson(res, 403, { error: { code: 'forbidden', message: 'Cross-site requests are not allowed' } });
+      }
+      return api(req, res);
+    }
+    if (!current) return answerStarting(res, pathname);
+    // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
+    await astro(req, res, undefined, { store: current });
+  }
+
+  function failed(res: ServerResponse, error: Error) {
+    log.error({ err: error }, 'unhandled request error');
+    if (!res.headersSent)
+      sendJson(res, 500, {
+        error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' },
+      });
+    else res.destroy();
+  }
+
+  return {
+    /** The node:http request listener. */
+    listener(req: IncomingMessage, res: ServerResponse) {
+      const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
+      let pending: Pending | undefined;
+      try {
+        // Before any routing: only a canonical target goes further, so every router, file lookup and
+        // rate limit below reads the same path (a socket's `/x/../api/contact` never reaches the API).
+        const target = requestTarget(req.url!);
+        if (target.kind !== 'ok') return answerOtherSpelling(req, res, requestId, target);
+        pending = serveFast(req, res, requestId, target.pathname);
+      } catch (error) {
+        return withRequestId(requestId, () => failed(res, error as Error));
+      }
+      if (!pending) return;
+      const next = pending;
+      // Everything else (the API, Astro) may log from anywhere it awaits: those lines get the id from here.
+      withRequestId(requestId, () => handle(req, res, requestId, next).catch((error: Error) => failed(res, error)));
+    },
+  };
+}
