@@ -28,6 +28,12 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const users = usersService(deps.db, deps.config.adminEmails);
 
   const api = new Hono<AppEnv>()
+    // Only the public reads say how they may be cached (cachedJson, images); every other answer is
+    // private or carries a secret (an access token, a client secret, a profile), so no cache keeps it.
+    .use(async (c, next) => {
+      await next();
+      if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+    })
     // Liveness: the process answers. Readiness: the database answers too (migrations ran before the
     // app was built), so a proxy or orchestrator sends traffic only where it can be served.
     .get('/health', (c) => c.json({ ok: true }))

@@ -103,6 +103,10 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
+// The public reads: the same answer for everyone, cached by browsers and proxies (ETag). Every other
+// answer is private or carries a secret (an access token, a client secret), so no cache may keep it.
+const PUBLIC_READS = new Set(['GET /tools', 'GET /tools?limit= (a page)', 'GET /tools/{id}', 'GET /reviews']);
+
 describe('who may call what', () => {
   for (const [call, statuses, make] of TABLE) {
     const method = call.split(' ')[0];
@@ -115,6 +119,7 @@ describe('who may call what', () => {
         expect(res.status, JSON.stringify(res.data)).toBe(expected);
         if (expected === 401) expect(res.data.error.code).toBe('unauthorized');
         if (expected === 403) expect(res.data.error.code).toBe('forbidden');
+        if (!PUBLIC_READS.has(call)) expect(res.headers.get('cache-control'), 'Cache-Control').toBe('no-store');
       });
     }
   }

@@ -11,7 +11,10 @@ let bob: string;
 let aliceName: string;
 
 const book = (token: string, toolId: string, quantity: number, extra: object = {}) =>
-  store.request('POST', '/api/booking', { token, json: { toolId, quantity, address: ADDRESS, phone: PHONE, ...extra } });
+  store.request('POST', '/api/booking', {
+    token,
+    json: { toolId, quantity, address: ADDRESS, phone: PHONE, ...extra },
+  });
 const order = async (id: string, token = admin) => (await store.request('GET', `/api/booking/${id}`, { token })).data;
 const toolStock = async (toolId: string) => (await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity;
 
@@ -102,14 +105,29 @@ describe('deleting orders', () => {
     expectApiError(await store.request('GET', `/api/booking/${id}`, { token: alice }), 404);
   });
 
-  it('a buyer cannot delete a paid order (409); an admin can, and the sold units stay sold', async () => {
+  it('nobody deletes a paid order (409, pointing to a refund): not its buyer, not an admin, not several admins at once', async () => {
     const id = await placeOrder(store, alice, toolId, 4);
     await payOrder(store, alice, id);
-    const refused = await store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice });
-    expectApiError(refused, 409);
+    for (const token of [alice, admin]) {
+      const refused = await store.request('DELETE', `/api/booking/dlt/${id}`, { token });
+      expectApiError(refused, 409);
+      expect(refused.data.error.message).toBe(messages.paidOrderKept);
+    }
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => store.request('DELETE', `/api/booking/dlt/${id}`, { token: admin })),
+    );
+    expect(racing.map((r) => r.status)).toEqual([409, 409, 409]);
     expect((await order(id)).payment).toBe('paid');
+    expect((await store.request('GET', `/api/booking/${id}`, { token: alice })).status).toBe(200);
+    expect(await toolStock(toolId)).toBe(56);
+  });
+
+  it("an admin deletes a buyer's unpaid order as the buyer would: its units go back", async () => {
+    const id = await placeOrder(store, alice, toolId, 6);
+    expect(await toolStock(toolId)).toBe(50);
     expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: admin })).status).toBe(200);
     expect(await toolStock(toolId)).toBe(56);
+    expectApiError(await store.request('GET', `/api/booking/${id}`, { token: alice }), 404);
   });
 
   it("a buyer cannot delete someone else's order (403)", async () => {
@@ -119,14 +137,31 @@ describe('deleting orders', () => {
   });
 
   it('deleting a tool keeps its orders intact, with the name and price they were placed at', async () => {
-    const gone = await makeTool(store, admin, { name: 'Soon gone', price: 8.8, minimumOrderQuantity: 1, availableQuantity: 10 });
+    const gone = await makeTool(store, admin, {
+      name: 'Soon gone',
+      price: 8.8,
+      minimumOrderQuantity: 1,
+      availableQuantity: 10,
+    });
     const unpaid = await placeOrder(store, alice, gone, 3);
     const paid = await placeOrder(store, alice, gone, 2);
     const transactionId = await payOrder(store, alice, paid);
     expect((await store.request('DELETE', `/api/tools/dlt/${gone}`, { token: admin })).status).toBe(200);
     expectApiError(await store.request('GET', `/api/tools/${gone}`), 404);
-    expect(await order(unpaid, alice)).toMatchObject({ productName: 'Soon gone', price: 8.8, quantity: 3, payment: 'unpaid', toolId: null });
-    expect(await order(paid, alice)).toMatchObject({ productName: 'Soon gone', price: 8.8, quantity: 2, payment: 'paid', transactionId });
+    expect(await order(unpaid, alice)).toMatchObject({
+      productName: 'Soon gone',
+      price: 8.8,
+      quantity: 3,
+      payment: 'unpaid',
+      toolId: null,
+    });
+    expect(await order(paid, alice)).toMatchObject({
+      productName: 'Soon gone',
+      price: 8.8,
+      quantity: 2,
+      payment: 'paid',
+      transactionId,
+    });
     // Its units have nowhere to go back to; deleting the unpaid order still works.
     expect((await store.request('DELETE', `/api/booking/dlt/${unpaid}`, { token: alice })).status).toBe(200);
   });
@@ -140,10 +175,13 @@ describe('concurrency', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(50);
     expect(statuses.filter((s) => s !== 201).every((s) => s === 422)).toBe(true);
-    for (const r of results.filter((r) => r.status === 422)) expect(r.data.error.message).toBe(messages.quantityAboveAvailable);
+    for (const r of results.filter((r) => r.status === 422))
+      expect(r.data.error.message).toBe(messages.quantityAboveAvailable);
     expect(await stockOf(store, toolId)).toBe(0);
     expect(await toolStock(toolId)).toBe(0);
-    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE tool_id = $1', [toolId]);
+    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE tool_id = $1', [
+      toolId,
+    ]);
     expect(n).toBe(50);
   });
 
@@ -178,8 +216,13 @@ describe('deleting a tool while its orders are deleted', () => {
         store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }),
         ...orders.map((id) => store.request('DELETE', `/api/booking/dlt/${id}`, { token: alice })),
       ]);
-      expect(results.map((r) => r.status), JSON.stringify(results.map((r) => r.data))).toEqual(Array(7).fill(200));
-      const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE id = ANY($1)', [orders]);
+      expect(
+        results.map((r) => r.status),
+        JSON.stringify(results.map((r) => r.data)),
+      ).toEqual(Array(7).fill(200));
+      const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE id = ANY($1)', [
+        orders,
+      ]);
       expect(n).toBe(0);
     }
   });
@@ -194,7 +237,10 @@ describe('shipping', () => {
     await payOrder(store, alice, id);
     expect((await store.request('PUT', `/api/booking/ship/${id}`, { token: admin })).status).toBe(200);
     const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
-    expect(mine.find((o: { _id: string }) => o._id === id)).toMatchObject({ payment: 'paid', shippingStatus: 'shipped' });
+    expect(mine.find((o: { _id: string }) => o._id === id)).toMatchObject({
+      payment: 'paid',
+      shippingStatus: 'shipped',
+    });
     expect((await order(id, alice)).shippingStatus).toBe('shipped');
   });
   it('an unknown order cannot be shipped (404)', async () => {
@@ -214,11 +260,17 @@ describe('hold expiry', () => {
     expect((await order(unpaid, alice)).payment).toBe('unpaid');
     store.advance(2 * 60_000);
     const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
-    expect(mine.find((o: { _id: string }) => o._id === unpaid)).toMatchObject({ payment: 'cancelled', cancelReason: expect.any(String) });
+    expect(mine.find((o: { _id: string }) => o._id === unpaid)).toMatchObject({
+      payment: 'cancelled',
+      cancelReason: expect.any(String),
+    });
     expect((await order(paid, alice)).payment).toBe('paid');
     expect(await toolStock(toolId)).toBe(27);
     // A cancelled order can be neither paid nor give its units back twice.
-    expectApiError(await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: unpaid } }), 409);
+    expectApiError(
+      await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: unpaid } }),
+      409,
+    );
     expect((await store.request('DELETE', `/api/booking/dlt/${unpaid}`, { token: alice })).status).toBe(200);
     expect(await toolStock(toolId)).toBe(27);
   });
@@ -236,12 +288,19 @@ describe('hold expiry', () => {
 
 describe('order totals', () => {
   it('a total above what a card payment can carry is refused at placing (422), never a 500 later', async () => {
-    const toolId = await makeTool(store, admin, { price: 1_000_000, minimumOrderQuantity: 1, availableQuantity: 1_000_000 });
+    const toolId = await makeTool(store, admin, {
+      price: 1_000_000,
+      minimumOrderQuantity: 1,
+      availableQuantity: 1_000_000,
+    });
     const before = await snapshot(store);
     for (const quantity of [1_000_000, 2]) {
       const res = await book(alice, toolId, quantity);
       expectApiError(res, 422);
-      expect(res.data.error).toMatchObject({ message: messages.orderTotalTooHigh, fields: { quantity: messages.orderTotalTooHigh } });
+      expect(res.data.error).toMatchObject({
+        message: messages.orderTotalTooHigh,
+        fields: { quantity: messages.orderTotalTooHigh },
+      });
     }
     expect(await snapshot(store)).toEqual(before);
   });

@@ -8,8 +8,10 @@ const BOSS = 'boss@test.example';
 let store: TestStore;
 let admin: string;
 let alice: string;
-const profile = async (email: string) => (await store.request('GET', `/api/userprofile/${email}`, { token: admin })).data;
-const isAdmin = async (email: string) => (await store.request('GET', `/api/admin/${email}`, { token: admin })).data.admin;
+const profile = async (email: string) =>
+  (await store.request('GET', `/api/userprofile/${email}`, { token: admin })).data;
+const isAdmin = async (email: string) =>
+  (await store.request('GET', `/api/admin/${email}`, { token: admin })).data.admin;
 
 beforeAll(async () => {
   // ADMIN_EMAILS as an operator would write it: spaces and capitals.
@@ -60,13 +62,18 @@ describe('profile', () => {
 
   it('signing in again keeps the profile and never takes a role or name from the body', async () => {
     const before = await profile(ALICE);
-    const res = await store.request('PUT', `/api/user/${ALICE}`, { token: await idTokenFor(ALICE), json: { email: ALICE, role: 'admin', name: 'Root' } });
+    const res = await store.request('PUT', `/api/user/${ALICE}`, {
+      token: await idTokenFor(ALICE),
+      json: { email: ALICE, role: 'admin', name: 'Root' },
+    });
     expect(res.status).toBe(200);
     expect(await profile(ALICE)).toEqual(before);
   });
 
   it('an email in the path matches whatever its case', async () => {
-    expect((await store.request('GET', `/api/userprofile/${ALICE.toUpperCase()}`, { token: alice })).data.email).toBe(ALICE);
+    expect((await store.request('GET', `/api/userprofile/${ALICE.toUpperCase()}`, { token: alice })).data.email).toBe(
+      ALICE,
+    );
   });
 });
 
@@ -101,53 +108,111 @@ describe('deleting users', () => {
     const token = await store.tokenFor(dave);
     const toolId = await makeTool(store, admin);
     const orderId = await placeOrder(store, token, toolId, 2);
-    const review = await store.request('POST', '/api/review', { token, json: { name: 'Dave', Messege: 'Sturdy.', ratings: 5 } });
+    const review = await store.request('POST', '/api/review', {
+      token,
+      json: { name: 'Dave', Messege: 'Sturdy.', ratings: 5 },
+    });
     expect(review.status).toBe(201);
 
     expect((await store.request('DELETE', `/api/allusers/dlt/${dave}`, { token: admin })).status).toBe(200);
     expectApiError(await store.request('GET', `/api/userprofile/${dave}`, { token: admin }), 404);
-    expect((await store.request('GET', '/api/allusers', { token: admin })).data.map((u: { email: string }) => u.email)).not.toContain(dave);
+    expect(
+      (await store.request('GET', '/api/allusers', { token: admin })).data.map((u: { email: string }) => u.email),
+    ).not.toContain(dave);
     // Their access token stops working at once, and the ID token they still hold no longer signs them back in.
     expectApiError(await store.request('GET', `/api/admin/${dave}`, { token }), 401);
     expectApiError(await store.request('PUT', `/api/user/${dave}`, { token: idToken, json: { email: dave } }), 401);
     // What they bought and wrote stays.
     const orders = (await store.request('GET', `/api/booking/email/${dave}`, { token: admin })).data;
     expect(orders.map((o: { _id: string }) => o._id)).toEqual([orderId]);
-    expect((await store.request('GET', `/api/booking/${orderId}`, { token: admin })).data).toMatchObject({ email: dave, quantity: 2 });
-    const reviews = (await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin })).data.services;
-    expect(reviews.find((r: { _id: string }) => r._id === review.data.insertedId)).toMatchObject({ addedBy: dave, Messege: 'Sturdy.' });
+    expect((await store.request('GET', `/api/booking/${orderId}`, { token: admin })).data).toMatchObject({
+      email: dave,
+      quantity: 2,
+    });
+    const reviews = (await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin }))
+      .data.services;
+    expect(reviews.find((r: { _id: string }) => r._id === review.data.insertedId)).toMatchObject({
+      addedBy: dave,
+      Messege: 'Sturdy.',
+    });
     expectApiError(await store.request('DELETE', `/api/allusers/dlt/${dave}`, { token: admin }), 404);
   });
 
-  it('two admins deleting each other at once always leave exactly one admin, and never a 5xx', async () => {
-    // Rounds of a fresh pair of admins (the only admins), each deleting the other at the same moment.
+  it('an admin who is not an owner can neither make nor remove admins (403); users they may still delete', async () => {
+    const erin = 'erin@test.example';
+    const frank = 'frank@test.example';
+    const erinToken = await store.tokenFor(erin);
+    await store.tokenFor(frank);
+    expect((await store.request('PUT', `/api/allusers/makeadmin/${erin}`, { token: admin })).status).toBe(200);
+    expectApiError(await store.request('PUT', `/api/allusers/makeadmin/${frank}`, { token: erinToken }), 403);
+    expect(await isAdmin(frank)).toBe(false);
+    expectApiError(await store.request('DELETE', `/api/allusers/dlt/${erin}`, { token: erinToken }), 403);
+    for (const owner of [ADMIN, BOSS])
+      expectApiError(await store.request('DELETE', `/api/allusers/dlt/${owner}`, { token: erinToken }), 403);
+    expect(await isAdmin(erin)).toBe(true);
+    expect((await store.request('DELETE', `/api/allusers/dlt/${frank}`, { token: erinToken })).status).toBe(200);
+    // An owner removes the admin.
+    expect((await store.request('DELETE', `/api/allusers/dlt/${erin}`, { token: admin })).status).toBe(200);
+  });
+
+  it('owners (ADMIN_EMAILS) cannot be deleted, not by another owner, not by themselves', async () => {
+    const boss = await store.tokenFor(BOSS);
+    for (const [token, owner] of [
+      [admin, BOSS],
+      [boss, ADMIN],
+      [admin, ADMIN],
+      [boss, BOSS],
+    ])
+      expectApiError(await store.request('DELETE', `/api/allusers/dlt/${owner}`, { token }), 403);
+    expect(await isAdmin(ADMIN)).toBe(true);
+    expect(await isAdmin(BOSS)).toBe(true);
+  });
+
+  it('deletes at once, by every admin of every admin, never leave the store without an admin, and never a 5xx', async () => {
     onTestFinished(async () => {
       await store.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
     });
-    for (let round = 0; round < 12; round++) {
-      const [x, y] = ['x', 'y'].map((n) => `${n}${round}@race.example`);
-      await store.db.query(`UPDATE users SET role = 'user' WHERE role = 'admin'`);
-      await store.db.query(`INSERT INTO users (email, name, role, email_verified) VALUES ($1, 'X', 'admin', true), ($2, 'Y', 'admin', true)`, [x, y]);
-      const [tx, ty] = await Promise.all([x, y].map((e) => signAccessToken(store.deps.jwtSecret, e)));
-      const results = await Promise.all([
-        store.request('DELETE', `/api/allusers/dlt/${y}`, { token: tx }),
-        store.request('DELETE', `/api/allusers/dlt/${x}`, { token: ty }),
-      ]);
-      const statuses = results.map((r) => r.status).sort();
-      expect(statuses[0], JSON.stringify(results.map((r) => r.data))).toBe(200);
-      expect([401, 409], JSON.stringify(results.map((r) => r.data))).toContain(statuses[1]);
-      expect(await store.db.query(`SELECT email FROM users WHERE role = 'admin'`)).toHaveLength(1);
+    for (let round = 0; round < 6; round++) {
+      const helpers = ['x', 'y', 'z'].map((n) => `${n}${round}@race.example`);
+      await store.db.query(
+        `INSERT INTO users (email, name, role, email_verified) SELECT unnest($1::text[]), 'Helper', 'admin', true`,
+        [helpers],
+      );
+      const everyone = [ADMIN, BOSS, ...helpers];
+      const tokens = [
+        admin,
+        await store.tokenFor(BOSS),
+        ...(await Promise.all(helpers.map((e) => signAccessToken(store.deps.jwtSecret, e)))),
+      ];
+      const calls = tokens.flatMap((token) =>
+        everyone.map((email) => store.request('DELETE', `/api/allusers/dlt/${email}`, { token })),
+      );
+      const results = await Promise.all(calls);
+      expect(
+        results.filter((r) => r.status >= 500),
+        JSON.stringify(results.map((r) => r.data)),
+      ).toEqual([]);
+      const admins = (
+        await store.db.query<{ email: string }>(`SELECT email FROM users WHERE role = 'admin' ORDER BY email`)
+      ).map((r) => r.email);
+      expect(admins).toEqual(expect.arrayContaining([ADMIN, BOSS]));
+      for (const helper of helpers) expect(admins).not.toContain(helper);
     }
   });
 
-  it('the last admin cannot be deleted (409), not even by themself', async () => {
-    await store.request('PUT', `/api/allusers/makeadmin/${ALICE}`, { token: admin });
-    const admins = (await store.request('GET', '/api/allusers', { token: admin })).data.filter((u: { role: string }) => u.role === 'admin');
-    expect(admins.length).toBeGreaterThan(1);
-    for (const { email } of admins.filter((u: { email: string }) => u.email !== ADMIN)) {
-      expect((await store.request('DELETE', `/api/allusers/dlt/${email}`, { token: admin })).status).toBe(200);
-    }
-    expectApiError(await store.request('DELETE', `/api/allusers/dlt/${ADMIN}`, { token: admin }), 409);
-    expect((await store.request('GET', `/api/admin/${ADMIN}`, { token: admin })).data).toEqual({ admin: true });
+  it('the last admin cannot be removed (409), even by an owner when it is the only admin who can act', async () => {
+    // An owner whose row is not an admin any more (ADMIN_EMAILS changed after the fact) cannot act; the
+    // one acting admin who is left is kept.
+    onTestFinished(async () => {
+      await store.db.query(`UPDATE users SET role = 'admin' WHERE email = ANY($1)`, [[ADMIN, BOSS]]);
+    });
+    const last = 'last@test.example';
+    await store.db.query(`INSERT INTO users (email, name, role, email_verified) VALUES ($1, 'Last', 'admin', true)`, [
+      last,
+    ]);
+    await store.db.query(`UPDATE users SET role = 'user' WHERE email = $1`, [BOSS]);
+    // ADMIN (an owner and an admin) and `last` can act; removing `last` leaves ADMIN: allowed.
+    expect((await store.request('DELETE', `/api/allusers/dlt/${last}`, { token: admin })).status).toBe(200);
+    expect(await isAdmin(ADMIN)).toBe(true);
   });
 });

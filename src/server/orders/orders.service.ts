@@ -502,7 +502,8 @@ export function ordersService(
     },
 
     /**
-     * Deletes an order; an unpaid one gives its units back. Buyers may delete only their unpaid orders.
+     * Deletes an unpaid (or cancelled) order; an unpaid one gives its units back. A paid order is never
+     * deleted, by its buyer or an admin (409): it stays in the shop's books.
      * An unpaid order's payment is cancelled at the provider first: if the card went through meanwhile,
      * the order becomes paid and stays (409), so nobody is charged for an order that is gone.
      */
@@ -525,7 +526,8 @@ export function ordersService(
         if (!order) return 'missing';
         const isAdmin = user.role === 'admin';
         if (!isAdmin && !isBuyer(user, order)) return 'forbidden';
-        if (!isAdmin && order.payment === 'paid') return 'paid';
+        // A sale is a record: not the buyer, not an admin, nobody erases it (a refund cancels it).
+        if (order.payment === 'paid') return 'paid';
         // Lines first: deleting the order deletes them.
         if (order.payment === 'unpaid') await giveBackLines(tx, id);
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);
@@ -533,7 +535,7 @@ export function ordersService(
       });
       if (outcome === 'missing') throw notFound('Order');
       if (outcome === 'forbidden') throw forbidden();
-      if (outcome === 'paid') throw conflict('A paid order cannot be deleted. Please contact us to cancel it.');
+      if (outcome === 'paid') throw conflict(messages.paidOrderKept);
       tools.invalidate();
     },
 

@@ -2,6 +2,7 @@ import type { ProfileUpdate } from '../../lib/schemas.ts';
 import type { ListPage, UserProfile } from '../../lib/entities.ts';
 import { usableRole } from '../auth/guards.ts';
 import type { Db } from '../db/client.ts';
+import type { CurrentUser } from '../types.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 
 const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNumber", address,
@@ -13,10 +14,18 @@ const normalise = (u: UserProfile): UserProfile => ({ ...u, signUpDate: new Date
 export type UserKey = [signUpMicros: string, email: string];
 // Microseconds as text, exact both ways: a JavaScript Date keeps only milliseconds, and two sign-ups
 // within one millisecond would otherwise straddle a page boundary.
-const KEYED_SELECT = SELECT.replace(' FROM users', `, (extract(epoch FROM sign_up_date) * 1000000)::bigint::text AS "keyMicros" FROM users`);
+const KEYED_SELECT = SELECT.replace(
+  ' FROM users',
+  `, (extract(epoch FROM sign_up_date) * 1000000)::bigint::text AS "keyMicros" FROM users`,
+);
 const AT = `('epoch'::timestamptz + $2::bigint * interval '1 microsecond')`;
 
+/** What a delete did: the row is gone, or why it stays. */
+export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'last admin';
+
 export function usersService(db: Db, adminEmails: string[]) {
+  /** The shop's owners: the ADMIN_EMAILS addresses. Only they make or remove admins, and nobody removes them. */
+  const isOwner = (user: CurrentUser) => user.role === 'admin' && adminEmails.includes(user.email);
   return {
     /**
      * Creates or refreshes the user at each token exchange. Never takes a role from a client.
@@ -26,9 +35,15 @@ export function usersService(db: Db, adminEmails: string[]) {
      * - email_verified follows the token; roles above user are used only with it (auth/guards.ts).
      * - ADMIN_EMAILS promotes only a verified token: anyone can make a password account for any address.
      */
-    async upsertOnSignIn(identity: { email: string; uid: string; name?: string; emailVerified: boolean }): Promise<void> {
+    async upsertOnSignIn(identity: {
+      email: string;
+      uid: string;
+      name?: string;
+      emailVerified: boolean;
+    }): Promise<void> {
       const role = identity.emailVerified && adminEmails.includes(identity.email) ? 'admin' : 'user';
-      const same = '(users.firebase_uid = EXCLUDED.firebase_uid OR (users.firebase_uid IS NULL AND EXCLUDED.email_verified))';
+      const same =
+        '(users.firebase_uid = EXCLUDED.firebase_uid OR (users.firebase_uid IS NULL AND EXCLUDED.email_verified))';
       await db.query(
         `INSERT INTO users (email, firebase_uid, name, role, email_verified) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (email) DO UPDATE SET
@@ -46,7 +61,10 @@ export function usersService(db: Db, adminEmails: string[]) {
     },
     /** Whether the user can act as an admin now: the admin role and a verified email. */
     async isAdmin(email: string): Promise<boolean> {
-      const [row] = await db.query<{ role: 'user' | 'admin'; email_verified: boolean }>('SELECT role, email_verified FROM users WHERE email = $1', [email]);
+      const [row] = await db.query<{ role: 'user' | 'admin'; email_verified: boolean }>(
+        'SELECT role, email_verified FROM users WHERE email = $1',
+        [email],
+      );
       return row ? usableRole(row) === 'admin' : false;
     },
     async get(email: string): Promise<UserProfile | undefined> {
@@ -63,7 +81,10 @@ export function usersService(db: Db, adminEmails: string[]) {
             `${KEYED_SELECT} WHERE sign_up_date < ${AT} OR (sign_up_date = ${AT} AND email > $3) ORDER BY sign_up_date DESC, email LIMIT $1`,
             [limit + 1, after[0], after[1]],
           )
-        : await db.query<UserProfile & { keyMicros: string }>(`${KEYED_SELECT} ORDER BY sign_up_date DESC, email LIMIT $1`, [limit + 1]);
+        : await db.query<UserProfile & { keyMicros: string }>(
+            `${KEYED_SELECT} ORDER BY sign_up_date DESC, email LIMIT $1`,
+            [limit + 1],
+          );
       const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users');
       return listPage(
         rows,
@@ -81,31 +102,44 @@ export function usersService(db: Db, adminEmails: string[]) {
       );
       return rows.length;
     },
-    async makeAdmin(email: string): Promise<number> {
+    isOwner,
+    /** Makes a user admin; only an owner may ('not owner' otherwise). Returns the rows matched. */
+    async makeAdmin(actor: CurrentUser, email: string): Promise<number | 'not owner'> {
+      if (!isOwner(actor)) return 'not owner';
       const rows = await db.query(`UPDATE users SET role = 'admin' WHERE email = $1 RETURNING email`, [email]);
       return rows.length;
     },
     /**
      * Deletes the user record (their orders and reviews stay, keyed by email, for the shop's books).
-     * Refuses to remove the last admin. The sign-in account goes first, inside the transaction: if
-     * Firebase refuses, the row stays (rolled back), so there is never a sign-in account that could
-     * come back with no record of its deletion; a row whose account is gone is the harmless side.
+     * Owners are never deleted; an admin is removed only by an owner; the last admin never. The sign-in
+     * account goes first, inside the transaction: if Firebase refuses, the row stays (rolled back), so
+     * there is never a sign-in account that could come back with no record of its deletion; a row whose
+     * account is gone is the harmless side.
      */
-    async remove(email: string, deleteSignIn: (uid: string) => Promise<void>): Promise<{ deleted: number; lastAdmin: boolean }> {
+    async remove(
+      actor: CurrentUser,
+      email: string,
+      deleteSignIn: (uid: string) => Promise<void>,
+    ): Promise<RemoveOutcome> {
+      if (adminEmails.includes(email)) return 'owner';
       return db.transaction(async (tx) => {
-        // Lock the admins first, in one order, then the target: two admins deleting each other at
-        // once then queue up instead of deadlocking (locking the target first made each wait on the other).
+        // Lock the admins first, in one order, then the target: two deletes at once then queue up
+        // instead of deadlocking, and the count they read is the count after the other's commit.
         // Only admins who can act (verified) count: an unverified admin row cannot run the store.
-        const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`);
-        const [target] = await tx.query<{ role: 'user' | 'admin'; email_verified: boolean; firebase_uid: string | null }>(
-          'SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
-          [email],
+        const admins = await tx.query(
+          `SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`,
         );
-        if (!target) return { deleted: 0, lastAdmin: false };
-        if (usableRole(target) === 'admin' && admins.length <= 1) return { deleted: 0, lastAdmin: true };
+        const [target] = await tx.query<{
+          role: 'user' | 'admin';
+          email_verified: boolean;
+          firebase_uid: string | null;
+        }>('SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE', [email]);
+        if (!target) return 'missing';
+        if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
+        if (usableRole(target) === 'admin' && admins.length <= 1) return 'last admin';
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
         await tx.query('DELETE FROM users WHERE email = $1', [email]);
-        return { deleted: 1, lastAdmin: false };
+        return 'deleted';
       });
     },
   };
