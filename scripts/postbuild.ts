@@ -1,6 +1,6 @@
 // After `astro build`: the header search's Pagefind index of the catalogue the build rendered (into
 // dist/client/pagefind; the server rebuilds it live when tools change: src/server/search-index.ts),
-// preload the chunks each page's scripts import (lib/modulepreload.ts), then write .br and .gz beside
+// preload the chunks each page's scripts import (src/server/modulepreload.ts), then write .br and .gz beside
 // every compressible file in dist/client, so the server sends them without compressing on each request.
 import os from 'node:os';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { buildData } from '../src/server/build-data.ts';
 import { buildSearchFiles, writeSearchFiles } from '../src/server/search-index.ts';
-import { modulePreloader } from './lib/modulepreload.ts';
+import { modulePreloader } from '../src/server/modulepreload.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
 const searchDir = path.join(root, 'pagefind');
@@ -27,18 +27,16 @@ async function* files(dir: string): AsyncGenerator<string> {
   }
 }
 
-// The best brotli (11) where files are few: hashed assets, cached for a year, and the site's own
-// pages, whose first visit must fit the first round trip. Tool pages are one per tool: quality 11
-// costs ~70 ms a page (minutes at 10,000 tools), quality 8 ~2 ms for ~8% more bytes.
-const toolPages = path.join(root, 'tools') + path.sep;
-const quality = (file: string) => (file.startsWith(toolPages) ? 8 : 11);
+// The best brotli (11): the files are few (hashed assets, cached for a year, and the site's own pages,
+// whose first visit must fit the first round trip); pages with live data are compressed by the server.
+const QUALITY = 11;
 
 let count = 0;
 let saved = 0;
 async function compress(file: string) {
   const data = await readFile(file);
   if (data.length < 512) return;
-  const params = { [constants.BROTLI_PARAM_QUALITY]: quality(file), [constants.BROTLI_PARAM_SIZE_HINT]: data.length };
+  const params = { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length };
   const [brotli, gzipped] = await Promise.all([br(data, { params }), gz(data, { level: 9 })]);
   await Promise.all([writeFile(`${file}.br`, brotli), writeFile(`${file}.gz`, gzipped)]);
   count++;
@@ -71,7 +69,11 @@ const preload = modulePreloader(root);
 let preloads = 0;
 await each(
   all.filter((f) => f.endsWith('.html')),
-  async (f) => (preloads += await preload(f)),
+  async (f) => {
+    const { html, added } = preload(await readFile(f, 'utf8'));
+    if (added) await writeFile(f, html);
+    preloads += added;
+  },
 );
 const queue: string[] = [];
 for (const file of all) if ((await stat(file)).size >= 512) queue.push(file);

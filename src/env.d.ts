@@ -3,7 +3,11 @@
 declare namespace App {
   interface Locals {
     /** The store (API, services, database), given by the outer server (src/server/main.ts) or, under
-     * `astro dev`, by src/middleware.ts. Undefined while prerendering: build-time data comes from build-data.ts. */
+     * `astro dev`, by src/middleware.ts. Undefined while prerendering. */
     store?: import('./server/store.ts').Store;
+    /** Set by a page that shows live data: the kinds of change that make it stale (server/live-pages.ts). */
+    live?: readonly import('./server/changes.ts').Change[];
+    /** Given by the outer server: takes such a page, keeps it, and answers with it. */
+    livePage?: import('./server/live-pages.ts').LivePageHandoff;
   }
 }

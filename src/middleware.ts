@@ -1,9 +1,12 @@
 // Under `astro dev` there is no outer server: this opens the one store of the dev process and hands it
 // to pages and the API route as `locals.store`. In production src/server/main.ts gives it with every
-// request, so this does nothing; while prerendering no page needs it. Pages rendered on request leave
-// compressed (server/compress-html.ts).
+// request; while prerendering no page needs it. A page rendered on request leaves compressed
+// (server/compress-html.ts) with its policy forbidding framing; a page that shows live data
+// (`Astro.locals.live`) is handed back to the outer server, which keeps it until that data changes
+// (server/live-pages.ts).
 import { defineMiddleware } from 'astro:middleware';
 import { compressHtml } from './server/compress-html.ts';
+import { withFramingRule } from './server/live-pages.ts';
 import type { Store } from './server/store.ts';
 
 let devStore: Promise<Store> | undefined;
@@ -16,5 +19,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
     context.locals.store = await devStore;
   }
   const response = await next();
-  return context.isPrerendered ? response : compressHtml(context.request, response);
+  if (context.isPrerendered) return response;
+  const { live, livePage } = context.locals;
+  if (live && livePage && response.status === 200) return livePage(context.request, response, live);
+  const policy = response.headers.get('content-security-policy');
+  if (policy) response.headers.set('content-security-policy', withFramingRule(policy));
+  return compressHtml(context.request, response);
 });

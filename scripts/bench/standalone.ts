@@ -21,14 +21,16 @@ export async function startStandalone(port: number): Promise<{ url: string; pid:
   await assertPortFree(HOST, port, 'the Astro standalone server');
   mkdirSync(TMP, { recursive: true });
   const log = openSync(path.join(TMP, 'standalone.log'), 'w');
+  // Its own data directory: the pages it renders from live data open the store in its process
+  // (src/middleware.ts), and a PGlite directory is one process's.
   const child = spawn(process.execPath, [path.resolve(DIST, 'server/entry.mjs')], {
-    env: env(port),
+    env: { ...env(port), DATA_DIR: '.data-bench-standalone' },
     stdio: ['ignore', log, log],
   });
   const stop = () => stopChild(child);
   onCleanup(stop);
   const url = `http://${HOST}:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the standalone server exited (see bench/tmp/standalone.log)`);
     if (
@@ -38,7 +40,7 @@ export async function startStandalone(port: number): Promise<{ url: string; pid:
       )
     )
       break;
-    if (Date.now() > deadline) throw new Error('the standalone server did not answer within 30 s');
+    if (Date.now() > deadline) throw new Error('the standalone server did not answer within 90 s');
     await new Promise((r) => setTimeout(r, 100));
   }
   return { url, pid: child.pid!, stop };

@@ -10,6 +10,7 @@ import { ordersService } from './orders/orders.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { paymentsService } from './payments/payments.service.ts';
 import { reviewsRoutes } from './reviews/reviews.routes.ts';
+import { reviewsService } from './reviews/reviews.service.ts';
 import { toolsRoutes } from './tools/tools.routes.ts';
 import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
@@ -26,6 +27,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   });
   const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
   const users = usersService(deps.db, deps.config.adminEmails);
+  const reviews = reviewsService(deps.db, deps.changes);
 
   const api = new Hono<AppEnv>()
     // Only the public reads say how they may be cached (cachedJson, images); every other answer is
@@ -45,7 +47,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', usersRoutes(deps, users))
     .route('/', ordersRoutes(deps, orders))
     .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
-    .route('/', reviewsRoutes(deps))
+    .route('/', reviewsRoutes(deps, reviews))
     .route('/', imagesRoutes(deps))
     .route('/', contactRoutes(deps, contactService(deps.db)));
 
@@ -53,6 +55,6 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/api', api)
     .notFound((c) => c.json({ error: { code: 'not_found', message: 'No such API route' } }, 404))
     .onError(onError);
-  return { app, tools, orders, users };
+  return { app, tools, orders, users, reviews };
 }
 export type Api = ReturnType<typeof createApp>;

@@ -1,19 +1,17 @@
 // Data that pages read at build time, straight from the database: with PostgreSQL any number of
 // readers is fine; with PGlite the build must run while no store holds the directory (npm start builds
 // before it starts the server; openDb refuses a directory another process holds, naming it).
-import type { ReviewsPage, Tool } from '../lib/entities.ts';
+import type { Tool } from '../lib/entities.ts';
 import { memoise } from './cache.ts';
 import { memoryBus } from './changes.ts';
 import { config } from './config.ts';
 import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
-import { firstReviewsPage } from './reviews/reviews.service.ts';
 import { toolsService } from './tools/tools.service.ts';
 
 interface BuildData {
   tools: Tool[];
-  firstReviews: ReviewsPage;
 }
 
 export const buildData = memoise(load);
@@ -25,7 +23,7 @@ async function load(): Promise<BuildData> {
     // A first build on an empty store shows what the first start will serve.
     await migrate(db);
     if (cfg.seedDemo) await seedIfEmpty(db, { demoAccounts: cfg.emulator });
-    return { tools: await toolsService(db, memoryBus()).list(), firstReviews: await firstReviewsPage(db) };
+    return { tools: await toolsService(db, memoryBus()).list() };
   } finally {
     await db.close();
   }

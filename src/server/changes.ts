@@ -16,16 +16,25 @@ export interface ChangeBus {
   subscribe(fn: (change: Change) => void): () => void;
   /** Bumped by every change: copies made at an older version are stale. */
   readonly version: number;
+  /** Bumped by every change of these kinds: a copy that shows only them is stale when it moved. */
+  versionOf(kinds: readonly Change[]): number;
   close(): Promise<void>;
 }
 
 function localBus() {
   const listeners = new Set<(change: Change) => void>();
   let version = 0;
+  const byKind: Record<Change, number> = { tools: 0, stock: 0, reviews: 0 };
   return {
     emit(change: Change) {
       version++;
+      byKind[change]++;
       for (const fn of listeners) fn(change);
+    },
+    versionOf(kinds: readonly Change[]) {
+      let sum = 0;
+      for (const kind of kinds) sum += byKind[kind];
+      return sum;
     },
     subscribe(fn: (change: Change) => void) {
       listeners.add(fn);
@@ -43,6 +52,7 @@ export function memoryBus(): ChangeBus {
   return {
     announce: local.emit,
     subscribe: local.subscribe,
+    versionOf: local.versionOf,
     get version() {
       return local.version;
     },
@@ -126,6 +136,7 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
       );
     },
     subscribe: local.subscribe,
+    versionOf: local.versionOf,
     get version() {
       return local.version;
     },

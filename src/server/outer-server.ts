@@ -17,6 +17,8 @@ import { requestTarget, type Target } from './http/paths.ts';
 import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
 import { metrics, observeRequest } from './metrics.ts';
 import { serveMetricsWithToken } from './metrics-server.ts';
+import { livePages } from './live-pages.ts';
+import { modulePreloader } from './modulepreload.ts';
 import { publicReads } from './public-reads.ts';
 import { staticSite } from './static-files.ts';
 import type { Store } from './store.ts';
@@ -83,6 +85,9 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
   // The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
   const csp = baseCsp(env);
   const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), csp);
+  // What Astro answers for a path it has no page for is the prebuilt 404 page, without a policy of its
+  // own: it gets that page's (hashed scripts, no 'unsafe-inline'). Astro's on-demand pages send theirs.
+  const notFoundCsp = site.pageHeaders('/404')?.['Content-Security-Policy'] ?? csp;
   const reads = publicReads({
     policy: csp,
     changes: {
@@ -91,17 +96,14 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       },
     },
   });
+  const pages = livePages({ changes: { versionOf: (kinds) => store()?.changes.versionOf(kinds) ?? 0 } });
+  const preloads = modulePreloader(path.join(dist, 'client'));
+  const preload = (html: string) => preloads(html).html;
 
   /** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
   function commonHeaders(req: IncomingMessage, requestId: string): string[] {
     const common = ['X-Request-Id', requestId, ...securityHeaders];
     return forwardedHttps(req, config.trustProxy) ? [...common, ...hsts] : common;
-  }
-
-  /** A prebuilt tool page whose tool was deleted must not be served: the on-demand route answers 404. */
-  function isDeletedTool(pathname: string): boolean {
-    const match = /^\/tools\/([^/]+)\/?$/.exec(pathname);
-    return Boolean(match && store()?.tools.exists(match[1]) === false);
   }
 
   // The API answers through @hono/node-server, like any Hono server on Node (it swaps in its lighter
@@ -188,9 +190,13 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       }
       metrics.cacheMiss();
     }
+    if (!isApi && pages.serve(req, res, pathname, headers)) {
+      finished(req, res.statusCode, requestId, started);
+      return undefined;
+    }
     // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
     const liveSearch = store() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
-    if (!isApi && !liveSearch && !isDeletedTool(pathname) && site.serve(req, res, pathname, headers)) {
+    if (!isApi && !liveSearch && site.serve(req, res, pathname, headers)) {
       finished(req, res.statusCode, requestId, started);
       return undefined;
     }
@@ -214,8 +220,10 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       return api(req, res);
     }
     if (!current) return answerStarting(res, pathname);
-    // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404.
-    await astro(req, res, undefined, { store: current });
+    res.setHeader('Content-Security-Policy', notFoundCsp);
+    // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404. A page that
+    // shows live data hands its rendering back to be kept (live-pages.ts, src/middleware.ts).
+    await astro(req, res, undefined, { store: current, livePage: read ? pages.handoff(pathname, preload) : undefined });
   }
 
   function failed(res: ServerResponse, error: Error) {

@@ -4,6 +4,7 @@ import { createReadStream, existsSync, readFileSync, statSync, type Stats } from
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { withoutTrailingSlashes } from '../lib/text.ts';
+import { withFramingRule } from './live-pages.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -226,7 +227,7 @@ function loadPageHeaders(file: string): Map<string, Record<string, string>> {
   for (const entry of entries) {
     const headers = Object.fromEntries(entry.headers.map((h) => [h.key, h.value]));
     // A <meta> policy cannot forbid framing; the header one can.
-    if (headers['Content-Security-Policy']) headers['Content-Security-Policy'] += " frame-ancestors 'none';";
+    if (headers['Content-Security-Policy']) headers['Content-Security-Policy'] = withFramingRule(headers['Content-Security-Policy']);
     map.set(normalise(entry.pathname), headers);
   }
   return map;

@@ -8,9 +8,9 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { ensureAccount } from '../../lib/emulator.ts';
 import { median, round } from '../load.ts';
-import { toolPage } from '../pages.ts';
+import { toolPageOf } from '../pages.ts';
 import type { Rendered } from '../report.ts';
-import { DIST_DIR, EMULATOR, ensureBenchBuild, onCleanup, PORTS, startBenchEmulator, startStore, TMP } from '../store.ts';
+import { EMULATOR, ensureBenchBuild, onCleanup, PORTS, startBenchEmulator, startStore, TMP } from '../store.ts';
 
 const RUNS = 3;
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -134,11 +134,10 @@ export async function run(): Promise<LighthouseData> {
   ensureBenchBuild();
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROME_PATH)`);
-  const tool = toolPage(path.resolve(DIST_DIR, 'client'));
-  if (!tool) throw new Error('no prebuilt tool page in dist-bench');
   await startBenchEmulator();
   await ensureAccount(EMULATOR, SHOPPER);
   const store = await startStore({ name: 'lighthouse', port: PORTS.store });
+  const toolPage = await toolPageOf(store.url);
   // localhost (not 127.0.0.1) so the page is a secure context, as it is over HTTPS in production.
   const origin = store.url.replace('127.0.0.1', 'localhost');
   const pages: PageScores[] = [];
@@ -146,7 +145,7 @@ export async function run(): Promise<LighthouseData> {
   let chromium = '';
   for (const [label, p, signedIn] of [
     ['home', '/', false],
-    ['tool page (signed in)', tool.page, true],
+    ['tool page (signed in)', toolPage, true],
     ['blogs', '/blogs', false],
   ] as const) {
     const runs: Scores[] = [];

@@ -2,46 +2,59 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BROWSER_HEADERS, http } from '../load.ts';
-import { DOCUMENT_BUDGET, measurePage, measurePages, overBudget, printWeights, type PageWeight } from '../pages.ts';
+import {
+  DOCUMENT_BUDGET,
+  measureHtml,
+  measurePages,
+  overBudget,
+  printWeights,
+  toolPageOf,
+  type PageWeight,
+} from '../pages.ts';
 import type { Rendered } from '../report.ts';
 import { DIST_DIR, ensureBenchBuild, PORTS, startStore, TMP } from '../store.ts';
 
 export async function run(): Promise<PageWeight[]> {
   ensureBenchBuild();
   const weights = measurePages(path.resolve(DIST_DIR));
-  weights.push(await cataloguePage());
+  weights.push(...(await livePages()));
   printWeights(weights);
   return weights;
 }
 
 /**
- * A catalogue page (/tools/page/2, or /tools with fewer tools) renders on request, so it is measured
- * as the bench store serves it: its HTML as sent (brotli), its scripts from a copy of the HTML.
+ * The pages rendered from live data (home, a tool's page, a catalogue page: /tools/page/2, or /tools
+ * with fewer tools) are measured as the bench store serves them: the HTML as sent (brotli), and its
+ * scripts from a copy of the HTML.
  */
-async function cataloguePage(): Promise<PageWeight> {
+async function livePages(): Promise<PageWeight[]> {
   const clientDir = path.resolve(DIST_DIR, 'client');
   const store = await startStore({ name: 'pages', port: PORTS.store });
   try {
-    let page = '/tools/page/2';
-    let compressed = await http('GET', `${store.url}${page}`, { headers: BROWSER_HEADERS });
-    if (compressed.status === 404) {
-      page = '/tools';
-      compressed = await http('GET', `${store.url}${page}`, { headers: BROWSER_HEADERS });
+    const catalogue = (await http('GET', `${store.url}/tools/page/2`)).status === 404 ? '/tools' : '/tools/page/2';
+    const measured: PageWeight[] = [];
+    for (const [label, page, budget] of [
+      ['/', '/', 20 * 1024],
+      ['/tools/{id}', await toolPageOf(store.url), undefined],
+      ['/tools/page/N', catalogue, undefined],
+    ] as const) {
+      const compressed = await http('GET', `${store.url}${page}`, { headers: BROWSER_HEADERS });
+      const plain = await http('GET', `${store.url}${page}`);
+      if (compressed.status !== 200 || plain.status !== 200) throw new Error(`${page} answered ${plain.status}`);
+      if (compressed.headers['content-encoding'] !== 'br') throw new Error(`${page} was not sent with brotli`);
+      mkdirSync(TMP, { recursive: true });
+      const copy = path.join(TMP, `live-page-${measured.length}.html`);
+      writeFileSync(copy, plain.body);
+      measured.push({
+        page: label,
+        file: path.relative(clientDir, copy),
+        budget,
+        ...measureHtml(clientDir, plain.body),
+        document: Number(compressed.headers['content-length']),
+        firstWindow: true,
+      });
     }
-    const plain = await http('GET', `${store.url}${page}`);
-    if (compressed.status !== 200 || plain.status !== 200) throw new Error(`${page} answered ${plain.status}`);
-    if (compressed.headers['content-encoding'] !== 'br') throw new Error(`${page} was not sent with brotli`);
-    mkdirSync(TMP, { recursive: true });
-    const copy = path.join(TMP, 'catalogue-page.html');
-    writeFileSync(copy, plain.body);
-    const file = path.relative(clientDir, copy);
-    return {
-      page: '/tools/page/N',
-      file,
-      ...measurePage(clientDir, file),
-      document: Number(compressed.headers['content-length']),
-      firstWindow: true,
-    };
+    return measured;
   } finally {
     await store.stop();
   }

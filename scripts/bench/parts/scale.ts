@@ -15,9 +15,9 @@ import { buildSearchFiles } from '../../../src/server/search-index.ts';
 import { toolsService } from '../../../src/server/tools/tools.service.ts';
 import { BROWSER_HEADERS, hammer, round, timedGets, percentile } from '../load.ts';
 import { ordersAtScale, renderOrdersScale, type OrdersScaleRun } from '../orders-scale.ts';
-import { toolPage } from '../pages.ts';
+import { toolPageOf } from '../pages.ts';
 import type { Rendered } from '../report.ts';
-import { benchEnv, DIST_DIR, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
+import { benchEnv, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,1000,10000').split(',').map(Number);
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 1_000_000);
@@ -236,11 +236,10 @@ async function reviewsOnPostgres(): Promise<ReviewsRun | undefined> {
 
 async function memoryUnderLoad(): Promise<ScaleData['memory']> {
   ensureBenchBuild();
-  const tool = toolPage(path.resolve(DIST_DIR, 'client'));
   const store = await startStore({ name: 'scale-memory', port: PORTS.store });
   await new Promise((r) => setTimeout(r, 2000));
   const atRest = await memoryOf(store.pid);
-  const urls = ['/', tool?.page ?? '/blogs', '/api/tools', '/api/reviews?limit=5&pageNumber=0'];
+  const urls = ['/', await toolPageOf(store.url), '/api/tools', '/api/reviews?limit=5&pageNumber=0'];
   for (const u of urls) await hammer(store.url + u, BROWSER_HEADERS);
   const underLoad = await memoryOf(store.pid);
   await store.stop();

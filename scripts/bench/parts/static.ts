@@ -1,15 +1,16 @@
 // Part 3: static throughput of our server beside nginx serving the same dist-bench/client files, a bare
 // node:http server answering the same bytes, and Astro's stock standalone server over the same site,
 // all asked for brotli like a browser, measured alternately in the same run with wrk.
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { rawGet, sameHeaders, startBareLike } from '../bare.ts';
 import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
 import { best, BROWSER_HEADERS, hammer, http, LOAD, round, settle, withChildren, type LoadResult } from '../load.ts';
 import { ensureNginx, startNginx } from '../nginx.ts';
-import { toolPage } from '../pages.ts';
+import { toolPageOf } from '../pages.ts';
 import type { Rendered } from '../report.ts';
 import { ensureStandaloneBuild, startStandalone } from '../standalone.ts';
-import { DIST_DIR, ensureBenchBuild, memoryOf, PORTS, startStore } from '../store.ts';
+import { DIST_DIR, ensureBenchBuild, memoryOf, PORTS, startStore, TMP } from '../store.ts';
 
 const SERVERS = ['ours', 'nginx', 'bare', 'astro'] as const;
 type Server = (typeof SERVERS)[number];
@@ -33,20 +34,41 @@ const bodyBytes = async (url: string) => {
   return Number(r.headers['content-length'] ?? Buffer.byteLength(r.body));
 };
 
+/**
+ * The prebuilt site plus, as files, the pages ours renders from live data (home, a tool's page) in the
+ * encodings ours sends: nginx serves the same bytes from disk.
+ */
+async function siteWithLivePages(storeUrl: string, paths: string[]): Promise<string> {
+  const root = path.join(TMP, 'nginx-root');
+  rmSync(root, { recursive: true, force: true });
+  cpSync(path.resolve(DIST_DIR, 'client'), root, { recursive: true });
+  for (const p of paths) {
+    const file = path.join(root, p, 'index.html');
+    mkdirSync(path.dirname(file), { recursive: true });
+    for (const [suffix, encoding] of [
+      ['', 'identity'],
+      ['.br', 'br'],
+      ['.gz', 'gzip'],
+    ] as const) {
+      const answer = await rawGet(storeUrl + p, { 'accept-encoding': encoding });
+      if (answer.status !== 200) throw new Error(`${p} answered ${answer.status}`);
+      writeFileSync(file + suffix, answer.body);
+    }
+  }
+  return root;
+}
+
 export async function run(): Promise<StaticData> {
   ensureBenchBuild();
   ensureStandaloneBuild();
-  const clientDir = path.resolve(DIST_DIR, 'client');
-  const tool = toolPage(clientDir);
-  if (!tool) throw new Error('no prebuilt tool page in dist-bench');
-  const pages: [string, string][] = [
-    ['home', '/'],
-    ['tool page', tool.page],
-  ];
   const nginxVersion = ensureNginx();
   if (!nginxVersion)
     console.log('  nginx is not installed (apt-get install -y nginx libnginx-mod-http-brotli-static).');
   const store = await startStore({ name: 'static', port: PORTS.store });
+  const pages: [string, string][] = [
+    ['home', '/'],
+    ['tool page', await toolPageOf(store.url)],
+  ];
   const servers: Partial<Record<Server, { url: string; pids(): number[] }>> = {
     ours: { url: store.url, pids: () => [store.pid] },
   };
@@ -54,7 +76,15 @@ export async function run(): Promise<StaticData> {
   // the three put the same bytes on the wire.
   const oursHeaders: Record<string, Record<string, string>> = {};
   for (const [, p] of pages) oursHeaders[p] = sameHeaders((await rawGet(store.url + p, BROWSER_HEADERS)).headers);
-  if (nginxVersion) servers.nginx = await startNginx(clientDir, PORTS.nginx, oursHeaders);
+  if (nginxVersion)
+    servers.nginx = await startNginx(
+      await siteWithLivePages(
+        store.url,
+        pages.map(([, p]) => p),
+      ),
+      PORTS.nginx,
+      oursHeaders,
+    );
   const bare = await startBareLike(
     store.url,
     pages.map(([, p]) => p),

@@ -4,7 +4,7 @@ import type { ModeratedReview, ModerationPage, Review, ReviewsPage } from '../..
 import type { ReviewInput } from '../../lib/schemas.ts';
 import { ttlCache } from '../cache.ts';
 import type { Db } from '../db/client.ts';
-import { DEFAULT_REVIEW_PAGE_SIZE } from '../../lib/limits.ts';
+import type { ChangeBus } from '../changes.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';
 
 /** A review row as read (public columns: no reviewer email, it would be public on the home page). */
@@ -21,7 +21,11 @@ interface ModeratedReviewRow extends ReviewRow {
 
 /** The spec's names (`Messege`, `services`) are the JSON's only: they are mapped here, not in the SQL. */
 const reviewJson = (r: ReviewRow): Review => ({ _id: r.id, name: r.name, Messege: r.message, ratings: r.ratings });
-const moderatedReviewJson = (r: ModeratedReviewRow): ModeratedReview => ({ ...reviewJson(r), addedBy: r.added_by, hidden: r.hidden });
+const moderatedReviewJson = (r: ModeratedReviewRow): ModeratedReview => ({
+  ...reviewJson(r),
+  addedBy: r.added_by,
+  hidden: r.hidden,
+});
 
 const PUBLIC_COLUMNS = 'id, name, message, ratings';
 
@@ -29,32 +33,60 @@ const PUBLIC_COLUMNS = 'id, name, message, ratings';
 // like the review pages the routes keep.
 const HIDDEN_MAX_AGE_MS = 5000;
 
-export function reviewsService(db: Db) {
+// Cached pages hold at most this many reviews in all (a page holds up to 100): limit × page is chosen
+// by the caller, so the cache is bounded by what it holds, not only by how many pages.
+const MAX_CACHED_REVIEWS = 20_000;
+
+/**
+ * The reviews: reading the public pages (cached, and dropped on every reviews change announced on the
+ * bus by this server or another sharing the database), adding and moderating. Writes announce their
+ * change after commit, so every page that shows reviews (the API's, the home page) drops its copy.
+ */
+export function reviewsService(db: Db, changes: ChangeBus) {
   const hidden = ttlCache<number[]>({ ttlMs: HIDDEN_MAX_AGE_MS });
+  // At most 5 s old for writes made by other processes sharing one PostgreSQL, if an announcement is
+  // missed. A cached page is the same object, so cachedJson serialises it once.
+  const pages = ttlCache<ReviewsPage>({
+    ttlMs: 5000,
+    maxEntries: 1000,
+    maxWeight: MAX_CACHED_REVIEWS,
+    weigh: (p) => p.services.length,
+  });
+  changes.subscribe((change) => {
+    if (change !== 'reviews') return;
+    hidden.drop();
+    pages.drop();
+  });
   const hiddenOrdinals = () =>
     hidden.get('hidden', async () =>
-      (await db.query<{ ordinal: number }>('SELECT ordinal FROM reviews WHERE hidden ORDER BY ordinal')).map((r) => r.ordinal),
+      (await db.query<{ ordinal: number }>('SELECT ordinal FROM reviews WHERE hidden ORDER BY ordinal')).map(
+        (r) => r.ordinal,
+      ),
     );
 
   const newest = async () =>
     (await db.query<{ n: number }>('SELECT coalesce(max(ordinal), 0)::int AS n FROM reviews'))[0].n;
 
+  /** Page p of the visible reviews, newest first: ceil(count / limit) pages, as in the spec. */
+  async function readPublicPage(limit: number, pageNumber: number): Promise<ReviewsPage> {
+    const [n, skipped] = await Promise.all([newest(), hiddenOrdinals()]);
+    // A review hidden after max(ordinal) was read is newer than n: it cannot shift this page.
+    const hiddenUpToN = skipped.length && skipped[skipped.length - 1] > n ? skipped.filter((o) => o <= n) : skipped;
+    const top = topOrdinalForRank(n, hiddenUpToN, pageNumber * limit);
+    const services =
+      top > 0
+        ? await db.query<ReviewRow>(
+            `SELECT ${PUBLIC_COLUMNS} FROM reviews WHERE ordinal <= $1 AND NOT hidden ORDER BY ordinal DESC LIMIT $2`,
+            [top, limit],
+          )
+        : [];
+    return { services: services.map(reviewJson), count: n - hiddenUpToN.length };
+  }
+
   return {
-    /** Page p of the visible reviews, newest first: ceil(count / limit) pages, as in the spec. */
-    async publicPage(limit: number, pageNumber: number): Promise<ReviewsPage> {
-      const [n, skipped] = await Promise.all([newest(), hiddenOrdinals()]);
-      // A review hidden after max(ordinal) was read is newer than n: it cannot shift this page.
-      const hiddenUpToN = skipped.length && skipped[skipped.length - 1] > n ? skipped.filter((o) => o <= n) : skipped;
-      const top = topOrdinalForRank(n, hiddenUpToN, pageNumber * limit);
-      const services =
-        top > 0
-          ? await db.query<ReviewRow>(
-              `SELECT ${PUBLIC_COLUMNS} FROM reviews WHERE ordinal <= $1 AND NOT hidden ORDER BY ordinal DESC LIMIT $2`,
-              [top, limit],
-            )
-          : [];
-      return { services: services.map(reviewJson), count: n - hiddenUpToN.length };
-    },
+    /** Page p of the visible reviews (cached until a review is added, hidden or shown). */
+    publicPage: (limit: number, pageNumber: number) =>
+      pages.get(`${limit}:${pageNumber}`, () => readPublicPage(limit, pageNumber)),
 
     /** Every review, hidden or not, with who wrote it: the admins' moderation list. */
     async moderationPage(limit: number, pageNumber: number): Promise<ModerationPage> {
@@ -79,10 +111,8 @@ export function reviewsService(db: Db) {
         input.ratings,
         addedBy,
       ]);
+      changes.announce('reviews');
     },
-
-    /** Forgets the hidden list: a review was hidden or shown, maybe by another server. */
-    dropHidden: () => hidden.drop(),
 
     /** Hides or shows a review; returns how many matched (0: no such review). */
     async setHidden(id: string, value: boolean): Promise<number> {
@@ -90,14 +120,9 @@ export function reviewsService(db: Db) {
         id,
         value,
       ]);
-      hidden.drop();
+      if (rows.length) changes.announce('reviews');
       return rows.length;
     },
   };
 }
 export type ReviewsService = ReturnType<typeof reviewsService>;
-
-/** The home page's first page of reviews, for the prebuilt HTML. */
-export function firstReviewsPage(db: Db): Promise<ReviewsPage> {
-  return reviewsService(db).publicPage(DEFAULT_REVIEW_PAGE_SIZE, 0);
-}

@@ -1,0 +1,206 @@
+// Pages that show the store's data (the home page with its reviews, each tool's page) are rendered by
+// Astro from the live store and kept here, compressed, until what they show changes: a write announces
+// its kind on the change bus (every server hears it, through LISTEN/NOTIFY with PostgreSQL), and a copy
+// that shows that kind is not served again. So a review an admin hides or a tool deleted leaves every
+// page within moments on every server, while a page is still one write of bytes ready in memory, like a
+// prebuilt file. A copy is also dropped after MAX_AGE_MS, a safety net for a missed announcement.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { withoutTrailingSlashes } from '../lib/text.ts';
+import type { Change, ChangeBus } from './changes.ts';
+
+const br = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+/** The kinds of change a page can show. */
+const KINDS: readonly Change[] = ['tools', 'stock', 'reviews'];
+const MAX_AGE_MS = 10_000;
+/** Pages kept: one per tool and the home page; past this the least recently used go. */
+const MAX_PAGES = 5000;
+const MAX_BYTES = 128 * 1024 * 1024;
+
+interface Copy {
+  kinds: readonly Change[];
+  version: number;
+  at: number;
+  etag: string;
+  /** What a 200 carries besides the per-request headers and the encoding. */
+  headers: string[];
+  notModified: string[];
+  br: Buffer;
+  gzip: Buffer;
+  identity: Buffer;
+  used: number;
+}
+
+/** A page as Astro rendered it, handed over by src/middleware.ts. */
+export interface LivePageHandoff {
+  /** Answers this request with the page, keeping a compressed copy for the next ones. */
+  (request: Request, response: Response, kinds: readonly Change[]): Promise<Response>;
+}
+
+export interface LivePages {
+  /** Answers a GET or HEAD from a current copy and returns true; false lets Astro render the page. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
+  /**
+   * Made before Astro renders, so a page rendered while a change happened is never kept. `preload`
+   * adds the module preloads prebuilt pages get at build time.
+   */
+  handoff(pathname: string, preload: (html: string) => string): LivePageHandoff;
+  size(): { pages: number; bytes: number };
+}
+
+export function livePages({
+  changes,
+  maxAgeMs = MAX_AGE_MS,
+  maxPages = MAX_PAGES,
+  maxBytes = MAX_BYTES,
+}: {
+  changes: Pick<ChangeBus, 'versionOf'>;
+  maxAgeMs?: number;
+  maxPages?: number;
+  maxBytes?: number;
+}): LivePages {
+  const copies = new Map<string, Copy>();
+  // Pages being compressed, so requests that miss together share one compression (brotli 11 of a
+  // page takes tens of milliseconds, on libuv's threads).
+  const compressing = new Map<string, Promise<Copy>>();
+  let bytesHeld = 0;
+  let clock = 0;
+
+  const drop = (key: string) => {
+    const old = copies.get(key);
+    if (!old) return;
+    bytesHeld -= old.br.length + old.gzip.length + old.identity.length;
+    copies.delete(key);
+  };
+  const leastRecent = () => {
+    let oldest: string | undefined;
+    let stamp = Infinity;
+    for (const [key, copy] of copies)
+      if (copy.used < stamp) {
+        stamp = copy.used;
+        oldest = key;
+      }
+    return oldest;
+  };
+  const current = (copy: Copy | undefined): copy is Copy =>
+    copy !== undefined && changes.versionOf(copy.kinds) === copy.version && performance.now() - copy.at < maxAgeMs;
+
+  async function compress(
+    html: Buffer,
+    response: Response,
+    kinds: readonly Change[],
+    version: number,
+    at: number,
+  ): Promise<Copy> {
+    const [brotli, gzipped] = await Promise.all([
+      br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+      gz(html, { level: 9 }),
+    ]);
+    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+    // The page's own policy (Astro hashes its scripts) as the header, with the framing rule a <meta> cannot carry.
+    const policy = response.headers.get('content-security-policy');
+    const csp = policy ? ['Content-Security-Policy', withFramingRule(policy)] : [];
+    const cache = ['Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
+    return {
+      kinds,
+      version,
+      at,
+      etag,
+      headers: ['Content-Type', 'text/html; charset=utf-8', ...csp, ...cache, 'ETag', etag],
+      notModified: [...csp, ...cache, 'ETag', etag],
+      br: brotli,
+      gzip: gzipped,
+      identity: html,
+      used: ++clock,
+    };
+  }
+
+  function keep(key: string, copy: Copy) {
+    const size = copy.br.length + copy.gzip.length + copy.identity.length;
+    if (size > maxBytes) return;
+    drop(key);
+    while (copies.size >= maxPages || bytesHeld + size > maxBytes) drop(leastRecent()!);
+    bytesHeld += size;
+    copies.set(key, copy);
+  }
+
+  function write(req: IncomingMessage, res: ServerResponse, copy: Copy, common: string[]) {
+    if (req.headers['if-none-match'] === copy.etag) {
+      res.writeHead(304, common.concat(copy.notModified));
+      res.end();
+      return;
+    }
+    const { encoding, body } = variant(copy, String(req.headers['accept-encoding'] ?? ''));
+    const headers = common.concat(copy.headers, 'Content-Length', String(body.length));
+    if (encoding) headers.push('Content-Encoding', encoding);
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  return {
+    serve(req, res, pathname, common) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const copy = copies.get(withoutTrailingSlashes(pathname));
+      if (!current(copy)) return false;
+      copy.used = ++clock;
+      write(req, res, copy, common);
+      return true;
+    },
+
+    handoff(pathname, preload) {
+      const key = withoutTrailingSlashes(pathname);
+      const at = performance.now();
+      const before = Object.fromEntries(KINDS.map((kind) => [kind, changes.versionOf([kind])])) as Record<
+        Change,
+        number
+      >;
+      return async (request, response, kinds) => {
+        const version = kinds.reduce((sum, kind) => sum + before[kind], 0);
+        const html = Buffer.from(preload(await response.text()));
+        // One compression per page and version, whoever asks.
+        const flight = `${key}\u0000${kinds.join()}\u0000${version}`;
+        let pending = compressing.get(flight);
+        if (!pending) {
+          pending = compress(html, response, kinds, version, at).finally(() => compressing.delete(flight));
+          compressing.set(flight, pending);
+        }
+        const copy = await pending;
+        // Kept only if nothing it shows changed while it was rendered (a newer render may be on its way).
+        if (changes.versionOf(kinds) === version) keep(key, copy);
+        const headers = new Headers();
+        const fromList = (list: string[]) => {
+          for (let i = 0; i < list.length; i += 2) headers.set(list[i], list[i + 1]);
+        };
+        if (request.headers.get('if-none-match') === copy.etag) {
+          fromList(copy.notModified);
+          return new Response(null, { status: 304, headers });
+        }
+        const { encoding, body } = variant(copy, request.headers.get('accept-encoding') ?? '');
+        fromList(copy.headers);
+        headers.set('Content-Length', String(body.length));
+        if (encoding) headers.set('Content-Encoding', encoding);
+        return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+      };
+    },
+
+    size: () => ({ pages: copies.size, bytes: bytesHeld }),
+  };
+}
+
+/** The best encoding of a copy the client accepts. */
+function variant(copy: Copy, accepts: string): { encoding?: 'br' | 'gzip'; body: Buffer } {
+  if (/\bbr\b/.test(accepts)) return { encoding: 'br', body: copy.br };
+  if (/\bgzip\b/.test(accepts)) return { encoding: 'gzip', body: copy.gzip };
+  return { body: copy.identity };
+}
+
+/** A page's policy with `frame-ancestors 'none'`, which a <meta> policy cannot carry. */
+export function withFramingRule(policy: string): string {
+  if (policy.includes('frame-ancestors')) return policy;
+  const trimmed = policy.trimEnd();
+  return `${trimmed.endsWith(';') ? trimmed.slice(0, -1) : trimmed}; frame-ancestors 'none'`;
+}
