@@ -36,11 +36,18 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
     })
-    // Liveness: the process answers. Readiness: the database answers too (migrations ran before the
-    // app was built), so a proxy or orchestrator sends traffic only where it can be served.
+    // Liveness: the process answers. Readiness: the database answers and can take writes (migrations
+    // ran before the app was built; the disk has room; it is not read-only), so a proxy or orchestrator
+    // sends traffic only where it can be served.
     .get('/health', (c) => c.json({ ok: true }))
     .get('/ready', async (c) => {
       await deps.db.query('SELECT 1');
+      const writable = await deps.db.writable();
+      if (!writable.ok)
+        return c.json(
+          { ok: false, database: deps.db.kind, error: { code: 'storage_unavailable', message: writable.reason } },
+          503,
+        );
       return c.json({ ok: true, database: deps.db.kind });
     })
     .route('/', toolsRoutes(deps, tools))

@@ -25,12 +25,27 @@ export const BOB = 'bob@test.example';
 
 export interface StoreOptions {
   env?: Record<string, string>;
+  /** PGlite on disk in this directory (from the template) instead of in memory. */
+  pgliteDir?: string;
+  /** PostgreSQL at this URL (a scratch database) instead of a schema of TEST_DATABASE_URL. */
+  databaseUrl?: string;
   payments?: (db: Db) => PaymentGateway;
   stripe?: Stripe;
   identity?: Identity;
 }
 
-async function openTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+async function openTestDb(options: StoreOptions): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (options.databaseUrl) {
+    const db = await openDb({ databaseUrl: options.databaseUrl });
+    await migrate(db);
+    await seedIfEmpty(db, { demoAccounts: true });
+    return { db, drop: () => db.close() };
+  }
+  if (options.pgliteDir) {
+    const template = readFileSync(inject('pgliteTemplate'));
+    const db = await openDb({ dataDir: options.pgliteDir, loadDataDir: new Blob([template]) });
+    return { db, drop: () => db.close() };
+  }
   if (process.env.TEST_DB === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is required for TEST_DB=postgres');
@@ -58,21 +73,30 @@ const PASSWORD = 'test-password-1';
  * default, as a Google account or a password account after its verification mail; `verified: false`
  * gives the token of a fresh password account that has not verified its email.
  */
-export async function idTokenFor(email: string, name = email.split('@')[0], options: { verified?: boolean } = {}): Promise<string> {
+export async function idTokenFor(
+  email: string,
+  name = email.split('@')[0],
+  options: { verified?: boolean } = {},
+): Promise<string> {
   const verified = options.verified ?? true;
   const host = inject('emulatorHost');
   const call = async (method: string, body: object) => {
-    const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, returnSecureToken: true }),
-    });
+    const response = await fetch(
+      `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, returnSecureToken: true }),
+      },
+    );
     return (await response.json()) as { idToken?: string; localId?: string; error?: { message: string } };
   };
   let result = await call('signInWithPassword', { email, password: PASSWORD });
   if (!result.idToken) result = await call('signUp', { email, password: PASSWORD, displayName: name });
   if (!result.idToken) throw new Error(`emulator sign-in for ${email} failed: ${result.error?.message}`);
-  const claims = JSON.parse(Buffer.from(result.idToken.split('.')[1], 'base64url').toString()) as { email_verified?: boolean };
+  const claims = JSON.parse(Buffer.from(result.idToken.split('.')[1], 'base64url').toString()) as {
+    email_verified?: boolean;
+  };
   if (Boolean(claims.email_verified) === verified) return result.idToken;
   await emulatorAdmin('update', { localId: result.localId, emailVerified: verified });
   result = await call('signInWithPassword', { email, password: PASSWORD });
@@ -93,7 +117,10 @@ export async function emulatorAdmin(method: string, body: object): Promise<unkno
 }
 
 /** A hand-made unsigned token in the emulator's format, for tampering tests (expired, wrong project …). */
-export function emulatorIdToken(email: string, options: { name?: string; expiresIn?: number; projectId?: string } = {}): string {
+export function emulatorIdToken(
+  email: string,
+  options: { name?: string; expiresIn?: number; projectId?: string } = {},
+): string {
   const now = Math.floor(Date.now() / 1000);
   const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const uid = `uid-${Buffer.from(email).toString('hex').slice(0, 20)}`;
@@ -114,7 +141,7 @@ export function emulatorIdToken(email: string, options: { name?: string; expires
 }
 
 export async function createTestStore(options: StoreOptions = {}) {
-  const { db, drop } = await openTestDb();
+  const { db, drop } = await openTestDb(options);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -142,7 +169,11 @@ export async function createTestStore(options: StoreOptions = {}) {
   };
   const { app, tools, orders } = createApp(deps, { stripe: options.stripe });
 
-  async function request(method: string, url: string, init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+  async function request(
+    method: string,
+    url: string,
+    init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     let body = init.body;
@@ -150,7 +181,11 @@ export async function createTestStore(options: StoreOptions = {}) {
       body = JSON.stringify(init.json);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await app.request(url, { method, headers, body }, { clientAddress: headers['x-test-ip'] ?? '127.0.0.1' });
+    const response = await app.request(
+      url,
+      { method, headers, body },
+      { clientAddress: headers['x-test-ip'] ?? '127.0.0.1' },
+    );
     const text = await response.text();
     let data: any = undefined;
     try {
@@ -166,7 +201,8 @@ export async function createTestStore(options: StoreOptions = {}) {
   async function tokenFor(email: string, name?: string): Promise<string> {
     if (!tokens.has(email)) {
       const res = await request('PUT', `/api/user/${email}`, { token: await idTokenFor(email, name), json: { email } });
-      if (res.status !== 200) throw new Error(`token exchange for ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
+      if (res.status !== 200)
+        throw new Error(`token exchange for ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
       tokens.set(email, res.data.token);
     }
     return tokens.get(email)!;
@@ -185,7 +221,12 @@ export async function createTestStore(options: StoreOptions = {}) {
       clock += ms;
     },
     async firstTool() {
-      const list = (await request('GET', '/api/tools')).data as { _id: string; minimumOrderQuantity: number; availableQuantity: number; price: number }[];
+      const list = (await request('GET', '/api/tools')).data as {
+        _id: string;
+        minimumOrderQuantity: number;
+        availableQuantity: number;
+        price: number;
+      }[];
       return list[0];
     },
     async close() {

@@ -1,6 +1,7 @@
 // One small interface over PGlite (embedded, default) and node-postgres (DATABASE_URL).
 // Plain SQL keeps the conditional updates that guard stock visible where they matter.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
 
@@ -21,6 +22,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** PostgreSQL only: the pool (rate-limit counters, LISTEN, pool metrics share its settings). */
   readonly pool?: Pool;
+  /**
+   * Whether the database can take writes now (readiness): the embedded store's disk has room and no
+   * write failed for want of it in the last moments; PostgreSQL is not read-only.
+   */
+  writable(): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
 
 /** Timeouts for PostgreSQL, so a database that hangs answers 503 instead of holding requests forever. */
@@ -44,6 +50,47 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections
   '57014', // statement_timeout: the database is too slow to answer now
 ]);
+
+// The database is there but cannot keep what it is given: the disk is full, read-only or failing.
+// What readiness says for each (the details go to the log, not to whoever asks).
+const STORAGE_CODES: Record<string, string> = {
+  '53100': 'the disk is full', // disk_full
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk is full',
+  '25006': 'the database is read-only', // read_only_sql_transaction (default_transaction_read_only, a standby)
+  EROFS: 'the disk is read-only',
+  '53000': 'the database is out of resources', // insufficient_resources
+  '58030': 'the disk is failing', // io_error
+  EIO: 'the disk is failing',
+};
+
+/** Whether an error means the store cannot write now (a full or read-only disk): 503, and it recovers by itself. */
+export function isStorageUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code !== undefined && Object.hasOwn(STORAGE_CODES, code);
+}
+
+/** Room the embedded store wants on its disk before it says it is ready (a write extends files by pages). */
+export const MIN_FREE_BYTES = 4 * 1024 * 1024;
+/** After a write failed for want of storage, readiness says so for this long unless a check clears it. */
+const STORAGE_FAILURE_MS = 5000;
+
+/** Remembers the last write that failed for want of storage, for readiness. */
+function storageFailures() {
+  let at = -Infinity;
+  let reason = '';
+  return {
+    /** Rethrows error, noting it when it is a storage failure. */
+    note(error: unknown): never {
+      if (isStorageUnavailable(error)) {
+        at = performance.now();
+        reason = STORAGE_CODES[(error as { code: string }).code];
+      }
+      throw error;
+    },
+    recent: () => (performance.now() - at < STORAGE_FAILURE_MS ? reason : undefined),
+  };
+}
 
 /** Whether an error means the database is away (answer 503 and try later), not that the query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -86,18 +133,31 @@ async function openPglite(options: OpenOptions): Promise<Db> {
     unlock();
     throw error;
   });
-  const query = async <T>(sql: string, params: unknown[] = []) => (await pg.query<T>(sql, params)).rows;
+  const failures = storageFailures();
+  const query = async <T>(sql: string, params: unknown[] = []) =>
+    (await pg.query<T>(sql, params).catch(failures.note)).rows;
   return {
     kind: 'pglite',
     query,
-    exec: async (sql) => void (await pg.exec(sql)),
+    exec: async (sql) => void (await pg.exec(sql).catch(failures.note)),
     transaction: (fn) =>
-      pg.transaction((tx) =>
-        fn({
-          query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
-          exec: async (sql) => void (await tx.exec(sql)),
-        }),
-      ),
+      pg
+        .transaction((tx) =>
+          fn({
+            query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
+            exec: async (sql) => void (await tx.exec(sql)),
+          }),
+        )
+        .catch(failures.note),
+    async writable() {
+      const failed = failures.recent();
+      if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
+      if (!dataDir) return { ok: true };
+      const disk = await statfs(dataDir);
+      const free = disk.bavail * disk.bsize;
+      if (free < MIN_FREE_BYTES) return { ok: false, reason: 'Writes are failing: the disk is full' };
+      return { ok: true };
+    },
     // One process owns a PGlite directory, so its jobs never overlap with another server's.
     once: (_job, fn) => fn(),
     close: async () => {
@@ -167,7 +227,11 @@ async function openPostgres(url: string, schema?: string, applicationName = 'iro
   // connection dies; its pending query rejects and is answered 503, so the event itself needs no action.
   pool.on('connect', (client) => client.on('error', () => {}));
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  const query = async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+  const failures = storageFailures();
+  // A failed query's connection is dropped by the pool (pg-pool releases it with the error), so a
+  // session that began read-only is not reused once the database takes writes again.
+  const query = async <T>(sql: string, params: unknown[] = []) =>
+    (await pool.query(sql, params).catch(failures.note)).rows as T[];
   const runTransaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -180,9 +244,10 @@ async function openPostgres(url: string, schema?: string, applicationName = 'iro
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      if (isDatabaseUnavailable(error)) broken = error as Error;
+      // A session that could not write (read-only when it began) is not reused either.
+      if (isDatabaseUnavailable(error) || isStorageUnavailable(error)) broken = error as Error;
       else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw error;
+      return failures.note(error);
     } finally {
       // A client whose connection failed is destroyed, not handed to the next request.
       client.release(broken);
@@ -222,6 +287,23 @@ async function openPostgres(url: string, schema?: string, applicationName = 'iro
       } finally {
         client.release(broken);
       }
+    },
+    async writable() {
+      const failed = failures.recent();
+      if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
+      // default_transaction_read_only applies as a session begins: a session that says read-only is
+      // dropped, so the next check (and the next write) sees the database as a new session would.
+      const client = await pool.connect();
+      let readOnly = false;
+      try {
+        const { rows } = await client.query<{ readOnly: string; standby: boolean }>(
+          `SELECT current_setting('transaction_read_only') AS "readOnly", pg_is_in_recovery() AS standby`,
+        );
+        readOnly = rows[0].readOnly === 'on' || rows[0].standby;
+      } finally {
+        client.release(readOnly ? new Error('read-only session') : undefined);
+      }
+      return readOnly ? { ok: false, reason: 'Writes are failing: the database is read-only' } : { ok: true };
     },
     close: () => pool.end(),
     pool,

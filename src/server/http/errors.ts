@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '../db/client.ts';
+import { isDatabaseUnavailable, isStorageUnavailable } from '../db/client.ts';
 import { logger } from '../logger.ts';
 
 /** An error the client caused or may see: JSON `{error: {code, message}}`, never a stack trace. */
@@ -36,17 +36,29 @@ export function zodToApiError(error: ZodError): ApiError {
 }
 
 export const DATABASE_UNAVAILABLE = "The store's database is unavailable right now. Please try again in a moment.";
+export const STORAGE_UNAVAILABLE =
+  'The store cannot save changes right now. Nothing was changed; please try again in a few minutes.';
 
 export function onError(error: Error, c: Context) {
   let api: ApiError;
   if (error instanceof ApiError) api = error;
   else if (error instanceof ZodError) api = zodToApiError(error);
-  else if (error instanceof HTTPException) api = new ApiError(error.status as ContentfulStatusCode, 'http_error', error.message || 'Request failed');
+  else if (error instanceof HTTPException)
+    api = new ApiError(error.status as ContentfulStatusCode, 'http_error', error.message || 'Request failed');
   else if (isDatabaseUnavailable(error)) {
     // PostgreSQL restarting or out of reach: a clear 503 the client may retry; the process stays up.
     logger.warn({ err: error.message, path: c.req.path }, 'database unavailable');
     c.header('Retry-After', '5');
     api = new ApiError(503, 'database_unavailable', DATABASE_UNAVAILABLE);
+  } else if (isStorageUnavailable(error)) {
+    // A full or read-only disk: the write was refused whole (its transaction rolled back); the
+    // store takes writes again by itself once there is room.
+    logger.error(
+      { err: error.message, code: (error as { code?: string }).code, path: c.req.path },
+      'storage cannot take writes',
+    );
+    c.header('Retry-After', '30');
+    api = new ApiError(503, 'storage_unavailable', STORAGE_UNAVAILABLE);
   } else {
     logger.error({ err: error, path: c.req.path }, 'unhandled API error');
     api = new ApiError(500, 'internal', 'Something went wrong on our side. Please try again.');
