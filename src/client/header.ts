@@ -1,5 +1,6 @@
 // The header's session bits on every page: plain script over the session store (no React, no Firebase).
 import { $user } from './session-store';
+import { showFlashToast } from './toast';
 
 function render() {
   const user = $user.get();
@@ -10,6 +11,7 @@ function render() {
 }
 
 $user.subscribe(render);
+showFlashToast();
 
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
   button.addEventListener('click', async () => {

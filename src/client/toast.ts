@@ -24,3 +24,30 @@ export const toast = {
   info: (text: string) => push({ kind: 'info', text }),
   warning: (text: string) => push({ kind: 'warning', text }),
 };
+
+// A toast for the next page this tab opens, when an action ends by leaving the page (a deleted account
+// lands on the home page). Kept in sessionStorage: this tab only, and read once.
+const FLASH_KEY = 'flash-toast';
+const KINDS = new Set<ToastMessage['kind']>(['success', 'error', 'info', 'warning']);
+
+export function flashToast(kind: ToastMessage['kind'], text: string) {
+  sessionStorage.setItem(FLASH_KEY, JSON.stringify({ kind, text }));
+}
+
+/** Shows the toast a previous page left for this one, if any (every page calls it: src/client/header.ts). */
+export function showFlashToast() {
+  let raw: string | null;
+  try {
+    raw = sessionStorage.getItem(FLASH_KEY);
+    if (raw === null) return;
+    sessionStorage.removeItem(FLASH_KEY);
+  } catch {
+    return; // storage refused (privacy settings): nothing was left
+  }
+  try {
+    const m = JSON.parse(raw.slice(0, 1000)) as Partial<ToastMessage>;
+    if (m.kind && KINDS.has(m.kind) && typeof m.text === 'string') push({ kind: m.kind, text: m.text.slice(0, 300) });
+  } catch {
+    // not ours, or cut short: drop it
+  }
+}

@@ -52,6 +52,7 @@ export const messages = {
   currentPasswordRequired: 'Please enter your current password.',
   currentPasswordWrong: 'Your current password is not correct.',
   recentLoginRequired: 'For your security, please log out, log in again and then try once more.',
+  authNetwork: 'Could not reach the sign-in service. Please check your connection and try again.',
   passwordManagedByGoogle: 'You sign in with Google, so your password is managed by Google.',
   googleAccountMismatch: 'Please confirm with the same Google account you signed in with.',
   accountDeleted: 'Your account has been deleted. Thank you for shopping with us.',

@@ -16,7 +16,9 @@ const unique = (name: string) => `${name.toLowerCase()}-${Date.now().toString(36
 async function newUser(name: string) {
   const email = unique(name);
   const token = await store.tokenFor(email, name);
-  const [{ uid }] = await store.db.query<{ uid: string }>('SELECT firebase_uid AS uid FROM users WHERE email = $1', [email]);
+  const [{ uid }] = await store.db.query<{ uid: string }>('SELECT firebase_uid AS uid FROM users WHERE email = $1', [
+    email,
+  ]);
   return { email, token, uid, fresh: () => idTokenFor(email, name) };
 }
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -32,11 +34,14 @@ async function signInAccounts(uid: string): Promise<unknown[]> {
 
 /** Signs in with the password, as the login page would; the emulator's error message when it cannot. */
 async function passwordSignIn(email: string): Promise<string> {
-  const response = await fetch(`http://${inject('emulatorHost')}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
-  });
+  const response = await fetch(
+    `http://${inject('emulatorHost')}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+    },
+  );
   const body = (await response.json()) as { idToken?: string; error?: { message: string } };
   return body.idToken ? 'signed in' : body.error!.message;
 }
@@ -58,14 +63,27 @@ describe('GET /account/export', () => {
     const user = await newUser('Esme');
     await store.request('PUT', `/api/userupdate/${user.email}`, {
       token: user.token,
-      json: { name: 'Esme Exporter', education: 'BSc', social: 'https://example.com/esme', phoneNumber: '01712345678', address: ADDRESS },
+      json: {
+        name: 'Esme Exporter',
+        education: 'BSc',
+        social: 'https://example.com/esme',
+        phoneNumber: '01712345678',
+        address: ADDRESS,
+      },
     });
     const toolA = await makeTool(store, admin, { price: 10 });
     const toolB = await makeTool(store, admin, { price: 2.5 });
     const unpaid = await placeOrder(store, user.token, toolA, 3);
     const cart = await store.request('POST', '/api/orders', {
       token: user.token,
-      json: { items: [{ toolId: toolA, quantity: 1 }, { toolId: toolB, quantity: 4 }], address: ADDRESS, phone: PHONE },
+      json: {
+        items: [
+          { toolId: toolA, quantity: 1 },
+          { toolId: toolB, quantity: 4 },
+        ],
+        address: ADDRESS,
+        phone: PHONE,
+      },
     });
     expect(cart.status).toBe(201);
     const paid = cart.data.insertedId as string;
@@ -74,10 +92,22 @@ describe('GET /account/export', () => {
     // A cancelled order whose payment was refunded (as when a card went through after the hold ran out).
     const refunded = await placeOrder(store, user.token, toolB, 2);
     await payOrder(store, user.token, refunded);
-    await store.db.query(`UPDATE orders SET payment = 'cancelled', cancel_reason = 'Refunded for the test' WHERE id = $1`, [refunded]);
-    await store.db.query(`UPDATE payments SET status = 'refunded', refund_id = 're_test', refunded_at = now() WHERE order_id = $1`, [refunded]);
-    const shown = await store.request('POST', '/api/review', { token: user.token, json: { name: 'Esme', Messege: 'Great anvils.', ratings: 4.5 } });
-    const hidden = await store.request('POST', '/api/review', { token: user.token, json: { name: 'Esme', Messege: 'Rude words.', ratings: 1 } });
+    await store.db.query(
+      `UPDATE orders SET payment = 'cancelled', cancel_reason = 'Refunded for the test' WHERE id = $1`,
+      [refunded],
+    );
+    await store.db.query(
+      `UPDATE payments SET status = 'refunded', refund_id = 're_test', refunded_at = now() WHERE order_id = $1`,
+      [refunded],
+    );
+    const shown = await store.request('POST', '/api/review', {
+      token: user.token,
+      json: { name: 'Esme', Messege: 'Great anvils.', ratings: 4.5 },
+    });
+    const hidden = await store.request('POST', '/api/review', {
+      token: user.token,
+      json: { name: 'Esme', Messege: 'Rude words.', ratings: 1 },
+    });
     await store.request('PUT', `/api/reviews/hide/${hidden.data.insertedId}`, { token: admin, json: { hidden: true } });
     // Someone else's order and review are not in it.
     const bob = await store.tokenFor(BOB);
@@ -89,7 +119,13 @@ describe('GET /account/export', () => {
     expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(headers.get('cache-control')).toBe('no-store');
     expect(data).toMatchObject({ format: 'ironcrest-account-export', version: 1, exportedAt: expect.any(String) });
-    expect(data.profile).toMatchObject({ email: user.email, name: 'Esme Exporter', education: 'BSc', address: ADDRESS, role: 'user' });
+    expect(data.profile).toMatchObject({
+      email: user.email,
+      name: 'Esme Exporter',
+      education: 'BSc',
+      address: ADDRESS,
+      role: 'user',
+    });
     expect(data.orders.map((o) => o._id)).toEqual([refunded, paid, unpaid]);
     expect(data.orders.map((o) => o._id)).not.toContain(bobOrder);
     const [refundedOrder, paidOrder, unpaidOrder] = data.orders;
@@ -105,11 +141,30 @@ describe('GET /account/export', () => {
         { toolId: toolB, quantity: 4, price: 2.5 },
       ],
     });
-    expect(unpaidOrder).toMatchObject({ payment: 'unpaid', quantity: 3, refund: null, items: [{ toolId: toolA, quantity: 3 }] });
+    expect(unpaidOrder).toMatchObject({
+      payment: 'unpaid',
+      quantity: 3,
+      refund: null,
+      items: [{ toolId: toolA, quantity: 3 }],
+    });
     expect(refundedOrder).toMatchObject({ payment: 'cancelled', refund: { id: 're_test', amountCents: 500 } });
     expect(data.reviews).toEqual([
-      { _id: shown.data.insertedId, name: 'Esme', Messege: 'Great anvils.', ratings: 4.5, hidden: false, createdAt: expect.any(String) },
-      { _id: hidden.data.insertedId, name: 'Esme', Messege: 'Rude words.', ratings: 1, hidden: true, createdAt: expect.any(String) },
+      {
+        _id: shown.data.insertedId,
+        name: 'Esme',
+        Messege: 'Great anvils.',
+        ratings: 4.5,
+        hidden: false,
+        createdAt: expect.any(String),
+      },
+      {
+        _id: hidden.data.insertedId,
+        name: 'Esme',
+        Messege: 'Rude words.',
+        ratings: 1,
+        hidden: true,
+        createdAt: expect.any(String),
+      },
     ]);
   });
 
@@ -141,9 +196,12 @@ describe('GET /account/export', () => {
 
     // Streamed as the client reads: after the first piece, at most the first page has been read.
     const pageReads = vi.spyOn(store.db, 'query');
-    const orderPages = () => pageReads.mock.calls.filter(([sql]) => /FROM orders o[\s\S]*ORDER BY o\.seq DESC LIMIT/.test(sql)).length;
+    const orderPages = () =>
+      pageReads.mock.calls.filter(([sql]) => /FROM orders o[\s\S]*ORDER BY o\.seq DESC LIMIT/.test(sql)).length;
     try {
-      const response = await store.app.request('/api/account/export', { headers: { authorization: `Bearer ${user.token}` } });
+      const response = await store.app.request('/api/account/export', {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
       const reader = response.body!.getReader();
       await reader.read();
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -160,7 +218,8 @@ describe('GET /account/export', () => {
   it('is rate limited per user (429)', async () => {
     const user = await newUser('Greedy');
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await store.request('GET', '/api/account/export', { token: user.token })).status);
+    for (let i = 0; i < 22; i++)
+      statuses.push((await store.request('GET', '/api/account/export', { token: user.token })).status);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     expectApiError(await store.request('GET', '/api/account/export', { token: user.token }), 429);
   });
@@ -172,7 +231,10 @@ describe('DELETE /account', () => {
     const tool = await makeTool(store, admin, { availableQuantity: 100 });
     const unpaid = await placeOrder(store, user.token, tool, 5);
     const withIntent = await placeOrder(store, user.token, tool, 2);
-    expect((await store.request('POST', '/api/create-payment-intent', { token: user.token, json: { orderId: withIntent } })).status).toBe(200);
+    expect(
+      (await store.request('POST', '/api/create-payment-intent', { token: user.token, json: { orderId: withIntent } }))
+        .status,
+    ).toBe(200);
     const paid = await placeOrder(store, user.token, tool, 3);
     const transactionId = await payOrder(store, user.token, paid);
     // A hold that ran out: cancelled, nobody paid, nothing to keep.
@@ -180,7 +242,10 @@ describe('DELETE /account', () => {
     await store.db.query(`UPDATE orders SET expires_at = '2000-01-01' WHERE id = $1`, [expired]);
     await store.orders.expireHolds();
     expect((await store.orders.getRow(expired))!.payment).toBe('cancelled');
-    const review = await store.request('POST', '/api/review', { token: user.token, json: { name: 'Dora D.', Messege: 'Fine chisels.', ratings: 5 } });
+    const review = await store.request('POST', '/api/review', {
+      token: user.token,
+      json: { name: 'Dora D.', Messege: 'Fine chisels.', ratings: 5 },
+    });
     expect(await stockOf(store, tool)).toBe(100 - 5 - 2 - 3);
     expect(await signInAccounts(user.uid)).toHaveLength(1);
     expect(await passwordSignIn(user.email)).toBe('signed in');
@@ -191,8 +256,11 @@ describe('DELETE /account', () => {
 
     // Unpaid orders gone, their units back; the open payment cancelled, not left to succeed.
     expect(await stockOf(store, tool)).toBe(100 - 3);
-    for (const id of [unpaid, withIntent, expired]) expectApiError(await store.request('GET', `/api/booking/${id}`, { token: admin }), 404);
-    const payments = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [withIntent]);
+    for (const id of [unpaid, withIntent, expired])
+      expectApiError(await store.request('GET', `/api/booking/${id}`, { token: admin }), 404);
+    const payments = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [
+      withIntent,
+    ]);
     expect(payments.map((p) => p.status)).toEqual(['canceled']);
     // The sale stays in the books, without the buyer's name, address or phone.
     const kept = await store.request('GET', `/api/booking/${paid}`, { token: admin });
@@ -211,7 +279,9 @@ describe('DELETE /account', () => {
       Messege: 'Fine chisels.',
       addedBy: '',
     });
-    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews WHERE added_by = $1', [user.email]);
+    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews WHERE added_by = $1', [
+      user.email,
+    ]);
     expect(n).toBe(0);
     // The user row and the sign-in account are gone: the old session and the password no longer work.
     expectApiError(await store.request('GET', `/api/userprofile/${user.email}`, { token: admin }), 404);
@@ -248,11 +318,10 @@ describe('DELETE /account', () => {
     const carol = await newUser('Carol');
     const dan = await newUser('Dan');
     // The owner of this store never signed in here, so Carol and Dan are its only usable admins.
-    await store.db.query(`UPDATE users SET role = CASE WHEN email = $1 THEN 'user' ELSE 'admin' END WHERE email IN ($1, $2, $3)`, [
-      ADMIN,
-      carol.email,
-      dan.email,
-    ]);
+    await store.db.query(
+      `UPDATE users SET role = CASE WHEN email = $1 THEN 'user' ELSE 'admin' END WHERE email IN ($1, $2, $3)`,
+      [ADMIN, carol.email, dan.email],
+    );
     try {
       expect((await deleteAccount(carol, await carol.fresh())).status).toBe(200);
       const before = await snapshot(store);
@@ -271,7 +340,9 @@ describe('DELETE /account', () => {
     const tool = await makeTool(store, admin, { availableQuantity: 10 });
     await placeOrder(store, user.token, tool, 4);
     const idToken = await user.fresh();
-    const statuses = (await Promise.all([deleteAccount(user, idToken), deleteAccount(user, idToken)])).map((r) => r.status).sort();
+    const statuses = (await Promise.all([deleteAccount(user, idToken), deleteAccount(user, idToken)]))
+      .map((r) => r.status)
+      .sort();
     expect(statuses[0]).toBe(200);
     // The loser finds the account gone: at the guard (401), the sign-in check (403) or the row lock (404).
     expect([401, 403, 404]).toContain(statuses[1]);

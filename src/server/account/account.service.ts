@@ -60,7 +60,8 @@ export function accountService(deps: Deps, { users, orders, reviews, tools }: Mo
       const outcome = await users.removeOwn(
         user,
         async (tx) => {
-          if ((await orders.forgetBuyer(tx, user.email, uid, ready)) === 'changed') throw conflict(messages.accountOrdersChanged);
+          if ((await orders.forgetBuyer(tx, user.email, uid, ready)) === 'changed')
+            throw conflict(messages.accountOrdersChanged);
           reviewsForgotten = await reviews.forgetAuthor(tx, user.email);
         },
         async (signInUid) => {
@@ -68,7 +69,10 @@ export function accountService(deps: Deps, { users, orders, reviews, tools }: Mo
             await deps.identity.deleteAccount(signInUid);
           } catch (error) {
             const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
-            logger.error({ err: error, email: user.email }, 'could not delete the sign-in account; the account was kept');
+            logger.error(
+              { err: error, email: user.email },
+              'could not delete the sign-in account; the account was kept',
+            );
             throw new ApiError(502, 'identity_unavailable', `${messages.accountDeleteFailed} (${reason})`);
           }
         },
@@ -118,7 +122,9 @@ async function* elements(pages: AsyncIterable<unknown[]>): AsyncGenerator<string
   let count = 0;
   for await (const page of pages) {
     // Indented as JSON.stringify(…, null, 2) would at this depth.
-    yield page.map((value) => `${count++ ? ',' : ''}\n    ${JSON.stringify(value, null, 2).replaceAll('\n', '\n    ')}`).join('');
+    yield page
+      .map((value) => `${count++ ? ',' : ''}\n    ${JSON.stringify(value, null, 2).replaceAll('\n', '\n    ')}`)
+      .join('');
   }
   yield count ? '\n  ]' : ']';
 }
