@@ -3,6 +3,7 @@
 // The message type lives with the host, so the two never import each other (a type import is erased:
 // the host still loads only on the first toast).
 import type { ToastMessage } from './toast-host';
+import { FLASH_TOAST_KEY } from './session-store';
 
 type Show = (message: ToastMessage) => void;
 let show: Show | undefined;
@@ -27,20 +28,19 @@ export const toast = {
 
 // A toast for the next page this tab opens, when an action ends by leaving the page (a deleted account
 // lands on the home page). Kept in sessionStorage: this tab only, and read once.
-const FLASH_KEY = 'flash-toast';
 const KINDS = new Set<ToastMessage['kind']>(['success', 'error', 'info', 'warning']);
 
 export function flashToast(kind: ToastMessage['kind'], text: string) {
-  sessionStorage.setItem(FLASH_KEY, JSON.stringify({ kind, text }));
+  sessionStorage.setItem(FLASH_TOAST_KEY, JSON.stringify({ kind, text }));
 }
 
-/** Shows the toast a previous page left for this one, if any (every page calls it: src/client/header.ts). */
+/** Shows the toast a previous page left for this one (src/client/header.ts loads this module only then). */
 export function showFlashToast() {
   let raw: string | null;
   try {
-    raw = sessionStorage.getItem(FLASH_KEY);
+    raw = sessionStorage.getItem(FLASH_TOAST_KEY);
     if (raw === null) return;
-    sessionStorage.removeItem(FLASH_KEY);
+    sessionStorage.removeItem(FLASH_TOAST_KEY);
   } catch {
     return; // storage refused (privacy settings): nothing was left
   }

@@ -44,6 +44,7 @@ test.describe('the account in the profile', () => {
   test('change password: the spec rules, a wrong current password, then success; the session stays and the new password logs in', async ({
     page,
   }) => {
+    test.slow(); // several sign-ins and screens on a shared machine
     const shopper = await newAccount('Pat Password');
     await loginHydrated(page, shopper, '/dashboard');
     const panel = passwordPanel(page);
@@ -121,6 +122,7 @@ test.describe('the account in the profile', () => {
     page,
     browser,
   }) => {
+    test.slow(); // several sign-ins and screens on a shared machine
     const shopper = await newAccount('Leah Leaving');
     const toolId = await createTool({ name: `Leaving hammer ${Date.now()}`, availableQuantity: 50 });
     const paid = await placeOrder(shopper, toolId, 3, true);
@@ -219,6 +221,7 @@ test.describe('the account in the profile', () => {
   test('the Profile screen at 390 and 1280 px, light and dark: no sideways scroll, no axe violations (screenshots)', async ({
     page,
   }) => {
+    test.slow(); // several sign-ins and screens on a shared machine
     const shopper = await newAccount('Sam Screens');
     await loginHydrated(page, shopper, '/dashboard');
     for (const colorScheme of ['light', 'dark'] as const) {

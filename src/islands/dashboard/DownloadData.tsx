@@ -36,14 +36,14 @@ export function DownloadData() {
   }
 
   return (
-    <div className="flex flex-wrap items-center justify-between gap-4">
+    <div>
       <p id="download-text" className="max-w-prose text-sm text-steel-700">
         A JSON file with your profile, all your orders (with their lines, payment, shipping and refunds) and all your
         reviews.
       </p>
       <button
         type="button"
-        className="btn btn-outline max-sm:w-full"
+        className="btn btn-outline mt-4 max-sm:w-full"
         onClick={onDownload}
         disabled={busy}
         aria-busy={busy || undefined}
