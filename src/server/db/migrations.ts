@@ -219,4 +219,9 @@ export const migrations: string[] = [
   -- starting together raced, and PostgreSQL failed all but one (duplicate key in pg_type). Same table as before.
   CREATE TABLE IF NOT EXISTS rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
   `,
+  /* 15 (numbered 15 beside 13 and 14, made in parallel): a user's reviews, for their data export and account deletion */ `
+  -- GET /account/export pages a user's reviews and DELETE /account strips their email from them: one
+  -- index range each, not a scan of every review.
+  CREATE INDEX IF NOT EXISTS reviews_added_by_idx ON reviews (added_by, seq);
+  `,
 ];
