@@ -224,4 +224,31 @@ export const migrations: string[] = [
   -- index range each, not a scan of every review.
   CREATE INDEX IF NOT EXISTS reviews_added_by_idx ON reviews (added_by, seq);
   `,
+  /* 16: domain events and their deliveries (the outbox), and the emails they send */ `
+  -- An event is written in the same transaction as the change it describes, with one delivery row per
+  -- consumer of its type; the outbox worker leases due rows (FOR UPDATE SKIP LOCKED), so with several
+  -- servers each is handled once. Append-only: the order history and the audit log read it.
+  CREATE TABLE IF NOT EXISTS events (
+    seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    type     text NOT NULL,
+    subject  text NOT NULL,
+    actor    text,
+    data     jsonb NOT NULL DEFAULT '{}',
+    at       timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX IF NOT EXISTS events_subject_idx ON events (subject, seq);
+  CREATE INDEX IF NOT EXISTS events_type_idx ON events (type, seq);
+  CREATE TABLE IF NOT EXISTS event_deliveries (
+    event_seq    bigint NOT NULL REFERENCES events (seq),
+    consumer     text NOT NULL,
+    state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
+    attempts     integer NOT NULL DEFAULT 0,
+    next_at      timestamptz NOT NULL DEFAULT now(),
+    lease_until  timestamptz,
+    last_error   text,
+    done_at      timestamptz,
+    PRIMARY KEY (event_seq, consumer)
+  );
+  CREATE INDEX IF NOT EXISTS event_deliveries_due_idx ON event_deliveries (consumer, next_at) WHERE state = 'pending';
+  `,
 ];
