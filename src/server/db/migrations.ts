@@ -250,5 +250,38 @@ export const migrations: string[] = [
     PRIMARY KEY (event_seq, consumer)
   );
   CREATE INDEX IF NOT EXISTS event_deliveries_due_idx ON event_deliveries (consumer, next_at) WHERE state = 'pending';
+
+  -- Every email the store makes: one per event, kind and recipient, sent through SMTP or kept for the
+  -- admin's Emails screen (no SMTP_URL). Attachments are named, rendered when sent.
+  CREATE TABLE IF NOT EXISTS emails (
+    seq          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id           text NOT NULL UNIQUE,
+    event_seq    bigint REFERENCES events (seq),
+    kind         text NOT NULL,
+    recipient    text NOT NULL,
+    subject      text NOT NULL,
+    text_body    text NOT NULL,
+    html_body    text NOT NULL,
+    attachments  jsonb NOT NULL DEFAULT '[]',
+    state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'kept', 'failed')),
+    attempts     integer NOT NULL DEFAULT 0,
+    last_error   text,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    sent_at      timestamptz,
+    UNIQUE (event_seq, kind, recipient)
+  );
+
+  -- Invoices and credit notes: numbered per series and year with no gaps (the number is taken in the
+  -- payment's or the refund's transaction), each kept with what it says, as issued.
+  CREATE TABLE IF NOT EXISTS invoice_series (series text PRIMARY KEY, last integer NOT NULL);
+  CREATE TABLE IF NOT EXISTS invoices (
+    number      text PRIMARY KEY,
+    kind        text NOT NULL CHECK (kind IN ('invoice', 'credit note')),
+    order_id    text NOT NULL,
+    amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+    issued_at   timestamptz NOT NULL DEFAULT now(),
+    document    jsonb NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS invoices_order_idx ON invoices (order_id, issued_at);
   `,
 ];
