@@ -82,7 +82,9 @@ export type OrderInput = z.output<typeof orderInputSchema>;
 /** POST /orders: a cart, each tool once; prices, names and the buyer come from the server. */
 export const cartOrderInputSchema = z.object({
   items: z
-    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), { error: 'The cart is empty' })
+    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), {
+      error: 'The cart is empty',
+    })
     .min(1, 'The cart is empty')
     .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} tools in one order`)
     .refine((items) => new Set(items.map((i) => i.toolId)).size === items.length, 'Each tool once per order'),

@@ -115,7 +115,15 @@ export function reviewsService(db: Db, changes: ChangeBus) {
       const rows = await db.query(
         `INSERT INTO reviews (id, name, message, ratings, added_by, tool_id, verified)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-        [id, input.name, input.Messege, input.ratings, addedBy, input.toolId ?? null, Boolean(input.toolId) && verified],
+        [
+          id,
+          input.name,
+          input.Messege,
+          input.ratings,
+          addedBy,
+          input.toolId ?? null,
+          Boolean(input.toolId) && verified,
+        ],
       );
       if (rows.length) changes.announce('reviews');
       return rows.length > 0;
