@@ -1,17 +1,6 @@
 // One schema per entity, shared by the forms (browser) and the API (server).
 import { z } from 'zod';
-import {
-  LIMITS,
-  LIST_PAGE_SIZE,
-  MAX_LIST_PAGE_SIZE,
-  MAX_ORDER_LINES,
-  MAX_TOOL_REVIEWS_PAGE_SIZE,
-  MIN_PASSWORD_LENGTH,
-  RATING_MAX,
-  RATING_MIN,
-  REVIEW_NAME_MAX,
-  TOOL_REVIEWS_PAGE_SIZE,
-} from './limits.ts';
+import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MAX_TOOL_REVIEWS_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX, TOOL_REVIEWS_PAGE_SIZE } from './limits.ts';
 import { messages } from './messages.ts';
 import { isEmail, isRating, PHONE_PATTERN } from './rules.ts';
 
@@ -82,9 +71,7 @@ export type OrderInput = z.output<typeof orderInputSchema>;
 /** POST /orders: a cart, each tool once; prices, names and the buyer come from the server. */
 export const cartOrderInputSchema = z.object({
   items: z
-    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), {
-      error: 'The cart is empty',
-    })
+    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), { error: 'The cart is empty' })
     .min(1, 'The cart is empty')
     .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} tools in one order`)
     .refine((items) => new Set(items.map((i) => i.toolId)).size === items.length, 'Each tool once per order'),
