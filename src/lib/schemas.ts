@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MAX_TOOL_REVIEWS_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX, TOOL_REVIEWS_PAGE_SIZE } from './limits.ts';
 import { messages } from './messages.ts';
-import { isEmail, isRating, PHONE_PATTERN } from './rules.ts';
+import { isRating } from './review-rules.ts';
+import { isEmail, PHONE_PATTERN } from './rules.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.

@@ -11,7 +11,8 @@ import {
   signupSchema,
   toolInputSchema,
 } from '../../src/lib/schemas';
-import { quantityError, reviewErrors } from '../../src/lib/rules';
+import { reviewErrors } from '../../src/lib/review-rules';
+import { quantityError } from '../../src/lib/rules';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 

@@ -2,6 +2,7 @@
 // ordinal, so a tool with thousands costs what one with three does), their count and their average.
 // Part of the reviews service (reviews.service.ts), which announces every change of reviews.
 import type { ToolReview, ToolReviewsPage } from '../../lib/entities.ts';
+import { TOOL_PAGE_REVIEWS } from '../../lib/limits.ts';
 import { ttlCache } from '../cache.ts';
 import type { ChangeBus } from '../changes.ts';
 import type { Db } from '../db/client.ts';
@@ -75,13 +76,18 @@ export function toolReviews(db: Db, changes: ChangeBus) {
     };
   }
 
+  /**
+   * A page of a tool's visible reviews, newest first: the first, or the one below `before` (the ordinal
+   * a cursor carries). Kept until a review is added, hidden or shown.
+   */
+  const toolPage = (toolId: string, limit: number, before?: number) =>
+    pages.get(`${toolId}:${limit}:${before ?? ''}`, () => readPage(toolId, limit, before));
+
   return {
-    /**
-     * A page of a tool's visible reviews, newest first: the first, or the one below `before` (the ordinal
-     * a cursor carries). Kept until a review is added, hidden or shown.
-     */
-    toolPage: (toolId: string, limit: number, before?: number) =>
-      pages.get(`${toolId}:${limit}:${before ?? ''}`, () => readPage(toolId, limit, before)),
+    toolPage,
+
+    /** The newest reviews a tool's own page shows, with their count and average. */
+    toolPreview: (toolId: string) => toolPage(toolId, TOOL_PAGE_REVIEWS),
 
     /** Whether this author has reviewed this tool (hidden reviews count: one per author per tool). */
     async hasReviewed(toolId: string, addedBy: string): Promise<boolean> {
