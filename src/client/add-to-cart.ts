@@ -1,5 +1,6 @@
-// The "Add to cart" controls of a page (AddToCart.astro): the spec's quantity rules against the live
-// tool, counting what the cart already holds of it. Plain script over the cart store, no React.
+// The "Add to cart" buttons of a page of cards (AddToCart.astro): the tool's minimum, with the spec's
+// quantity rules against the live tool, counting what the cart already holds of it. Plain script over
+// the cart store, no React.
 import { messages } from '../lib/messages';
 import { quantityError } from '../lib/rules';
 import { addCartItem, cartQuantity } from './cart';
@@ -11,11 +12,12 @@ interface LiveTool {
   availableQuantity: number;
 }
 
-/** A card's button gets its two message lines only when it first needs them. */
+const lines = new WeakMap<HTMLElement, { error: HTMLElement; status: HTMLElement }>();
+
+/** A button gets its two message lines only when it first needs them. */
 function messageLines(control: HTMLElement): { error: HTMLElement; status: HTMLElement } {
-  const error = control.querySelector<HTMLElement>('[data-cart-error]');
-  const status = control.querySelector<HTMLElement>('[data-cart-status]');
-  if (error && status) return { error, status };
+  const known = lines.get(control);
+  if (known) return known;
   const made = {
     error: Object.assign(document.createElement('p'), { className: 'field-error', hidden: true }),
     status: Object.assign(document.createElement('p'), { className: 'text-sm text-success' }),
@@ -23,13 +25,13 @@ function messageLines(control: HTMLElement): { error: HTMLElement; status: HTMLE
   made.error.setAttribute('role', 'alert');
   made.status.setAttribute('role', 'status');
   control.after(made.error, made.status);
+  lines.set(control, made);
   return made;
 }
 
 function wire(control: HTMLElement) {
   const data = control.dataset;
   const toolId = data.toolId!;
-  const input = control.querySelector<HTMLInputElement>('input[name="quantity"]');
   let live: Promise<void> | undefined;
 
   // The page may be older than the stock: read the tool once, when the shopper first reaches for it.
@@ -45,16 +47,16 @@ function wire(control: HTMLElement) {
       })
       .catch(() => {}));
 
-  const wanted = () => (input ? Number(input.value) : Number(data.min));
+  const wanted = () => Number(data.min);
   const check = () =>
-    quantityError(cartQuantity(toolId) + wanted(), { minimumOrderQuantity: Number(data.min), availableQuantity: Number(data.available) }) ??
-    (Number.isInteger(wanted()) && wanted() > 0 ? null : messages.quantityBelowMinimum);
+    quantityError(cartQuantity(toolId) + wanted(), {
+      minimumOrderQuantity: Number(data.min),
+      availableQuantity: Number(data.available),
+    }) ?? (Number.isInteger(wanted()) && wanted() > 0 ? null : messages.quantityBelowMinimum);
   const show = (message: string | null) => {
     const { error } = messageLines(control);
     error.textContent = message ?? '';
     error.hidden = !message;
-    input?.setAttribute('aria-invalid', String(Boolean(message)));
-    input?.classList.toggle('border-danger', Boolean(message));
   };
 
   async function add(event: Event) {
@@ -66,18 +68,16 @@ function wire(control: HTMLElement) {
     status.textContent = '';
     if (problem) return;
     addCartItem(toolId, wanted(), { name: data.name ?? '', price: Number(data.price ?? 0) });
-    const link = Object.assign(document.createElement('a'), { href: '/cart', textContent: 'View cart', className: 'font-semibold underline' });
+    const link = Object.assign(document.createElement('a'), {
+      href: '/cart',
+      textContent: 'View cart',
+      className: 'font-semibold underline',
+    });
     status.append(`${messages.cartAdded}. `, link);
   }
 
   control.addEventListener('focusin', () => void refresh(), { once: true });
-  if (control instanceof HTMLFormElement) control.addEventListener('submit', add);
-  else control.addEventListener('click', add);
-  input?.addEventListener('blur', async () => {
-    await refresh();
-    show(check());
-  });
-  input?.addEventListener('input', () => (messageLines(control).status.textContent = ''));
+  control.addEventListener('click', add);
 }
 
 for (const control of document.querySelectorAll<HTMLElement>('[data-add-to-cart]')) wire(control);

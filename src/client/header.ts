@@ -6,6 +6,7 @@ function render() {
   document.documentElement.dataset.session = user ? 'in' : 'out';
   for (const el of document.querySelectorAll<HTMLElement>('[data-session-name]')) {
     el.textContent = user?.displayName || user?.email || '';
+    el.title = el.textContent;
   }
 }
 
@@ -20,7 +21,8 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-ou
   });
 }
 
-// Collapsible menu (small screens) and side drawer: toggles with aria-expanded, Escape closes.
+// The menu (a side drawer below 1024 px): its button toggles it with aria-expanded; Escape, the
+// backdrop ([data-close=<id>]) and leaving it close it.
 for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) {
   const target = document.getElementById(toggle.dataset.toggle!);
   if (!target) continue;
@@ -36,5 +38,6 @@ for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-toggle]
       toggle.focus();
     }
   });
-  for (const closer of target.querySelectorAll('[data-close]')) closer.addEventListener('click', () => set(false));
+  for (const closer of document.querySelectorAll(`[data-close="${target.id}"]`))
+    closer.addEventListener('click', () => set(false));
 }

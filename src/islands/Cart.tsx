@@ -71,7 +71,8 @@ export default function Cart() {
     );
   }
   const loading = lines.some((l) => !(l.toolId in live));
-  if (failed && loading) return <p role="alert">Could not load the current prices and stock. Please reload the page.</p>;
+  if (failed && loading)
+    return <p role="alert">Could not load the current prices and stock. Please reload the page.</p>;
   if (loading) return <Spinner label="Checking prices and stock…" />;
 
   const rows = lines.map((line) => ({ line, tool: live[line.toolId], ...lineState(line, live[line.toolId]) }));
@@ -86,27 +87,49 @@ export default function Cart() {
           {messages.cartChanged}
         </p>
       )}
-      <table className="w-full text-left text-sm">
+      <table className="w-full text-left text-sm max-sm:block">
         <caption className="sr-only">Tools in your cart</caption>
-        <thead className="border-b border-steel-200 text-xs tracking-wider text-steel-600 uppercase">
+        <thead className="border-b border-steel-200 text-xs tracking-wider text-steel-600 uppercase max-sm:sr-only">
           <tr>
-            <th scope="col" className="py-2">Tool</th>
-            <th scope="col" className="py-2 text-right">Unit price</th>
-            <th scope="col" className="py-2 text-center">Quantity</th>
-            <th scope="col" className="py-2 text-right">Line total</th>
-            <th scope="col" className="py-2"><span className="sr-only">Remove</span></th>
+            <th scope="col" className="py-2">
+              Tool
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Unit price
+            </th>
+            <th scope="col" className="py-2 text-center">
+              Quantity
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Line total
+            </th>
+            <th scope="col" className="py-2">
+              <span className="sr-only">Remove</span>
+            </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-sm:block">
           {rows.map(({ line, tool, problem, priceChanged: changed, totalCents: lineTotal }) => (
-            <tr key={line.toolId} className="border-b border-steel-100 align-top" data-testid="cart-line">
-              <th scope="row" className="py-3 pr-2 font-semibold">
+            <tr
+              key={line.toolId}
+              className="border-b border-steel-100 align-top max-sm:block max-sm:py-2"
+              data-testid="cart-line"
+            >
+              <th scope="row" className="py-3 pr-2 font-semibold max-sm:block max-sm:pb-1">
                 {tool === 'gone' ? line.name : <a href={`/tools/${line.toolId}`}>{tool.name}</a>}
-                {tool !== 'gone' && <span className="block text-xs font-normal text-steel-600">{tool.availableQuantity} available · minimum {tool.minimumOrderQuantity}</span>}
+                {tool !== 'gone' && (
+                  <span className="block text-xs font-normal text-steel-600">
+                    {tool.availableQuantity} available · minimum {tool.minimumOrderQuantity}
+                  </span>
+                )}
                 {changed && tool !== 'gone' && (
                   <span className="mt-1 block text-xs font-normal">
                     Price changed from {formatCents(toCents(line.price))} to {formatCents(toCents(tool.price))}.{' '}
-                    <button type="button" className="underline" onClick={() => acceptCurrent(line.toolId, { name: tool.name, price: tool.price })}>
+                    <button
+                      type="button"
+                      className="underline"
+                      onClick={() => acceptCurrent(line.toolId, { name: tool.name, price: tool.price })}
+                    >
                       Use the new price
                     </button>
                   </span>
@@ -117,28 +140,37 @@ export default function Cart() {
                   </span>
                 )}
               </th>
-              <td className="py-3 text-right tabular-nums">{tool === 'gone' ? '—' : formatCents(toCents(tool.price))}</td>
-              <td className="py-3">
+              <td data-label="Unit price" className={`py-3 text-right tabular-nums ${STACKED}`}>
+                {tool === 'gone' ? '—' : formatCents(toCents(tool.price))}
+              </td>
+              <td data-label="Quantity" className={`py-3 ${STACKED}`}>
                 <Stepper line={line} onChange={() => setLineErrors(({ [line.toolId]: _, ...rest }) => rest)} />
               </td>
-              <td className="py-3 text-right font-semibold tabular-nums">{tool === 'gone' ? '—' : formatCents(lineTotal)}</td>
-              <td className="py-3 text-right">
-                <button type="button" className="btn btn-outline btn-sm" onClick={() => removeCartItem(line.toolId)} aria-label={`Remove ${line.name || 'this tool'}`}>
+              <td data-label="Line total" className={`py-3 text-right font-semibold tabular-nums ${STACKED}`}>
+                {tool === 'gone' ? '—' : formatCents(lineTotal)}
+              </td>
+              <td className="py-3 text-right max-sm:block max-sm:py-1">
+                <button
+                  type="button"
+                  className="btn btn-outline btn-sm"
+                  onClick={() => removeCartItem(line.toolId)}
+                  aria-label={`Remove ${line.name || 'this tool'}`}
+                >
                   Remove
                 </button>
               </td>
             </tr>
           ))}
         </tbody>
-        <tfoot>
-          <tr>
+        <tfoot className="max-sm:block">
+          <tr className="max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-4">
             <th scope="row" colSpan={3} className="py-3 text-right">
               Total
             </th>
             <td className="py-3 text-right text-lg font-black tabular-nums" aria-live="polite" data-testid="cart-total">
               {formatCents(totalCents)}
             </td>
-            <td />
+            <td className="max-sm:hidden" />
           </tr>
         </tfoot>
       </table>
@@ -165,6 +197,10 @@ function lineState(line: CartLine, tool: Tool | 'gone' | undefined) {
   };
 }
 
+/** Below 640 px a line stacks: each cell on its own row, its column's name beside it. */
+const STACKED =
+  'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:tracking-wider max-sm:before:text-steel-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]';
+
 function Stepper({ line, onChange }: { line: CartLine; onChange: () => void }) {
   const name = line.name || 'this tool';
   const change = (quantity: number) => {
@@ -175,7 +211,13 @@ function Stepper({ line, onChange }: { line: CartLine; onChange: () => void }) {
   };
   return (
     <div className="flex items-center justify-center gap-1">
-      <button type="button" className="btn btn-outline btn-sm" aria-label={`One less of ${name}`} disabled={line.quantity <= 1} onClick={() => change(line.quantity - 1)}>
+      <button
+        type="button"
+        className="btn btn-outline btn-sm"
+        aria-label={`One less of ${name}`}
+        disabled={line.quantity <= 1}
+        onClick={() => change(line.quantity - 1)}
+      >
         −
       </button>
       <input
@@ -188,7 +230,12 @@ function Stepper({ line, onChange }: { line: CartLine; onChange: () => void }) {
         value={line.quantity}
         onChange={(e) => change(Number(e.target.value))}
       />
-      <button type="button" className="btn btn-outline btn-sm" aria-label={`One more of ${name}`} onClick={() => change(line.quantity + 1)}>
+      <button
+        type="button"
+        className="btn btn-outline btn-sm"
+        aria-label={`One more of ${name}`}
+        onClick={() => change(line.quantity + 1)}
+      >
         +
       </button>
     </div>
@@ -208,7 +255,10 @@ function Checkout({
 }) {
   const user = useStore($user);
   // The phone is checked when it loses focus; fields stay editable while the order is sent.
-  const { values, errors, setErrors, busy, setBusy, bind } = useForm(EMPTY_DELIVERY, { checks: deliveryChecks, disableWhileBusy: false });
+  const { values, errors, setErrors, busy, setBusy, bind } = useForm(EMPTY_DELIVERY, {
+    checks: deliveryChecks,
+    disableWhileBusy: false,
+  });
 
   if (!user) {
     return (
@@ -229,7 +279,10 @@ function Checkout({
     setBusy(true);
     const items = lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity }));
     try {
-      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', { items, ...deliveryJson(values) });
+      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', {
+        items,
+        ...deliveryJson(values),
+      });
       const order = await api.get<Order>(`booking/${enc(result.insertedId)}`);
       clearCart();
       onPlaced(order);

@@ -1,7 +1,10 @@
-// The purchase form on /tools/{id}: login required; the limits come from the live tool.
+// The purchase form on /tools/{id}: login required; the limits come from the live tool. One quantity
+// for both of its actions: Purchase places the order now (address and phone), Add to cart keeps the
+// units for a later checkout of several tools (the spec's rules, counting what the cart holds).
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage } from '../client/api';
+import { addCartItem, cartQuantity } from '../client/cart';
 import { $user } from '../client/session-store';
 import { toast } from '../client/toast';
 import { messages } from '../lib/messages';
@@ -33,13 +36,15 @@ function Purchase({ initial }: { initial: Tool }) {
     { checks: { quantity: checkQuantity, ...deliveryChecks }, disableWhileBusy: false },
   );
   const [placed, setPlaced] = useState<string | null>(null);
+  const [carted, setCarted] = useState<number | null>(null);
 
   /** The live tool: stock and limits as they are now, not as they were at build time. */
   const refresh = useCallback(
     () =>
       api.get<Tool>(`tools/${enc(initial._id)}`, { cache: 'no-cache' }).then((live) => {
         setTool(live);
-        for (const el of document.querySelectorAll('[data-live-stock]')) el.textContent = String(live.availableQuantity);
+        for (const el of document.querySelectorAll('[data-live-stock]'))
+          el.textContent = String(live.availableQuantity);
         return live;
       }),
     [initial._id],
@@ -62,6 +67,7 @@ function Purchase({ initial }: { initial: Tool }) {
         ...deliveryJson(values),
       });
       if (result.acknowledged) {
+        setCarted(null);
         toast.success(messages.orderPlaced);
         setPlaced(result.insertedId);
         setValues((v) => ({ ...v, ...EMPTY_DELIVERY }));
@@ -76,6 +82,21 @@ function Purchase({ initial }: { initial: Tool }) {
     }
   }
 
+  function onAddToCart() {
+    setPlaced(null);
+    const wanted = Number(values.quantity);
+    const problem =
+      quantityError(cartQuantity(tool._id) + wanted, tool) ??
+      (Number.isInteger(wanted) && wanted > 0 ? null : messages.quantityBelowMinimum);
+    setErrors((e) => {
+      const { quantity: _, ...rest } = e;
+      return problem ? { ...rest, quantity: problem } : rest;
+    });
+    if (problem) return setCarted(null);
+    addCartItem(tool._id, wanted, { name: tool.name, price: tool.price });
+    setCarted(cartQuantity(tool._id));
+  }
+
   const count = Number(values.quantity);
   const total = Number.isInteger(count) && count > 0 ? count * toCents(tool.price) : null;
   const soldOut = tool.availableQuantity < tool.minimumOrderQuantity;
@@ -83,17 +104,42 @@ function Purchase({ initial }: { initial: Tool }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="purchase-heading">
       <p className="text-sm text-steel-600" aria-live="polite">
-        In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order {tool.minimumOrderQuantity}
+        In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order{' '}
+        {tool.minimumOrderQuantity}
       </p>
       <DeliveryFields user={user} bind={bind}>
-        <Field label="Quantity" id="quantity" {...quantityInput(tool)} max={tool.availableQuantity} {...bind('quantity')} />
+        <Field
+          label="Quantity"
+          id="quantity"
+          {...quantityInput(tool)}
+          max={tool.availableQuantity}
+          {...bind('quantity')}
+        />
       </DeliveryFields>
       <p className="text-sm">
         Total: <strong>{total === null ? '—' : formatCents(total)}</strong>
       </p>
-      <SubmitButton busy={busy} busyLabel="Placing your order…" disabled={Boolean(errors.quantity) || soldOut} className="btn-primary w-full">
-        {soldOut ? 'Out of stock' : 'Purchase'}
-      </SubmitButton>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <SubmitButton
+          busy={busy}
+          busyLabel="Placing your order…"
+          disabled={Boolean(errors.quantity) || soldOut}
+          className="btn-primary w-full"
+        >
+          {soldOut ? 'Out of stock' : 'Purchase'}
+        </SubmitButton>
+        <button type="button" className="btn btn-outline w-full" onClick={onAddToCart} disabled={soldOut}>
+          Add to cart
+        </button>
+      </div>
+      {carted !== null && (
+        <p className="text-sm text-success" role="status">
+          {messages.cartAdded}: {carted} in your cart.{' '}
+          <a href="/cart" className="font-semibold underline">
+            View cart
+          </a>
+        </p>
+      )}
       {busy && <Spinner label="Placing your order…" className="sr-only" />}
       {placed && (
         <p className="rounded-md bg-green-50 p-3 text-sm text-success" role="status">

@@ -44,6 +44,8 @@ export const messages = {
   paymentRefunded:
     'This order was cancelled before your payment went through, so we refunded it in full. The refund reaches your card in 5–10 business days.',
   orderPaidMeanwhile: 'Your payment for this order has just gone through, so it is paid now and was not deleted.',
+  // The login page, when a tool's page sent the visitor (the tool's name follows).
+  loginToOrder: 'Log in to order this tool:',
   paidOrderKept: "A paid order cannot be deleted: it stays in the shop's books. To cancel it, refund the payment instead.",
   paymentUnsettled: 'We could not confirm the state of this order’s payment. Please try again in a minute.',
   // The cart (not in the spec): a line that cannot be met names its tool before the spec's message.

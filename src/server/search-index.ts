@@ -120,13 +120,19 @@ async function buildBundle(tools: readonly Indexed[]): Promise<SearchBundle> {
   return bundle;
 }
 
+/** How long a search waits for an index of a newer catalogue before the last one answers. */
+const WAIT_FOR_NEW_INDEX_MS = 3000;
+
 /**
- * The served index, kept between requests: rebuilt only when the catalogue list is new and its text
- * differs. While a new index builds, the last one answers (a search never waits for a rebuild: seconds
- * at 10,000 tools, well inside the freshness window), and the one before it stays served too, so a
- * browser that read an older entry file can still fetch that index's (hashed) chunks.
+ * The served index, kept between requests: rebuilt when the catalogue list is new and its text differs.
+ * `refresh` starts a rebuild at once (the store calls it on every 'tools' change announced on the bus, by
+ * this server or another), so a tool added anywhere is in every server's index about a second later.
+ * A search that arrives while a newer index builds waits for it, up to WAIT_FOR_NEW_INDEX_MS (a build
+ * takes about a second for a small catalogue, a few at 10,000 tools), then the last index answers; the
+ * one before it stays served too, so a browser that read an older entry file can still fetch that
+ * index's (hashed) chunks.
  */
-export function liveSearchIndex(list: () => Promise<readonly Indexed[]>) {
+export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs = WAIT_FOR_NEW_INDEX_MS) {
   let seen: readonly Indexed[] | undefined;
   let built: Promise<SearchBundle> | undefined;
   let builtFor = '';
@@ -159,13 +165,24 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>) {
         );
       }
     }
-    return building && latest ? latest : built!;
+    if (!building || !latest) return built!;
+    const last = latest;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<SearchBundle>((resolve) => (timer = setTimeout(() => resolve(last), waitMs)));
+    return Promise.race([built!.catch(() => last), waited]).finally(() => clearTimeout(timer));
   }
-  /** The file at this path under /pagefind/, or undefined when no index served has it. */
-  return async function find(name: string): Promise<SearchFile | undefined> {
-    return (await current()).get(name) ?? previous?.get(name);
+  return {
+    /** The file at this path under /pagefind/, or undefined when no index served has it. */
+    async find(name: string): Promise<SearchFile | undefined> {
+      return (await current()).get(name) ?? previous?.get(name);
+    },
+    /** Builds the index of the catalogue as it is now, if its text changed; resolves when it is served. */
+    async refresh(): Promise<void> {
+      await current().catch(() => {});
+    },
   };
 }
+export type LiveSearchIndex = ReturnType<typeof liveSearchIndex>;
 
 /** A file as a response: brotli or gzip for the scripts when the browser takes it, 304 when it has this one. */
 export function searchFileResponse(file: SearchFile | undefined, request: Request): Response {

@@ -6,6 +6,7 @@ import { jwtSecret } from './config.ts';
 import { createApp, type Api } from './app.ts';
 import { firebaseIdentity } from './auth/identity.ts';
 import { memoryBus, postgresBus, type ChangeBus } from './changes.ts';
+import { liveSearchIndex, type LiveSearchIndex } from './search-index.ts';
 import { openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
@@ -19,6 +20,8 @@ import { stripeClient, stripeGateway } from './payments/stripe.ts';
 export interface Store extends Api {
   db: Db;
   changes: ChangeBus;
+  /** The header search's Pagefind index of the live catalogue (served at /pagefind/). */
+  search: LiveSearchIndex;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,14 @@ export async function openStore(cfg: Config): Promise<Store> {
   );
   await built.tools.list(); // knows which tools exist before traffic arrives
 
+  // The header search's index follows the catalogue: rebuilt as soon as a tool change is announced,
+  // here or on another server, rather than on the first search after it (which then found nothing new).
+  const search = liveSearchIndex(() => built.tools.list());
+  changes.subscribe((change) => {
+    if (change === 'tools') void search.refresh();
+  });
+  void search.refresh();
+
   // Unpaid orders past their hold go back to stock even when nobody reads orders; one server does it.
   const sweep = setInterval(() => {
     db.once('hold-expiry', () => built.orders.expireHolds()).catch((error: Error) =>
@@ -71,6 +82,7 @@ export async function openStore(cfg: Config): Promise<Store> {
     ...built,
     db,
     changes,
+    search,
     async close() {
       clearInterval(sweep);
       await changes.close();

@@ -3,6 +3,7 @@
 // server; stock, rate limits and orders exact across servers; PostgreSQL connections cut, a server
 // killed and another drained under load. `npm run test:cluster` (needs PostgreSQL and nginx).
 import http from 'node:http';
+import { SEARCH_BASE_PATH } from '../../src/lib/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
@@ -25,6 +26,24 @@ import {
   type RequestOptions,
 } from './cluster';
 
+/** The tool URLs a fresh page's search finds for `term`, with Pagefind's browser API over `base`. */
+async function pagefindSearch(base: string, term: string): Promise<string[]> {
+  const script = await (await fetch(`${base}pagefind.js`)).text();
+  const api = (await import(`data:text/javascript;base64,${Buffer.from(script).toString('base64')}`)) as {
+    createInstance(options: { basePath: string }): {
+      search(term: string): Promise<{ results: { data(): Promise<{ url: string }> }[] }>;
+      destroy(): Promise<void>;
+    };
+  };
+  const instance = api.createInstance({ basePath: base });
+  try {
+    const { results } = await instance.search(term);
+    return (await Promise.all(results.map((r) => r.data()))).map((d) => new URL(d.url, base).pathname);
+  } finally {
+    await instance.destroy();
+  }
+}
+
 const skip = await skipReason();
 if (skip) console.log(`Cluster test skipped: ${skip}.`);
 
@@ -38,7 +57,9 @@ const PHONE = '01712345678';
 function multipart(bytes: Buffer, type = 'image/png'): { body: Buffer; headers: Record<string, string> } {
   const boundary = `----cluster${Date.now()}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -57,11 +78,20 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     return res.json<{ token: string }>().token;
   }
 
-  async function addTool(fields: { availableQuantity: number; minimumOrderQuantity: number }, to: RequestOptions['to'] = 'proxy') {
+  async function addTool(
+    fields: { availableQuantity: number; minimumOrderQuantity: number },
+    to: RequestOptions['to'] = 'proxy',
+  ) {
     const res = await call('/api/tools', {
       to,
       token: admin,
-      json: { name: `Cluster hammer ${Date.now()}`, description: 'A hammer for the cluster test.', price: 12.5, img: 'https://example.com/h.png', ...fields },
+      json: {
+        name: `Cluster hammer ${Date.now()}`,
+        description: 'A hammer for the cluster test.',
+        price: 12.5,
+        img: 'https://example.com/h.png',
+        ...fields,
+      },
     });
     expect(res.status, String(res.body)).toBe(201);
     return res.json<{ insertedId: string }>().insertedId;
@@ -80,12 +110,16 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
 
   it('plain HTTP is sent to the HTTPS origin; pages carry the same headers through the proxy as from a server', async () => {
     const redirect = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get({ host: '127.0.0.1', port: HTTP_PORT, path: '/tools?x=1', headers: { host: 'evil.example' } }, resolve).on('error', reject),
+      http
+        .get({ host: '127.0.0.1', port: HTTP_PORT, path: '/tools?x=1', headers: { host: 'evil.example' } }, resolve)
+        .on('error', reject),
     );
     // A Host nginx does not serve gets no redirect to it.
     expect(redirect.statusCode === 301 ? redirect.headers.location : 'none').not.toContain('evil.example');
     const ours = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http.get({ host: '127.0.0.1', port: HTTP_PORT, path: '/tools?x=1', headers: { host: 'localhost' } }, resolve).on('error', reject),
+      http
+        .get({ host: '127.0.0.1', port: HTTP_PORT, path: '/tools?x=1', headers: { host: 'localhost' } }, resolve)
+        .on('error', reject),
     );
     expect(ours.statusCode).toBe(301);
     expect(ours.headers.location).toBe(`${ORIGIN}/tools?x=1`);
@@ -93,7 +127,13 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     const proxied = await call('/', { headers: { 'accept-encoding': 'br' } });
     const direct = await call('/', { to: SERVER_PORTS[0], headers: { 'accept-encoding': 'br' } });
     expect(proxied.status).toBe(200);
-    for (const name of ['content-security-policy', 'strict-transport-security', 'x-frame-options', 'content-encoding', 'cache-control']) {
+    for (const name of [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-frame-options',
+      'content-encoding',
+      'cache-control',
+    ]) {
       expect(proxied.headers[name], name).toBe(direct.headers[name]);
     }
     expect(proxied.headers['strict-transport-security']).toBeTruthy();
@@ -116,12 +156,22 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
       token: shopper,
       json: {
         clientSecret: intent.json<{ clientSecret: string }>().clientSecret,
-        card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123', postalCode: '12345' },
+        card: {
+          number: '4242424242424242',
+          expMonth: 12,
+          expYear: new Date().getFullYear() + 2,
+          cvc: '123',
+          postalCode: '12345',
+        },
       },
     });
     expect(confirmed.status, String(confirmed.body)).toBe(200);
     const transactionId = confirmed.json<{ paymentIntent: { id: string } }>().paymentIntent.id;
-    const paid = await call(`/api/booking/makepayment/${orderId}`, { method: 'PUT', token: shopper, json: { transactionId } });
+    const paid = await call(`/api/booking/makepayment/${orderId}`, {
+      method: 'PUT',
+      token: shopper,
+      json: { transactionId },
+    });
     expect(paid.status, String(paid.body)).toBe(200);
     for (const port of SERVER_PORTS) {
       const order = await call(`/api/booking/${orderId}`, { to: port, token: shopper });
@@ -145,15 +195,63 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
       const [list, page] = await Promise.all([call('/api/tools', { to: port }), call(`/tools/${id}`, { to: port })]);
       return list.json<{ _id: string }[]>().some((t) => t._id === id) && page.status === 200;
     };
-    for (const port of SERVER_PORTS.slice(1)) expect(await within(1000, shows(port)), `shown on ${port}`).toBeLessThan(1000);
+    for (const port of SERVER_PORTS.slice(1))
+      expect(await within(1000, shows(port)), `shown on ${port}`).toBeLessThan(1000);
 
     const deleted = await call(`/api/tools/dlt/${id}`, { method: 'DELETE', to: SERVER_PORTS[0], token: admin });
     expect(deleted.status).toBe(200);
     const gone = (port: number) => async () => {
-      const [api, page] = await Promise.all([call(`/api/tools/${id}`, { to: port }), call(`/tools/${id}`, { to: port })]);
+      const [api, page] = await Promise.all([
+        call(`/api/tools/${id}`, { to: port }),
+        call(`/tools/${id}`, { to: port }),
+      ]);
       return api.status === 404 && page.status === 404;
     };
     for (const port of SERVER_PORTS) expect(await within(1000, gone(port)), `gone on ${port}`).toBeLessThan(1000);
+  });
+
+  it('a tool added through server 1 is found by the header search of every server within 2 s (issue 24)', async () => {
+    const word = `quench${Date.now().toString(36)}`;
+    const res = await call('/api/tools', {
+      to: SERVER_PORTS[0],
+      token: admin,
+      json: {
+        name: `Search hammer ${word}`,
+        description: `A ${word} hammer.`,
+        price: 9.5,
+        img: 'https://example.com/h.png',
+        availableQuantity: 5,
+        minimumOrderQuantity: 1,
+      },
+    });
+    expect(res.status, String(res.body)).toBe(201);
+    const id = res.json<{ insertedId: string }>().insertedId;
+    // Each server as a page opened now searches it: Pagefind's own browser API over that server's files.
+    const finds = (port: number) => async () =>
+      (await pagefindSearch(`http://127.0.0.1:${port}${SEARCH_BASE_PATH}`, word)).includes(`/tools/${id}`);
+    for (const port of SERVER_PORTS) expect(await within(2000, finds(port)), `found on ${port}`).toBeLessThan(2000);
+  });
+
+  it('a review hidden through server 1 leaves the home page of every server within 2 s (issue 23)', async () => {
+    const message = `Cluster review ${Date.now()}`;
+    const posted = await call('/api/review', {
+      to: SERVER_PORTS[0],
+      token: admin,
+      json: { name: 'Cluster', Messege: message, ratings: 4 },
+    });
+    expect(posted.status, String(posted.body)).toBe(201);
+    const id = posted.json<{ insertedId: string }>().insertedId;
+    const home = (port: number) => async () => (await call('/', { to: port })).body.toString().includes(message);
+    for (const port of SERVER_PORTS) expect(await within(2000, home(port)), `shown on ${port}`).toBeLessThan(2000);
+    const hidden = await call(`/api/reviews/hide/${id}`, {
+      method: 'PUT',
+      to: SERVER_PORTS[0],
+      token: admin,
+      json: { hidden: true },
+    });
+    expect(hidden.status, String(hidden.body)).toBe(200);
+    const gone = (port: number) => async () => !(await home(port)());
+    for (const port of SERVER_PORTS) expect(await within(2000, gone(port)), `gone on ${port}`).toBeLessThan(2000);
   });
 
   it('metrics: each server on its loopback METRICS_PORT and with the token on its own port; never through nginx', async () => {
@@ -173,26 +271,48 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
   });
 
   // Each buyer connects from its own loopback address, so sign-in limits per address do not interfere.
-  const buyers = Array.from({ length: 200 }, (_, i) => ({ email: `buyer${i}@cluster.test`, address: `127.0.1.${i + 1}`, token: '' }));
+  const buyers = Array.from({ length: 200 }, (_, i) => ({
+    email: `buyer${i}@cluster.test`,
+    address: `127.0.1.${i + 1}`,
+    token: '',
+  }));
 
   it('200 buyers across the servers on 50 units (minimum 10): exactly 5 orders, stock 0', async () => {
     await createAccounts(buyers.map((b) => b.email));
     // The unsigned-token shortcut must really be accepted before 200 buyers rely on it.
     buyers[0].token = await signIn(buyers[0].email, unsignedIdToken(buyers[0].email), buyers[0].address);
-    await Promise.all(buyers.slice(1).map(async (b) => (b.token = await signIn(b.email, unsignedIdToken(b.email), b.address))));
+    await Promise.all(
+      buyers.slice(1).map(async (b) => (b.token = await signIn(b.email, unsignedIdToken(b.email), b.address))),
+    );
     const toolId = await addTool({ availableQuantity: 50, minimumOrderQuantity: 10 });
     const results = await Promise.all(
       buyers.map((b, i) =>
-        call('/api/booking', { to: SERVER_PORTS[i % 3], token: b.token, json: { toolId, quantity: 10, address: '2 Rush Street', phone: PHONE } }),
+        call('/api/booking', {
+          to: SERVER_PORTS[i % 3],
+          token: b.token,
+          json: { toolId, quantity: 10, address: '2 Rush Street', phone: PHONE },
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
-    expect(statuses.filter((s) => s >= 500), 'no 5xx').toHaveLength(0);
-    const [{ count }] = await sql<{ count: string }>(cluster.dbUrl, 'SELECT count(*) FROM orders WHERE tool_id = $1', [toolId]);
+    expect(
+      statuses.filter((s) => s >= 500),
+      'no 5xx',
+    ).toHaveLength(0);
+    const [{ count }] = await sql<{ count: string }>(cluster.dbUrl, 'SELECT count(*) FROM orders WHERE tool_id = $1', [
+      toolId,
+    ]);
     expect(Number(count)).toBe(5);
     for (const port of SERVER_PORTS) {
-      expect(await within(1000, async () => (await call(`/api/tools/${toolId}`, { to: port })).json<{ availableQuantity: number }>().availableQuantity === 0)).toBeLessThan(1000);
+      expect(
+        await within(
+          1000,
+          async () =>
+            (await call(`/api/tools/${toolId}`, { to: port })).json<{ availableQuantity: number }>()
+              .availableQuantity === 0,
+        ),
+      ).toBeLessThan(1000);
     }
   });
 
@@ -216,7 +336,11 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     let failed = 0;
     const orderers = buyers.slice(0, 90).map(async (b, i) => {
       await new Promise((r) => setTimeout(r, (i % 30) * 100)); // spread over 3 s
-      const res = await call('/api/booking', { to: SERVER_PORTS[i % 3], token: b.token, json: { toolId, quantity: 1, address: '3 Cut Lane', phone: PHONE } }).catch(() => null);
+      const res = await call('/api/booking', {
+        to: SERVER_PORTS[i % 3],
+        token: b.token,
+        json: { toolId, quantity: 1, address: '3 Cut Lane', phone: PHONE },
+      }).catch(() => null);
       if (res?.status === 201) placed.push(res.json<{ insertedId: string }>().insertedId);
       else failed++;
     });
@@ -232,12 +356,23 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     expect(alive()).toHaveLength(3);
     // A read that needs the database, on each server.
     for (const port of SERVER_PORTS) {
-      const back = await within(5000 - (performance.now() - cutAt), async () => (await call(`/api/booking/email/${ADMIN_EMAIL}`, { to: port, token: admin })).status === 200);
+      const back = await within(
+        5000 - (performance.now() - cutAt),
+        async () => (await call(`/api/booking/email/${ADMIN_EMAIL}`, { to: port, token: admin })).status === 200,
+      );
       expect(back, `server ${port} answering again`).toBeLessThan(Infinity);
     }
-    const rows = await sql<{ id: string; quantity: number }>(cluster.dbUrl, 'SELECT id, quantity FROM orders WHERE tool_id = $1', [toolId]);
+    const rows = await sql<{ id: string; quantity: number }>(
+      cluster.dbUrl,
+      'SELECT id, quantity FROM orders WHERE tool_id = $1',
+      [toolId],
+    );
     expect(rows.map((r) => r.id).sort()).toEqual([...placed].sort());
-    const [tool] = await sql<{ available_quantity: number }>(cluster.dbUrl, 'SELECT available_quantity FROM tools WHERE id = $1', [toolId]);
+    const [tool] = await sql<{ available_quantity: number }>(
+      cluster.dbUrl,
+      'SELECT available_quantity FROM tools WHERE id = $1',
+      [toolId],
+    );
     expect(tool.available_quantity).toBe(1000 - rows.length);
     console.log(`Connections cut: ${placed.length} orders placed, ${failed} refused or failed, none lost or doubled.`);
   });
@@ -261,7 +396,10 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     await Promise.all(Array.from({ length: 8 }, reader));
     expect(killed).toBe(true);
     expect(await victim.exited).toBe(null);
-    expect(statuses.filter((s) => s !== 200), `non-200 answers: ${statuses.filter((s) => s !== 200).join(',')}`).toHaveLength(0);
+    expect(
+      statuses.filter((s) => s !== 200),
+      `non-200 answers: ${statuses.filter((s) => s !== 200).join(',')}`,
+    ).toHaveLength(0);
   });
 
   it('SIGTERM of another: its in-flight requests complete, then it exits 0', async () => {

@@ -7,20 +7,29 @@ import { newAccount } from './dashboard-fixtures';
 
 const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 const stockOf = async (page: Page, id: string) =>
-  ((await (await page.request.get(`/api/tools/${id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as { availableQuantity: number })
-    .availableQuantity;
+  (
+    (await (await page.request.get(`/api/tools/${id}`, { headers: { 'cache-control': 'no-cache' } })).json()) as {
+      availableQuantity: number;
+    }
+  ).availableQuantity;
 
-test('three tools in the cart (one below its minimum first), one order, paid once; each stock drops by its line', async ({ page }) => {
+test('three tools in the cart (one below its minimum first), one order, paid once; each stock drops by its line', async ({
+  page,
+}) => {
   const shopper = await newAccount('Cart Shopper', 'cart');
   await login(page, shopper);
-  const tools = (await liveTools(page.request)).filter((t) => t.availableQuantity >= t.minimumOrderQuantity + 2 && t.minimumOrderQuantity > 1).slice(0, 3);
+  const tools = (await liveTools(page.request))
+    .filter((t) => t.availableQuantity >= t.minimumOrderQuantity + 2 && t.minimumOrderQuantity > 1)
+    .slice(0, 3);
   expect(tools).toHaveLength(3);
   const before = await Promise.all(tools.map((t) => stockOf(page, t._id)));
   const quantities = tools.map((t, i) => t.minimumOrderQuantity + i);
 
   for (const [i, tool] of tools.entries()) {
     await page.goto(`/tools/${tool._id}`);
-    const units = page.getByLabel('Units for your cart');
+    // One quantity for both actions of the tool page: Purchase and Add to cart.
+    const units = page.getByLabel('Quantity', { exact: true });
+    await expect(page.getByLabel(/quantity/i)).toHaveCount(1);
     if (i === 0) {
       await units.fill(String(tool.minimumOrderQuantity - 1));
       await units.blur();
@@ -66,38 +75,75 @@ test('three tools in the cart (one below its minimum first), one order, paid onc
   for (const tool of tools) await expect(row.getByText(tool.name)).toBeVisible();
 });
 
-test('two carts racing for the last units of one tool: one order gets them whole, the other a clear 422 and nothing of its other lines', async ({ browser }) => {
+test('two carts racing for the last units of one tool: one order gets them whole, the other a clear 422 and nothing of its other lines', async ({
+  browser,
+}) => {
   const [a, b] = await Promise.all([browser.newPage(), browser.newPage()]);
   await login(a, await newAccount('Racer A', 'race-a'));
   await login(b, await newAccount('Racer B', 'race-b'));
-  const [contested, other] = (await liveTools(a.request)).filter((t) => t.availableQuantity >= 2 * t.minimumOrderQuantity + 1);
+  const [contested, other] = (await liveTools(a.request)).filter(
+    (t) => t.availableQuantity >= 2 * t.minimumOrderQuantity + 1,
+  );
   // Leave exactly one minimum order of the contested tool: place the rest from a third account's view (A's) and free it after.
   const spare = (await stockOf(a, contested._id)) - contested.minimumOrderQuantity;
-  const hold = spare >= contested.minimumOrderQuantity ? await apiAs(a, 'POST', 'booking', { toolId: contested._id, quantity: spare, address: 'Hold 1', phone: '01712345678' }) : undefined;
+  const hold =
+    spare >= contested.minimumOrderQuantity
+      ? await apiAs(a, 'POST', 'booking', {
+          toolId: contested._id,
+          quantity: spare,
+          address: 'Hold 1',
+          phone: '01712345678',
+        })
+      : undefined;
   if (hold) expect(hold.status).toBe(201);
   const otherBefore = await stockOf(a, other._id);
-  const cart = (lines: { toolId: string; quantity: number }[]) => ({ items: lines, address: 'Race Street 1', phone: '01812345678' });
+  const cart = (lines: { toolId: string; quantity: number }[]) => ({
+    items: lines,
+    address: 'Race Street 1',
+    phone: '01812345678',
+  });
   const [first, second] = await Promise.all([
     apiAs(a, 'POST', 'orders', cart([{ toolId: contested._id, quantity: contested.minimumOrderQuantity }])),
-    apiAs(b, 'POST', 'orders', cart([{ toolId: other._id, quantity: other.minimumOrderQuantity }, { toolId: contested._id, quantity: contested.minimumOrderQuantity }])),
+    apiAs(
+      b,
+      'POST',
+      'orders',
+      cart([
+        { toolId: other._id, quantity: other.minimumOrderQuantity },
+        { toolId: contested._id, quantity: contested.minimumOrderQuantity },
+      ]),
+    ),
   ]);
   expect([first.status, second.status].sort()).toEqual([201, 422]);
   const loser = first.status === 422 ? first : second;
   expect(loser.data.error.message).toBe(messages.cartLineRefused(contested.name, messages.quantityAboveAvailable));
   expect(await stockOf(a, contested._id)).toBe(0);
-  expect(await stockOf(a, other._id)).toBe(second.status === 201 ? otherBefore - other.minimumOrderQuantity : otherBefore);
+  expect(await stockOf(a, other._id)).toBe(
+    second.status === 201 ? otherBefore - other.minimumOrderQuantity : otherBefore,
+  );
   // Give the units back for the other tests.
-  for (const [page, res] of [[a, hold], [a, first], [b, second]] as const) {
-    if (res?.status === 201) expect((await apiAs(page, 'DELETE', `booking/dlt/${res.data.insertedId}`)).status).toBe(200);
+  for (const [page, res] of [
+    [a, hold],
+    [a, first],
+    [b, second],
+  ] as const) {
+    if (res?.status === 201)
+      expect((await apiAs(page, 'DELETE', `booking/dlt/${res.data.insertedId}`)).status).toBe(200);
   }
 });
 
-test('a catalogue card adds its tool’s minimum to the cart, and the header counts it in every tab', async ({ page, context }) => {
+test('a catalogue card adds its tool’s minimum to the cart, and the header counts it in every tab', async ({
+  page,
+  context,
+}) => {
   await page.goto('/tools');
   const [tool] = (await liveTools(page.request)).filter((t) => t.availableQuantity >= t.minimumOrderQuantity);
   const other = await context.newPage();
   await other.goto('/blogs');
-  await page.getByRole('button', { name: `Add to cart: ${tool.name}` }).first().click();
+  await page
+    .getByRole('button', { name: `Add to cart: ${tool.name}` })
+    .first()
+    .click();
   await expect(page.getByText(messages.cartAdded)).toBeVisible();
   await expect(page.locator('header [data-cart-count]').first()).toHaveText(String(tool.minimumOrderQuantity));
   await expect(other.locator('header [data-cart-count]').first()).toHaveText(String(tool.minimumOrderQuantity));

@@ -153,6 +153,67 @@ test('the header fits on one line at tablet and desktop widths, signed in (name,
   }
 });
 
+test('from 1024 to 1920 px the brand, the search, every link and the name stay whole and apart, signed in and out', async ({
+  page,
+}) => {
+  const parts = () =>
+    page
+      .locator('header nav')
+      .first()
+      .evaluate((nav) => {
+        const shown = (e: Element) => (e as HTMLElement).offsetParent !== null && e.getBoundingClientRect().width > 0;
+        const items = [
+          nav.querySelector('a[href="/"]')!,
+          nav.querySelector('#site-search')!,
+          ...[...nav.querySelectorAll('#main-menu a, #main-menu button, [data-session-name]')].filter(shown),
+        ];
+        return items.map((e) => {
+          const r = e.getBoundingClientRect();
+          const el = e as HTMLElement;
+          return {
+            name: (el.getAttribute('aria-label') ?? el.textContent ?? el.id).trim() || el.id,
+            left: r.left,
+            right: r.right,
+            top: r.top,
+            bottom: r.bottom,
+            // Cut text: its content is wider than its box (the name may be, with an ellipsis and a title).
+            cut: el.matches('[data-session-name]') ? false : el.scrollWidth > el.clientWidth + 1,
+            empty: el.matches('[data-session-name]') && !el.textContent?.trim(),
+          };
+        });
+      });
+  const check = async (label: string) => {
+    const boxes = await parts();
+    for (const b of boxes) {
+      expect(b.cut, `${label}: ${b.name} is cut`).toBe(false);
+      expect(b.empty, `${label}: the name is empty`).toBe(false);
+      expect(b.left, `${label}: ${b.name} starts on screen`).toBeGreaterThanOrEqual(0);
+      expect(b.right, `${label}: ${b.name} ends on screen`).toBeLessThanOrEqual(page.viewportSize()!.width);
+    }
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1)) {
+        const overlap =
+          Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+        expect(overlap, `${label}: ${a.name} overlaps ${b.name}`).toBe(false);
+      }
+  };
+  const widths = [1024, 1100, 1280, 1440, 1920];
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/tools');
+    await check(`signed out at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, DEMO_ADMIN, '/tools');
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/tools');
+    await expect(page.locator('[data-session-name]').first()).toBeVisible();
+    await check(`signed in at ${width} px`);
+  }
+});
+
 test.describe('dark theme', () => {
   test.use({ colorScheme: 'dark' });
 

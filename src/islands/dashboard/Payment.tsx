@@ -51,16 +51,28 @@ export default function Payment({ params }: { params: Record<string, string> }) 
   }
 
   const error = found.error ?? intentError;
-  if (error) return <p className="card p-6 text-danger" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="card p-6 text-danger" role="alert">
+        {error}
+      </p>
+    );
   if (!order) return <PageSpinner label="Loading your order…" />;
 
   const unit = toCents(order.price);
+  // Once paid, the prompt gives way to the paid state (and a cancelled order is not asked for money).
+  const paid = paidWith !== null || order.payment === 'paid';
+  const heading = paid
+    ? `Paid: ${order.productName}`
+    : order.payment === 'cancelled'
+      ? `Cancelled: ${order.productName}`
+      : `Please pay for ${order.productName}`;
   return (
     <section aria-labelledby="payment-heading" className="max-w-xl space-y-6">
       <div className="card p-6">
         <p className="text-sm text-steel-600">Hello, {order.userName}</p>
         <h1 id="payment-heading" className="mt-1 text-2xl font-black">
-          Please pay for {order.productName}
+          {heading}
         </h1>
         {order.items.length > 1 ? (
           // Several lines: each 'quantity x price = line total', then the one payment's total.
@@ -78,7 +90,7 @@ export default function Payment({ params }: { params: Record<string, string> }) 
           </p>
         )}
       </div>
-      {paidWith || order.payment === 'paid' ? (
+      {paid ? (
         <div className="card border-success p-6" role="status">
           <p className="text-lg font-bold text-success">{messages.paymentSuccess}</p>
           <p className="mt-2 text-sm">
@@ -99,7 +111,11 @@ export default function Payment({ params }: { params: Record<string, string> }) 
         <div className="card p-6">
           <Suspense fallback={<PageSpinner label="Loading the card form…" />}>
             {intent.gateway === 'stripe' && intent.publishableKey ? (
-              <StripeCardForm publishableKey={intent.publishableKey} clientSecret={intent.clientSecret} onPaid={onPaid} />
+              <StripeCardForm
+                publishableKey={intent.publishableKey}
+                clientSecret={intent.clientSecret}
+                onPaid={onPaid}
+              />
             ) : (
               <SandboxCardForm clientSecret={intent.clientSecret} onPaid={onPaid} />
             )}

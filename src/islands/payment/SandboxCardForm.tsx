@@ -1,7 +1,7 @@
 // The offline card form: Stripe's test cards behave as in Stripe test mode (see README).
 import { useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../client/api';
-import { cardFormatError } from '../../lib/cards';
+import { cardFormatError, formatCardNumber, formatExpiry, parseExpiry } from '../../lib/cards';
 import { PayFooter } from './PayFooter';
 
 export interface CardFormProps {
@@ -17,8 +17,12 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const [month, year] = card.expiry.split('/').map((p) => Number(p.trim()));
-    const input = { number: card.number, expMonth: month || 0, expYear: year || 0, cvc: card.cvc.trim(), postalCode: card.postalCode.trim() };
+    const input = {
+      number: card.number,
+      ...parseExpiry(card.expiry),
+      cvc: card.cvc.trim(),
+      postalCode: card.postalCode.trim(),
+    };
     // Like Stripe's createPaymentMethod: a card that cannot be sent is refused here.
     const formatError = cardFormatError(input);
     if (formatError) return setCardError(formatError);
@@ -26,7 +30,10 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
     setBusy(true);
     try {
       // Like Stripe's confirmCardPayment(clientSecret): the sandbox network charges the card or declines it.
-      const { paymentIntent } = await api.post<{ paymentIntent: { id: string; status: string } }>('sandbox/confirm', { clientSecret, card: input });
+      const { paymentIntent } = await api.post<{ paymentIntent: { id: string; status: string } }>('sandbox/confirm', {
+        clientSecret,
+        card: input,
+      });
       await onPaid(paymentIntent.id);
     } catch (error) {
       setCardError(errorMessage(error));
@@ -48,7 +55,7 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
           autoComplete="cc-number"
           placeholder="4242 4242 4242 4242"
           value={card.number}
-          onChange={(e) => set('number', e.target.value)}
+          onChange={(e) => set('number', formatCardNumber(e.target.value))}
         />
       </div>
       <div className="grid grid-cols-3 items-end gap-3">
@@ -56,19 +63,42 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
           <label className="label" htmlFor="card-expiry">
             Expiry (MM/YY)
           </label>
-          <input id="card-expiry" className="input" autoComplete="cc-exp" placeholder="12/30" value={card.expiry} onChange={(e) => set('expiry', e.target.value)} />
+          <input
+            id="card-expiry"
+            className="input"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            value={card.expiry}
+            onChange={(e) => set('expiry', formatExpiry(e.target.value, card.expiry))}
+          />
         </div>
         <div>
           <label className="label" htmlFor="card-cvc">
             CVC
           </label>
-          <input id="card-cvc" className="input" inputMode="numeric" autoComplete="cc-csc" placeholder="123" value={card.cvc} onChange={(e) => set('cvc', e.target.value)} />
+          <input
+            id="card-cvc"
+            className="input"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            value={card.cvc}
+            onChange={(e) => set('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
+          />
         </div>
         <div>
           <label className="label" htmlFor="card-postal">
             Postal code
           </label>
-          <input id="card-postal" className="input" autoComplete="postal-code" placeholder="1207" value={card.postalCode} onChange={(e) => set('postalCode', e.target.value)} />
+          <input
+            id="card-postal"
+            className="input"
+            autoComplete="postal-code"
+            placeholder="1207"
+            value={card.postalCode}
+            onChange={(e) => set('postalCode', e.target.value)}
+          />
         </div>
       </div>
       <PayFooter busy={busy} cardError={cardError} />

@@ -1,6 +1,7 @@
-// The one data table. Wide screens get a plain table; below 640 px each row stacks into a card whose
-// cells carry their column's label, so nothing scrolls sideways on a phone. The explicit ARIA roles
-// keep the table semantics that `display: block` would otherwise strip in some browsers.
+// The one data table. Where it has room it is a plain table; where its space is under 42rem (a phone,
+// or a tablet beside the dashboard's menu: a container query, not the window's width) each row stacks
+// into a card whose cells carry their column's label, so nothing scrolls sideways. The explicit ARIA
+// roles keep the table semantics that `display: block` would otherwise strip in some browsers.
 import type { ReactNode } from 'react';
 import { EmptyState } from './States';
 
@@ -26,49 +27,69 @@ interface Props<T> {
   busy?: boolean;
 }
 
-const stackCell = 'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:border-0 max-sm:px-0 max-sm:py-1.5 max-sm:text-right';
-const stackLabel = 'max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-steel-600 max-sm:before:content-[attr(data-label)]';
+const stackCell =
+  '@max-2xl:flex @max-2xl:items-center @max-2xl:justify-between @max-2xl:gap-4 @max-2xl:border-0 @max-2xl:px-0 @max-2xl:py-1.5 @max-2xl:text-right';
+const stackLabel =
+  '@max-2xl:before:shrink-0 @max-2xl:before:text-xs @max-2xl:before:font-semibold @max-2xl:before:uppercase @max-2xl:before:tracking-wide @max-2xl:before:text-steel-600 @max-2xl:before:content-[attr(data-label)]';
 
 export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: Props<T>) {
   if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
   return (
-    // Focusable so a keyboard can scroll it sideways when a wide table overflows (from 640 px up).
-    <div
-      role="region"
-      aria-label={caption}
-      tabIndex={0}
-      className={`card overflow-x-auto max-sm:overflow-visible max-sm:border-0 max-sm:bg-transparent max-sm:shadow-none ${busy ? 'opacity-60' : ''}`}
-    >
-      <table role="table" className="table-basic max-sm:block">
-        <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup" className="max-sm:sr-only">
-          <tr role="row">
-            {columns.map((c) => (
-              <th role="columnheader" scope="col" key={c.header} className={`whitespace-nowrap text-xs uppercase tracking-wide ${c.className ?? ''}`}>
-                {c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody role="rowgroup" className="max-sm:flex max-sm:flex-col max-sm:gap-3">
-          {rows.map((row) => (
-            <tr role="row" key={rowKey(row)} className="hover:bg-steel-50 max-sm:block max-sm:rounded-lg max-sm:border max-sm:border-steel-200 max-sm:bg-white max-sm:px-4 max-sm:py-2 max-sm:shadow-sm">
-              {columns.map((c) => {
-                const className = `${stackCell} ${stackLabel} ${c.className ?? ''}`;
-                return c.rowHeader ? (
-                  <th role="rowheader" scope="row" key={c.header} data-label={c.header} className={`border-b border-steel-100 bg-transparent px-3 py-2 text-left align-middle font-semibold text-ink [overflow-wrap:break-word] ${className}`}>
-                    {c.cell(row)}
-                  </th>
-                ) : (
-                  <td role="cell" key={c.header} data-label={c.header} className={className}>
-                    {c.cell(row)}
-                  </td>
-                );
-              })}
+    <div className="@container">
+      {/* Focusable so a keyboard can scroll it sideways when a wide table still overflows its card;
+          positioned, so the cells' visually hidden text stays inside what scrolls. */}
+      <div
+        role="region"
+        aria-label={caption}
+        tabIndex={0}
+        className={`card relative overflow-x-auto @max-2xl:overflow-visible @max-2xl:border-0 @max-2xl:bg-transparent @max-2xl:shadow-none ${busy ? 'opacity-60' : ''}`}
+      >
+        <table role="table" className="table-basic @max-2xl:block">
+          <caption className="sr-only">{caption}</caption>
+          <thead role="rowgroup" className="@max-2xl:sr-only">
+            <tr role="row">
+              {columns.map((c) => (
+                <th
+                  role="columnheader"
+                  scope="col"
+                  key={c.header}
+                  className={`whitespace-nowrap text-xs uppercase tracking-wide ${c.className ?? ''}`}
+                >
+                  {c.header}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody role="rowgroup" className="@max-2xl:flex @max-2xl:flex-col @max-2xl:gap-3">
+            {rows.map((row) => (
+              <tr
+                role="row"
+                key={rowKey(row)}
+                className="hover:bg-steel-50 @max-2xl:block @max-2xl:rounded-lg @max-2xl:border @max-2xl:border-steel-200 @max-2xl:bg-white @max-2xl:px-4 @max-2xl:py-2 @max-2xl:shadow-sm"
+              >
+                {columns.map((c) => {
+                  const className = `${stackCell} ${stackLabel} ${c.className ?? ''}`;
+                  return c.rowHeader ? (
+                    <th
+                      role="rowheader"
+                      scope="row"
+                      key={c.header}
+                      data-label={c.header}
+                      className={`border-b border-steel-100 bg-transparent px-3 py-2 text-left align-middle font-semibold text-ink [overflow-wrap:break-word] ${className}`}
+                    >
+                      {c.cell(row)}
+                    </th>
+                  ) : (
+                    <td role="cell" key={c.header} data-label={c.header} className={className}>
+                      {c.cell(row)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -2,8 +2,10 @@ import { useState } from 'react';
 
 interface Options<V> {
   /**
-   * Fields checked when they lose focus (the spec's blur rules): the message stays while the person
-   * types and is checked again on the next blur or submit. Other fields clear their message on input.
+   * Fields checked when they lose focus (the spec's blur rules): a message appears on blur or submit;
+   * while the person types it goes as soon as the value passes (not on the next blur: a message that
+   * vanished then would move the buttons under a click already on its way). Other fields clear their
+   * message on input.
    */
   checks?: Partial<Record<keyof V & string, (value: string) => string | null>>;
   /** Fields are disabled while the form is sending (the default); false keeps them editable. */
@@ -27,8 +29,10 @@ export function useForm<V extends Record<string, string>>(
       error: errors[name],
       disabled: disableWhileBusy && busy,
       onChange: (e: { target: { value: string } }) => {
-        setValues((v) => ({ ...v, [name]: e.target.value }));
+        const value = e.target.value;
+        setValues((v) => ({ ...v, [name]: value }));
         if (!check) setErrors((old) => ({ ...old, [name]: '' }));
+        else setErrors((old) => (old[name] && !check(value) ? { ...old, [name]: '' } : old));
       },
       onBlur: check && (() => setErrors((old) => ({ ...old, [name]: check(values[name]) ?? '' }))),
     };

@@ -1,0 +1,129 @@
+// Issue 24, phones: every screen at 360, 390 and 768 px, signed out, as a shopper and as an admin, in
+// light and dark: nothing scrolls sideways, and every action button of the page is on screen and can
+// be clicked (nothing covers it). The header has one menu, with every link of the spec's nav and Cart.
+import { expect, test, type Page } from '@playwright/test';
+import { blogPosts, liveTools, login, DEMO_ADMIN } from './fixtures';
+import { createTool, newAccount, placeOrder, type Account } from './dashboard-fixtures';
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(300_000);
+
+const WIDTHS = [360, 390, 768];
+const THEMES = ['light', 'dark'] as const;
+
+/** Waits for a page (and a dashboard screen's first answers) to settle. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await expect(page.getByText(/^(Loading|Checking|Preparing)\b/)).toHaveCount(0, { timeout: 15_000 });
+}
+
+/** Nothing wider than the window, and every action in the page's main part on screen and clickable. */
+async function expectUsable(page: Page, label: string) {
+  const { scrollWidth, windowWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    windowWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${label}: page width`).toBeLessThanOrEqual(windowWidth);
+  const actions = page.locator('main').locator('button:visible, a.btn:visible, input[type="submit"]:visible');
+  const count = await actions.count();
+  for (let i = 0; i < count; i++) {
+    const action = actions.nth(i);
+    const name = (await action.getAttribute('aria-label')) ?? (await action.innerText()).trim();
+    await action.scrollIntoViewIfNeeded();
+    const box = await action.boundingBox();
+    expect(box, `${label}: "${name}" has a box`).not.toBeNull();
+    expect(box!.x, `${label}: "${name}" starts on screen`).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, `${label}: "${name}" ends on screen`).toBeLessThanOrEqual(windowWidth + 0.5);
+    // A trial click: visible, enabled or not, and not covered by anything (a badge over a link…).
+    if (await action.isEnabled()) await action.click({ trial: true, timeout: 5000 });
+  }
+}
+
+async function sweep(page: Page, paths: string[]) {
+  for (const width of WIDTHS)
+    for (const theme of THEMES) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: theme });
+      for (const path of paths) {
+        await page.goto(path);
+        await settle(page);
+        await expectUsable(page, `${path} at ${width} px, ${theme}`);
+      }
+    }
+}
+
+test('signed out: the storefront at every phone width', async ({ page, request }) => {
+  const tool = (await liveTools(request))[0];
+  const post = blogPosts()[0];
+  await sweep(page, [
+    '/',
+    '/tools',
+    `/tools/${tool._id}`,
+    '/blogs',
+    `/blogs/${post.slug}`,
+    '/myportfolio',
+    '/login',
+    '/signup',
+    '/cart',
+    '/no-such-page',
+  ]);
+});
+
+test('the header has one menu below 1024 px, with every link and the cart', async ({ page }) => {
+  for (const width of [360, 768, 1000]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    const toggles = header.getByRole('button', { expanded: false }).filter({ hasNot: page.locator('input') });
+    await expect(header.getByRole('button', { name: 'Menu', exact: true })).toHaveCount(1);
+    await expect(toggles).toHaveCount(1);
+    await expect(header.getByRole('link', { name: 'Blogs' })).toBeHidden();
+    await header.getByRole('button', { name: 'Menu', exact: true }).click();
+    for (const name of ['Home', 'Tools', 'Blogs', 'My Portfolio', 'Login', 'Sign up'])
+      await expect(header.getByRole('link', { name, exact: true })).toBeVisible();
+    await expect(header.getByRole('link', { name: /^Cart/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(header.getByRole('link', { name: 'Blogs' })).toBeHidden();
+  }
+});
+
+test.describe('signed in', () => {
+  let shopper: Account;
+  let unpaid = '';
+  test.beforeAll(async () => {
+    shopper = await newAccount('Phone Shopper With A Rather Long Name', 'phone');
+    const toolId = await createTool({ name: `Phone Sweep Hammer ${Date.now()}`, availableQuantity: 500 });
+    unpaid = (await placeOrder(shopper, toolId, 3, false)).id;
+    await placeOrder(shopper, toolId, 2, true);
+  });
+
+  test('as a shopper: tool page, cart with lines, dashboard, orders and payment', async ({ page, request }) => {
+    await login(page, shopper);
+    const tools = (await liveTools(request)).filter((t) => t.availableQuantity >= t.minimumOrderQuantity).slice(0, 2);
+    // Two tools in the cart, so its lines and total show.
+    await page.evaluate(
+      (lines) => localStorage.setItem('cart', JSON.stringify(lines)),
+      tools.map((t) => ({ toolId: t._id, quantity: t.minimumOrderQuantity, name: t.name, price: t.price })),
+    );
+    await sweep(page, [
+      `/tools/${tools[0]._id}`,
+      '/cart',
+      '/dashboard',
+      '/dashboard/myreview',
+      '/dashboard/myorders',
+      `/dashboard/payment/${unpaid}`,
+    ]);
+  });
+
+  test('as an admin: every admin screen', async ({ page }) => {
+    await login(page, DEMO_ADMIN);
+    await sweep(page, [
+      '/dashboard',
+      '/dashboard/allusers',
+      '/dashboard/addproduct',
+      '/dashboard/allproduct',
+      '/dashboard/manageallproducts',
+      '/dashboard/managereviews',
+    ]);
+  });
+});
