@@ -183,7 +183,7 @@ test.describe('reviews on a tool page', () => {
 
 test('screenshots of a tool page with reviews, 390 and 1280 px, light and dark', async ({ browser }) => {
   test.setTimeout(240_000);
-  const toolId = await createTool({ name: `Framing Hammer ${Date.now()}`, img: '/images/tools/claw-hammer.svg' });
+  const toolId = await createTool({ name: `Framing Hammer ${Date.now()}`, img: '/images/tools/milled-face-framing-hammer.svg' });
   await reviewedBy(toolId, 'Karim', 4.5, 'Good weight, the grip stays dry in the rain. Used it on a two-storey frame.');
   await reviewedBy(toolId, 'Shirin Akter', 5, 'Best hammer on our site.\nThe claw pulls 4-inch nails without a fuss.');
   const buyer = await newAccount('Rahim Uddin');
@@ -197,11 +197,15 @@ test('screenshots of a tool page with reviews, 390 and 1280 px, light and dark',
       await page.setViewportSize({ width, height: 900 });
       const section = reviews(page);
       await section.scrollIntoViewIfNeeded();
-      await section.getByRole('button', { name: 'Write a review' }).click();
-      await expect(section.getByRole('form', { name: 'Review this tool' })).toBeVisible();
+      const write = section.getByRole('button', { name: 'Write a review' });
+      await expect(write).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       await section.screenshot({ path: `test-results/tool-reviews-${colorScheme}-${width}.png` });
       await page.screenshot({ path: `test-results/tool-page-${colorScheme}-${width}.png`, fullPage: true });
+      await write.click();
+      await expect(section.getByRole('form', { name: 'Review this tool' })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await section.screenshot({ path: `test-results/tool-reviews-form-${colorScheme}-${width}.png` });
       await context.close();
     }
   }
