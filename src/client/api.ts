@@ -111,6 +111,14 @@ export const api = {
   post: <T>(path: string, json?: unknown, options?: Options) => call<T>('post', path, { ...options, json }),
   put: <T>(path: string, json?: unknown, options?: Options) => call<T>('put', path, { ...options, json }),
   delete: <T>(path: string, options?: Options) => call<T>('delete', path, options),
+  /** A file the API serves as an attachment: its bytes and the name its Content-Disposition gives. */
+  download: (path: string, fallbackName: string) =>
+    withRenewal(async () => {
+      const response = await client.get(path.replace(/^\//, ''), { timeout: 120_000 });
+      const disposition = response.headers.get('content-disposition')?.slice(0, 300) ?? '';
+      const name = /filename="([^"/\\]{1,200})"/.exec(disposition)?.[1] ?? fallbackName;
+      return { blob: await response.blob(), name };
+    }, true),
   /** Multipart upload (the image endpoint), with progress when asked for. */
   upload: <T>(path: string, body: FormData, { onProgress, signal }: UploadOptions = {}) =>
     onProgress

@@ -14,6 +14,8 @@ export interface SessionUser {
  * access token (the spec's name). */
 export const USER_KEY = 'session-user';
 export const ACCESS_TOKEN_KEY = 'accessToken';
+/** sessionStorage key of a toast left for the next page (src/client/toast.ts), e.g. after deleting the account. */
+export const FLASH_TOAST_KEY = 'flash-toast';
 
 function readStored(): SessionUser | null {
   if (typeof localStorage === 'undefined') return null;

@@ -63,22 +63,68 @@ export async function signUp(name: string, email: string, password: string) {
   await establish(user, true); // refreshed so the token carries the display name
 }
 
+/** The emulator's stand-in for a Google ID token: the same Google account (sub) for an email every time. */
+const emulatorGoogleIdToken = (email: string) =>
+  JSON.stringify({ sub: `google-${email}`, email, email_verified: true, name: email.split('@')[0] });
+
 /** Google sign-in: the popup with a real project; against the emulator, a Google credential for the typed email. */
 export async function signInWithGoogle(emulatorEmail?: string) {
   const [{ auth, usingEmulator }, { GoogleAuthProvider, browserPopupRedirectResolver, signInWithCredential, signInWithPopup }] =
     await firebase();
   if (usingEmulator) {
     if (!emulatorEmail) throw Object.assign(new Error('email needed'), { code: 'auth/invalid-email' });
-    const name = emulatorEmail.split('@')[0];
-    const credential = GoogleAuthProvider.credential(
-      JSON.stringify({ sub: `google-${emulatorEmail}`, email: emulatorEmail, email_verified: true, name }),
-    );
-    const { user } = await signInWithCredential(auth, credential);
+    const { user } = await signInWithCredential(auth, GoogleAuthProvider.credential(emulatorGoogleIdToken(emulatorEmail)));
     await establish(user);
     return;
   }
   const { user } = await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
   await establish(user);
+}
+
+/** How the signed-in user proves who they are (Firebase's providers): a password, Google, or both. */
+export async function signInMethods(): Promise<{ password: boolean; google: boolean }> {
+  const [{ auth }] = await firebase();
+  await auth.authStateReady();
+  const providers = auth.currentUser?.providerData.map((p) => p.providerId) ?? [];
+  return { password: providers.includes('password'), google: providers.includes('google.com') };
+}
+
+/** A re-authentication: the current password, or Google (a popup; against the emulator, a Google credential). */
+export type Proof = { password: string } | { google: true };
+
+/** Signs the current user in again (Firebase's re-authentication): sensitive changes need a fresh sign-in. */
+async function reauthenticate(proof: Proof): Promise<User> {
+  const [{ auth, usingEmulator }, fb] = await firebase();
+  await auth.authStateReady();
+  const user = auth.currentUser;
+  if (!user?.email) throw Object.assign(new Error('No user is logged in'), { code: 'auth/no-current-user' });
+  if ('password' in proof) {
+    await fb.reauthenticateWithCredential(user, fb.EmailAuthProvider.credential(user.email, proof.password));
+  } else if (usingEmulator) {
+    await fb.reauthenticateWithCredential(user, fb.GoogleAuthProvider.credential(emulatorGoogleIdToken(user.email)));
+  } else {
+    await fb.reauthenticateWithPopup(user, new fb.GoogleAuthProvider(), fb.browserPopupRedirectResolver);
+  }
+  return user;
+}
+
+/** Change password: the current one proves it is the user, then Firebase stores the new one. The session stays. */
+export async function changePassword(currentPassword: string, newPassword: string) {
+  const [, { updatePassword }] = await firebase();
+  const user = await reauthenticate({ password: currentPassword });
+  await updatePassword(user, newPassword);
+}
+
+/**
+ * Deletes the user's account: a fresh sign-in, whose ID token (auth_time: now) the server checks before
+ * it deletes anything (DELETE /api/account), then this browser signs out.
+ */
+export async function deleteAccount(proof: Proof) {
+  const user = await reauthenticate(proof);
+  const idToken = await user.getIdToken();
+  await api.delete('account', { json: { idToken } });
+  // The sign-in account is gone already; only this browser's copy of it is left to drop.
+  await signOut().catch(() => storeSession(null));
 }
 
 export async function sendPasswordReset(email: string) {

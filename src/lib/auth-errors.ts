@@ -22,3 +22,32 @@ export function authErrorMessage(error: unknown): string {
       return messages.authOther;
   }
 }
+
+/**
+ * The message for a failed re-authentication or password change (the profile's account actions): a
+ * wrong current password reads as such (the login's 'Wrong password. Intruder!!' would accuse the
+ * owner of the account), and the cases a signed-in user can meet get their own words.
+ */
+export function accountAuthErrorMessage(error: unknown): string {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  switch (code) {
+    case 'auth/wrong-password':
+    case 'auth/invalid-credential':
+    case 'auth/invalid-login-credentials':
+      return messages.currentPasswordWrong;
+    case 'auth/requires-recent-login':
+    case 'auth/user-token-expired':
+      return messages.recentLoginRequired;
+    case 'auth/weak-password':
+      return messages.passwordTooShort;
+    case 'auth/user-mismatch':
+      return messages.googleAccountMismatch;
+    case 'auth/no-current-user':
+    case 'auth/user-not-found':
+      return messages.authNoUser;
+    case 'auth/network-request-failed':
+      return messages.authNetwork;
+    default:
+      return authErrorMessage(error);
+  }
+}

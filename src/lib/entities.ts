@@ -108,6 +108,24 @@ export interface ModeratedReview extends Review {
   hidden: boolean;
 }
 
+/** One of a user's own reviews, in their data export: hidden ones too, marked. */
+export interface AuthoredReview extends Review {
+  hidden: boolean;
+  createdAt: string;
+}
+
+/** GET /account/export: everything the store keeps about a user, as the JSON file they download. */
+export interface AccountExport {
+  format: 'ironcrest-account-export';
+  version: 1;
+  exportedAt: string;
+  profile: UserProfile;
+  /** Every order the account placed, newest first, with its lines, payment, shipping and refund. */
+  orders: Order[];
+  /** Every review the account wrote, oldest first. */
+  reviews: AuthoredReview[];
+}
+
 export interface ModerationPage {
   services: ModeratedReview[];
   count: number;

@@ -21,6 +21,8 @@ export const HOME_TOOL_COUNT = 6;
 /** Tools in one order (POST /orders): a cart, not a bulk import. */
 export const MAX_ORDER_LINES = 50;
 export const MIN_PASSWORD_LENGTH = 6;
+/** Deleting one's account needs a sign-in (re-authentication) at most this old. */
+export const REAUTH_MAX_AGE_MS = 5 * 60_000;
 export const REVIEW_NAME_MAX = 20;
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;

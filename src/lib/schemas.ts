@@ -209,6 +209,32 @@ export const toolReviewsQuerySchema = z.object({
 /** PUT /reviews/hide/{id}: an admin hides a review from the public list, or shows it again. */
 export const reviewHiddenSchema = z.object({ hidden: z.boolean({ error: 'hidden must be true or false' }) });
 
+/**
+ * The profile's Change password form (the browser only: Firebase checks and stores passwords). The
+ * spec's password rules apply to the new one.
+ */
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z.string().min(1, messages.currentPasswordRequired).max(128),
+    newPassword: password,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsDontMatch, path: ['confirmPassword'] })
+  .refine((v) => v.newPassword !== v.currentPassword, { message: messages.passwordUnchanged, path: ['newPassword'] });
+export type PasswordChange = z.output<typeof passwordChangeSchema>;
+
+/**
+ * DELETE /account: a Firebase ID token from a re-authentication moments ago (a JWT: three base64url
+ * parts; the emulator's have an empty signature). Checked by the server's identity module.
+ */
+export const accountDeletionSchema = z.object({
+  idToken: z
+    .string({ error: 'idToken is required' })
+    .max(8192, 'idToken is not valid')
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]*$/, 'idToken is not valid'),
+});
+export type AccountDeletion = z.output<typeof accountDeletionSchema>;
+
 /** First message of a zod error per field: what forms show under inputs. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};

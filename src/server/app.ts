@@ -1,6 +1,8 @@
 // Composes the API: one router per feature, mounted under /api. Nothing else lives here.
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
+import { accountRoutes } from './account/account.routes.ts';
+import { accountService } from './account/account.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
@@ -28,6 +30,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
+  // A user's own account: a flow over the users, orders and reviews modules.
+  const account = accountService(deps, { users, orders, reviews, tools });
 
   const api = new Hono<AppEnv>()
     // Only the public reads say how they may be cached (cachedJson, images); every other answer is
@@ -55,6 +59,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', ordersRoutes(deps, orders))
     .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
     .route('/', reviewsRoutes(deps, reviews, tools))
+    .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
     .route('/', contactRoutes(deps, contactService(deps.db)));
 

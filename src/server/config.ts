@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { BRAND } from '../lib/brand.ts';
 import { withoutTrailingSlashes } from '../lib/text.ts';
 import { memoise } from './cache.ts';
 
@@ -60,6 +61,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
   /** Seed demo data into an empty database (on by default; set to 0 for a bare production store). */
   SEED_DEMO: z.enum(['0', '1']).default('1'),
+  /** Where the store's emails go out (smtp://user:pass@host:587, smtps://…); unset, they are kept for the Emails screen. */
+  SMTP_URL: z
+    .url()
+    .refine((u) => /^smtps?:$/.test(new URL(u).protocol), 'must start with smtp:// or smtps://')
+    .optional(),
+  /** The From of every email, e.g. Ironcrest Tools <no-reply@shop.example.com>. */
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  /** Where the shop is told of paid orders, contact messages and low stock. */
+  SHOP_EMAIL: z.email().optional(),
+  /** The seller block of invoices and credit notes. */
+  SHOP_NAME: z.string().min(1).max(120).optional(),
+  SHOP_ADDRESS: z.string().min(1).max(300).optional(),
+  SHOP_TAX_ID: z.string().min(1).max(60).optional(),
+  /** A sale that takes a tool below this many units tells the shop (unset: the tool's minimum order × 2). */
+  LOW_STOCK_UNITS: z.coerce.number().int().min(0).optional(),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -105,6 +121,20 @@ function toConfig(e: Env) {
     metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO === '1',
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from:
+        e.MAIL_FROM ??
+        `${e.SHOP_NAME ?? BRAND} <no-reply@${new URL(e.PUBLIC_SITE_URL ?? 'http://localhost').hostname}>`,
+      shopEmail: e.SHOP_EMAIL ?? adminEmails[0],
+    },
+    shop: {
+      name: e.SHOP_NAME ?? BRAND,
+      address: e.SHOP_ADDRESS ?? '12 Forge Lane\nTejgaon Industrial Area\nDhaka 1208, Bangladesh',
+      taxId: e.SHOP_TAX_ID,
+      siteUrl: withoutTrailingSlashes(e.PUBLIC_SITE_URL ?? 'http://localhost:4321'),
+    },
+    lowStockUnits: e.LOW_STOCK_UNITS,
   };
 }
 
@@ -202,6 +232,11 @@ export function startupConfigWarnings(cfg: Config): string[] {
   if (!cfg.emulator && !cfg.adminEmailsGiven) {
     warnings.push(
       "ADMIN_EMAILS is not set: nobody can become an admin. Set ADMIN_EMAILS to the verified emails of the shop's admins.",
+    );
+  }
+  if (cfg.production && !cfg.mail.smtpUrl) {
+    warnings.push(
+      "SMTP_URL is not set: the store's emails are kept on the admin's Emails screen, not sent. Set SMTP_URL (e.g. smtp://user:pass@host:587) and MAIL_FROM.",
     );
   }
   return warnings;

@@ -71,6 +71,13 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     url: '/api/review', json: { name: 'Reviewer', Messege: 'Bought and used it.', ratings: 5, toolId: fx.toolId } })],
   ['GET /tools/{id}/reviews',                      [200, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}/reviews?limit=5` })],
   ['GET /tools/{id}/reviews/eligibility',          [401, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}/reviews/eligibility` })],
+  ['GET /account/export (their own data)',         [401, 200, 200, 200], () => ({ url: '/api/account/export' })],
+  // Each signed-in caller who may delete themself is a fresh account (a row per call); the admin is an owner.
+  ['DELETE /account (freshly re-authenticated)',   [401, 200, 200, 403], async (caller) => {
+    if (caller !== 'user' && caller !== 'other') return { url: '/api/account', json: { idToken: await idTokenFor(caller === 'admin' ? ADMIN : ALICE) } };
+    const email = `leaver-${unique()}@test.example`;
+    return { url: '/api/account', token: await store.tokenFor(email), json: { idToken: await idTokenFor(email) } };
+  }],
   ['GET /reviews/moderation',                      [401, 403, 403, 200], () => ({ url: '/api/reviews/moderation?limit=5&pageNumber=0' })],
   ['PUT /reviews/hide/{id}',                       [401, 403, 403, 200], async () => ({ url: `/api/reviews/hide/${await anyReview()}`, json: { hidden: false } })],
   ['GET /booking',                                 [401, 403, 403, 200], () => ({ url: '/api/booking' })],

@@ -28,7 +28,8 @@ const BAD_EMAIL_SEGMENTS = ['plainaddress', 'a%40b', '%40x.y', encodeURIComponen
 interface Endpoint {
   method: string;
   path: string;
-  caller: 'anonymous' | 'alice' | 'admin';
+  /** leaver: a fresh account, for the calls whose valid body deletes the caller. */
+  caller: 'anonymous' | 'alice' | 'admin' | 'leaver';
   /** A valid body: each case breaks one field of it. */
   valid: () => Record<string, unknown>;
   fields: Record<string, unknown[]>;
@@ -38,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -144,6 +145,12 @@ const ENDPOINTS: Endpoint[] = [
     fields: { hidden: [MISSING, null, 'true', 'false', 1, 0, [], {}, '', NUL] },
   },
   {
+    // A well-formed token that is not a fresh sign-in of the caller is refused too (403, account.test.ts).
+    method: 'DELETE', path: '/api/account', caller: 'leaver', ok: 200,
+    valid: () => ({ idToken: fx.leaverIdToken }),
+    fields: { idToken: [MISSING, null, 123, true, [], {}, ['a.b.c'], '', '   ', 'abc', 'a.b', 'a.b.c.d', 'a..c', `${'x'.repeat(9000)}.b.c`, LONG, NUL, SQL, HTML, 'a.b.c'] },
+  },
+  {
     method: 'PUT', path: '/api/userupdate/{alice}', caller: 'alice', ok: 200,
     valid: () => ({ name: 'Alice', education: 'BSc', social: 'https://example.com/alice', phoneNumber: '01712345678', address: ADDRESS }),
     fields: {
@@ -190,6 +197,9 @@ beforeAll(async () => {
   [{ id: fx.reviewId }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal LIMIT 1');
   tokens.admin = await store.tokenFor(ADMIN);
   tokens.alice = await store.tokenFor(ALICE);
+  const leaver = `leaver-${Date.now().toString(36)}@test.example`;
+  tokens.leaver = await store.tokenFor(leaver);
+  fx.leaverIdToken = await idTokenFor(leaver);
   const bob = await store.tokenFor(BOB);
   fx.toolId = await makeTool(store, tokens.admin, { availableQuantity: 1000, minimumOrderQuantity: 2 });
   fx.order = await placeOrder(store, tokens.alice, fx.toolId, 2);

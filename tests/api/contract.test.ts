@@ -322,6 +322,29 @@ describe("a tool's reviews", () => {
   });
 });
 
+describe('account', () => {
+  it('GET /account/export answers a JSON attachment {format, version, exportedAt, profile, orders, reviews}', async () => {
+    const res = await store.request('GET', '/api/account/export', { token: alice });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="ironcrest-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Object.keys(res.data).sort()).toEqual(['exportedAt', 'format', 'orders', 'profile', 'reviews', 'version']);
+    expect(res.data).toMatchObject({ format: 'ironcrest-account-export', version: 1, profile: { email: ALICE } });
+    expect(Object.keys(res.data.profile).sort()).toEqual(USER_KEYS);
+    expect(res.data.orders.length).toBeGreaterThan(0);
+    for (const order of res.data.orders) {
+      expect(Object.keys(order)).toEqual(expect.arrayContaining([...ORDER_KEYS, 'createdAt', 'expiresAt', 'cancelReason', 'refund']));
+    }
+    for (const review of res.data.reviews) expect(Object.keys(review).sort()).toEqual([...REVIEW_KEYS, 'createdAt', 'hidden'].sort());
+  });
+  it('DELETE /account answers the acknowledged shape', async () => {
+    const email = 'contract-leaver@test.example';
+    const token = await store.tokenFor(email);
+    const res = await store.request('DELETE', '/api/account', { token, json: { idToken: await idTokenFor(email) } });
+    expect(res).toMatchObject({ status: 200, data: { acknowledged: true, deletedCount: 1 } });
+  });
+});
+
 describe('errors', () => {
   it('unknown ids answer a JSON 404', async () => {
     expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({

@@ -66,7 +66,8 @@ async function openTestDb(options: StoreOptions): Promise<{ db: Db; drop(): Prom
   return { db, drop: () => db.close() };
 }
 
-const PASSWORD = 'test-password-1';
+/** The password of every account idTokenFor makes. */
+export const PASSWORD = 'test-password-1';
 
 /**
  * A real ID token from the test Auth emulator (the account is created on first use). Verified by

@@ -40,7 +40,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
 
   const columns: Column<Order>[] = [
     { header: 'Email', rowHeader: true, cell: (o) => <EmailText email={o.email} /> },
-    { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> },
+    { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => (o.phone ? <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> : <span className="text-steel-600">None</span>) },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
     { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => o.quantity.toLocaleString('en-US') },

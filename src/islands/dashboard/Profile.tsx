@@ -1,5 +1,6 @@
 // Profile (spec point 2): greeting, email, details view; 'Edit profile' switches to a form whose
-// Update or Cancel returns to the view. Email, role and sign-up date are never editable.
+// Update or Cancel returns to the view. Email, role and sign-up date are never editable. Below it, the
+// account's settings (issue 24): password, data download, account deletion.
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type ReactNode } from 'react';
 import { enc } from '../../client/api';
@@ -9,6 +10,7 @@ import type { UserProfile } from '../../lib/entities';
 import { LoadError } from '../ui/States';
 import { PageSpinner } from '../ui/Spinner';
 import { useResource } from '../ui/useResource';
+import { AccountSettings } from './AccountSettings';
 import { ProfileForm } from './ProfileForm';
 
 export default function Profile(_props: { params: Record<string, string> }) {
@@ -30,48 +32,51 @@ export default function Profile(_props: { params: Record<string, string> }) {
   };
 
   return (
-    <section aria-labelledby="profile-greeting" className="card overflow-hidden">
-      <div className="flex flex-wrap items-center gap-4 bg-charcoal px-5 py-6 text-white sm:gap-5 sm:px-8 sm:py-7">
-        <Avatar photoURL={user.photoURL} name={name} />
-        <div className="min-w-[11rem] flex-1">
-          <h1 id="profile-greeting" className="text-2xl font-black tracking-tight break-words sm:text-3xl">
-            Hello, {name}
-          </h1>
-          <p className="mt-1 break-all text-steel-200">{p.email}</p>
-          <p className="mt-1 text-sm text-steel-300">
-            Member since <time dateTime={p.signUpDate}>{formatDate(new Date(p.signUpDate))}</time>
-            {p.role === 'admin' && <span className="ml-2 rounded bg-amber px-1.5 py-0.5 text-xs font-bold text-ink">Admin</span>}
-          </p>
+    <div className="space-y-6">
+      <section aria-labelledby="profile-greeting" className="card overflow-hidden">
+        <div className="flex flex-wrap items-center gap-4 bg-charcoal px-5 py-6 text-white sm:gap-5 sm:px-8 sm:py-7">
+          <Avatar photoURL={user.photoURL} name={name} />
+          <div className="min-w-[11rem] flex-1">
+            <h1 id="profile-greeting" className="text-2xl font-black tracking-tight break-words sm:text-3xl">
+              Hello, {name}
+            </h1>
+            <p className="mt-1 break-all text-steel-200">{p.email}</p>
+            <p className="mt-1 text-sm text-steel-300">
+              Member since <time dateTime={p.signUpDate}>{formatDate(new Date(p.signUpDate))}</time>
+              {p.role === 'admin' && <span className="ml-2 rounded bg-amber px-1.5 py-0.5 text-xs font-bold text-ink">Admin</span>}
+            </p>
+          </div>
+          <button
+            ref={toggle}
+            type="button"
+            className="btn btn-primary max-sm:w-full"
+            aria-expanded={editing}
+            aria-controls="profile-panel"
+            onClick={() => (editing ? close() : setEditing(true))}
+          >
+            <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" className="fill-current">
+              <path d="M13.6 2.6a2 2 0 0 1 2.8 0l1 1a2 2 0 0 1 0 2.8L7.7 16.1l-4.2 1 1-4.2z" />
+            </svg>
+            Edit profile
+          </button>
         </div>
-        <button
-          ref={toggle}
-          type="button"
-          className="btn btn-primary max-sm:w-full"
-          aria-expanded={editing}
-          aria-controls="profile-panel"
-          onClick={() => (editing ? close() : setEditing(true))}
-        >
-          <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" className="fill-current">
-            <path d="M13.6 2.6a2 2 0 0 1 2.8 0l1 1a2 2 0 0 1 0 2.8L7.7 16.1l-4.2 1 1-4.2z" />
-          </svg>
-          Edit profile
-        </button>
-      </div>
-      <div id="profile-panel" className="px-5 py-6 sm:px-8">
-        {editing ? (
-          <ProfileForm
-            profile={p}
-            onSaved={(saved) => {
-              profile.update((old) => ({ ...old, ...saved }));
-              close();
-            }}
-            onCancel={close}
-          />
-        ) : (
-          <ProfileDetails profile={p} />
-        )}
-      </div>
-    </section>
+        <div id="profile-panel" className="px-5 py-6 sm:px-8">
+          {editing ? (
+            <ProfileForm
+              profile={p}
+              onSaved={(saved) => {
+                profile.update((old) => ({ ...old, ...saved }));
+                close();
+              }}
+              onCancel={close}
+            />
+          ) : (
+            <ProfileDetails profile={p} />
+          )}
+        </div>
+      </section>
+      <AccountSettings profile={p} />
+    </div>
   );
 }
 

@@ -8,6 +8,8 @@ export interface VerifiedIdentity {
   name?: string;
   /** Google accounts are verified; password accounts once the verification mail's link was followed. */
   emailVerified: boolean;
+  /** When the person last proved who they are (signed in or re-authenticated): the token's auth_time. */
+  authTime: Date;
 }
 export interface Identity {
   /** The identity behind a Firebase ID token, or null when it is invalid or expired. */
@@ -40,6 +42,7 @@ export function firebaseIdentity(config: Config): Identity {
           email: decoded.email.toLowerCase(),
           name: decoded.name as string | undefined,
           emailVerified: decoded.email_verified === true,
+          authTime: new Date(decoded.auth_time * 1000),
         };
       } catch (error) {
         logger.debug({ code: (error as { code?: string }).code }, 'ID token rejected');

@@ -219,18 +219,83 @@ export const migrations: string[] = [
   -- starting together raced, and PostgreSQL failed all but one (duplicate key in pg_type). Same table as before.
   CREATE TABLE IF NOT EXISTS rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
   `,
-  /* 13: reviews of one tool, by its buyers */ `
+  /* 15 (numbered 15 beside 13 and 14, made in parallel): a user's reviews, for their data export and account deletion */ `
+  -- GET /account/export pages a user's reviews and DELETE /account strips their email from them: one
+  -- index range each, not a scan of every review.
+  CREATE INDEX IF NOT EXISTS reviews_added_by_idx ON reviews (added_by, seq);
+  `,
+  /* 16: domain events and their deliveries (the outbox), and the emails they send */ `
+  -- An event is written in the same transaction as the change it describes, with one delivery row per
+  -- consumer of its type; the outbox worker leases due rows (FOR UPDATE SKIP LOCKED), so with several
+  -- servers each is handled once. Append-only: the order history and the audit log read it.
+  CREATE TABLE IF NOT EXISTS events (
+    seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    type     text NOT NULL,
+    subject  text NOT NULL,
+    actor    text,
+    data     jsonb NOT NULL DEFAULT '{}',
+    at       timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX IF NOT EXISTS events_subject_idx ON events (subject, seq);
+  CREATE INDEX IF NOT EXISTS events_type_idx ON events (type, seq);
+  CREATE TABLE IF NOT EXISTS event_deliveries (
+    event_seq    bigint NOT NULL REFERENCES events (seq),
+    consumer     text NOT NULL,
+    state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done')),
+    attempts     integer NOT NULL DEFAULT 0,
+    next_at      timestamptz NOT NULL DEFAULT now(),
+    lease_until  timestamptz,
+    last_error   text,
+    done_at      timestamptz,
+    PRIMARY KEY (event_seq, consumer)
+  );
+  CREATE INDEX IF NOT EXISTS event_deliveries_due_idx ON event_deliveries (consumer, next_at) WHERE state = 'pending';
+
+  -- Every email the store makes: one per event, kind and recipient, sent through SMTP or kept for the
+  -- admin's Emails screen (no SMTP_URL). Attachments are named, rendered when sent.
+  CREATE TABLE IF NOT EXISTS emails (
+    seq          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id           text NOT NULL UNIQUE,
+    event_seq    bigint REFERENCES events (seq),
+    kind         text NOT NULL,
+    recipient    text NOT NULL,
+    subject      text NOT NULL,
+    text_body    text NOT NULL,
+    html_body    text NOT NULL,
+    attachments  jsonb NOT NULL DEFAULT '[]',
+    state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sent', 'kept', 'failed')),
+    attempts     integer NOT NULL DEFAULT 0,
+    last_error   text,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    sent_at      timestamptz,
+    UNIQUE (event_seq, kind, recipient)
+  );
+
+  -- Invoices and credit notes: numbered per series and year with no gaps (the number is taken in the
+  -- payment's or the refund's transaction), each kept with what it says, as issued.
+  CREATE TABLE IF NOT EXISTS invoice_series (series text PRIMARY KEY, last integer NOT NULL);
+  CREATE TABLE IF NOT EXISTS invoices (
+    number      text PRIMARY KEY,
+    kind        text NOT NULL CHECK (kind IN ('invoice', 'credit note')),
+    order_id    text NOT NULL,
+    amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+    issued_at   timestamptz NOT NULL DEFAULT now(),
+    document    jsonb NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS invoices_order_idx ON invoices (order_id, issued_at);
+  `,
+  /* version 15 by its place in this list (made as "13", beside the account's and the orders' in parallel; every statement is idempotent, so its place does not matter): reviews of one tool, by its buyers */ `
   -- The tool a review is about (null: the spec's general reviews), and whether its author had a paid order
   -- for that tool when posting (decided by the server; general reviews never are). Constant defaults: no
   -- table rewrite. A deleted tool's reviews stay, as general ones (its page is gone).
-  ALTER TABLE reviews ADD COLUMN tool_id text REFERENCES tools(id) ON DELETE SET NULL;
-  ALTER TABLE reviews ADD COLUMN verified boolean NOT NULL DEFAULT false;
+  ALTER TABLE reviews ADD COLUMN IF NOT EXISTS tool_id text REFERENCES tools(id) ON DELETE SET NULL;
+  ALTER TABLE reviews ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT false;
   -- A tool's page of reviews, newest first, is one range of this index after a cursor (hidden ones, few,
   -- skipped on the way); its count and average are an index-only scan of the same range. It also finds
   -- the rows a tool's delete sets to null.
-  CREATE INDEX reviews_tool_idx ON reviews (tool_id, ordinal DESC) INCLUDE (ratings, hidden) WHERE tool_id IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS reviews_tool_idx ON reviews (tool_id, ordinal DESC) INCLUDE (ratings, hidden) WHERE tool_id IS NOT NULL;
   -- One review per author per tool, hidden or not (a second one is a 409). Only rows that still name
   -- their author by email: a review kept under its name only (its author's account deleted) holds no claim.
-  CREATE UNIQUE INDEX reviews_tool_author_idx ON reviews (tool_id, added_by) WHERE tool_id IS NOT NULL AND position('@' in added_by) > 0;
+  CREATE UNIQUE INDEX IF NOT EXISTS reviews_tool_author_idx ON reviews (tool_id, added_by) WHERE tool_id IS NOT NULL AND position('@' in added_by) > 0;
   `,
 ];

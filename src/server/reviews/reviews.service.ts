@@ -1,9 +1,9 @@
 // Reading and moderating reviews. Reviews are never deleted (the dense ordinal of migration 2 makes
 // any page an index range); an admin hides one instead, and the public list skips hidden ones.
-import type { ModeratedReview, ModerationPage, Review, ReviewsPage } from '../../lib/entities.ts';
+import type { AuthoredReview, ModeratedReview, ModerationPage, Review, ReviewsPage } from '../../lib/entities.ts';
 import type { ReviewInput } from '../../lib/schemas.ts';
 import { ttlCache } from '../cache.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import type { ChangeBus } from '../changes.ts';
 import { toolReviews } from './tool-reviews.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';
@@ -22,6 +22,16 @@ interface ModeratedReviewRow extends ReviewRow {
 
 /** The spec's names (`Messege`, `services`) are the JSON's only: they are mapped here, not in the SQL. */
 const reviewJson = (r: ReviewRow): Review => ({ _id: r.id, name: r.name, Messege: r.message, ratings: r.ratings });
+interface AuthoredReviewRow extends ReviewRow {
+  hidden: boolean;
+  created_at: string | Date;
+  seq: number;
+}
+const authoredReviewJson = (r: AuthoredReviewRow): AuthoredReview => ({
+  ...reviewJson(r),
+  hidden: r.hidden,
+  createdAt: new Date(r.created_at).toISOString(),
+});
 const moderatedReviewJson = (r: ModeratedReviewRow): ModeratedReview => ({
   ...reviewJson(r),
   addedBy: r.added_by,
@@ -127,6 +137,33 @@ export function reviewsService(db: Db, changes: ChangeBus) {
       );
       if (rows.length) changes.announce('reviews');
       return rows.length > 0;
+    },
+
+    /** A user's reviews, hidden ones too, oldest first, `size` at a time (reviews_added_by_idx): their data export. */
+    async *pagesBy(email: string, size: number): AsyncGenerator<AuthoredReview[]> {
+      let after: number | null = null;
+      for (;;) {
+        const rows: AuthoredReviewRow[] = await db.query<AuthoredReviewRow>(
+          `SELECT ${PUBLIC_COLUMNS}, hidden, created_at, seq FROM reviews
+           WHERE added_by = $1${after === null ? '' : ' AND seq > $3'} ORDER BY seq LIMIT $2`,
+          after === null ? [email, size] : [email, size, after],
+        );
+        if (rows.length) yield rows.map(authoredReviewJson);
+        if (rows.length < size) return;
+        after = rows[rows.length - 1].seq;
+      }
+    },
+
+    /**
+     * Inside an account deletion's transaction: the user's reviews stay, under the name they gave, but
+     * no longer say who wrote them. Returns how many; the caller announces the change after commit.
+     */
+    async forgetAuthor(tx: Queryable, email: string): Promise<number> {
+      const [{ n }] = await tx.query<{ n: number }>(
+        `WITH forgotten AS (UPDATE reviews SET added_by = '' WHERE added_by = $1 RETURNING 1) SELECT count(*)::int AS n FROM forgotten`,
+        [email],
+      );
+      return n;
     },
 
     /** Hides or shows a review; returns how many matched (0: no such review). */

@@ -1,7 +1,7 @@
 import type { ProfileUpdate } from '../../lib/schemas.ts';
 import type { ListPage, UserProfile } from '../../lib/entities.ts';
 import { usableRole } from '../auth/guards.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import type { CurrentUser } from '../types.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 
@@ -22,6 +22,20 @@ const AT = `('epoch'::timestamptz + $2::bigint * interval '1 microsecond')`;
 
 /** What a delete did: the row is gone, or why it stays. */
 export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'last admin';
+
+/**
+ * The first step of every user deletion: the admins locked first, in one order, then the target. Two
+ * deletes at once then queue up instead of deadlocking, and the count they read is the count after
+ * the other's commit. Only admins who can act (verified) count: an unverified admin row cannot run the store.
+ */
+async function lockForRemoval(tx: Queryable, email: string) {
+  const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`);
+  const [target] = await tx.query<{ role: 'user' | 'admin'; email_verified: boolean; firebase_uid: string | null }>(
+    'SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
+    [email],
+  );
+  return { admins: admins.length, target };
+}
 
 export function usersService(db: Db, adminEmails: string[]) {
   /** The shop's owners: the ADMIN_EMAILS addresses. Only they make or remove admins, and nobody removes them. */
@@ -123,22 +137,35 @@ export function usersService(db: Db, adminEmails: string[]) {
     ): Promise<RemoveOutcome> {
       if (adminEmails.includes(email)) return 'owner';
       return db.transaction(async (tx) => {
-        // Lock the admins first, in one order, then the target: two deletes at once then queue up
-        // instead of deadlocking, and the count they read is the count after the other's commit.
-        // Only admins who can act (verified) count: an unverified admin row cannot run the store.
-        const admins = await tx.query(
-          `SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`,
-        );
-        const [target] = await tx.query<{
-          role: 'user' | 'admin';
-          email_verified: boolean;
-          firebase_uid: string | null;
-        }>('SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE', [email]);
+        const { admins, target } = await lockForRemoval(tx, email);
         if (!target) return 'missing';
         if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
-        if (usableRole(target) === 'admin' && admins.length <= 1) return 'last admin';
+        if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
         await tx.query('DELETE FROM users WHERE email = $1', [email]);
+        return 'deleted';
+      });
+    },
+    /**
+     * A user deletes their own account (DELETE /account), with remove()'s locks: owners never (by
+     * address, whoever holds it), an admin only while another usable admin remains. In one transaction:
+     * the row and the admins locked, then `work` (the flow's changes to the user's orders and reviews),
+     * then the sign-in account, then the row. Anything that throws rolls every change back.
+     */
+    async removeOwn(
+      user: CurrentUser,
+      work: (tx: Queryable) => Promise<void>,
+      deleteSignIn: (uid: string) => Promise<void>,
+    ): Promise<Exclude<RemoveOutcome, 'not owner'>> {
+      if (adminEmails.includes(user.email)) return 'owner';
+      return db.transaction(async (tx) => {
+        const { admins, target } = await lockForRemoval(tx, user.email);
+        // Another account now holds this email (or the row is gone): nothing of this user is left to delete.
+        if (!target || target.firebase_uid !== user.uid) return 'missing';
+        if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
+        await work(tx);
+        if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
+        await tx.query('DELETE FROM users WHERE email = $1', [user.email]);
         return 'deleted';
       });
     },

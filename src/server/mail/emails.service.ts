@@ -1,0 +1,190 @@
+// The store's emails: each one a row (recipient, subject, both parts, what to attach, its state), made
+// once per event and kind and recipient, then sent through SMTP (SMTP_URL) or, with none configured,
+// kept for the admin's Emails screen. A row is the record of what went out: sending again (after a
+// failure, a restart, or the admin's Resend) never makes a second row, and a sent row is not sent again
+// by the outbox.
+import { createTransport } from 'nodemailer';
+import type { ListPage } from '../../lib/entities.ts';
+import type { Db, Queryable } from '../db/client.ts';
+import { listPage, type PageAsk } from '../http/paging.ts';
+import { newId } from '../ids.ts';
+import type { Rendered } from './templates.ts';
+
+/** A document attached to an email, rendered when it is sent (from the invoice kept with its number). */
+export interface AttachmentRef {
+  document: 'invoice' | 'credit note';
+  number: string;
+}
+
+export interface OutgoingMail {
+  /** What it is: 'order-placed', 'shop-contact' … (one per event and recipient). */
+  kind: string;
+  to: string;
+  rendered: Rendered;
+  attachments?: AttachmentRef[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/** Where mail goes: an SMTP server, or nowhere (kept). */
+export interface Mailer {
+  send(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+    attachments: MailAttachment[];
+  }): Promise<void>;
+}
+
+/** The SMTP mailer of SMTP_URL, with time limits so a silent server fails the send instead of holding it. */
+export function smtpMailer(url: string): Mailer {
+  const smtp = new URL(url);
+  const secure = smtp.protocol === 'smtps:';
+  const transport = createTransport({
+    host: smtp.hostname,
+    port: Number(smtp.port) || (secure ? 465 : 587),
+    secure,
+    auth: smtp.username
+      ? { user: decodeURIComponent(smtp.username), pass: decodeURIComponent(smtp.password) }
+      : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    async send(message) {
+      await transport.sendMail(message);
+    },
+  };
+}
+
+export type EmailState = 'pending' | 'sent' | 'kept' | 'failed';
+
+export interface EmailRow {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: AttachmentRef[];
+  state: EmailState;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+const COLUMNS = `id, kind, recipient, subject, text_body AS text, html_body AS html, attachments, state, attempts,
+  last_error AS "lastError", created_at AS "createdAt", sent_at AS "sentAt"`;
+
+const emailJson = (r: EmailRow & { seq?: unknown }): EmailRow => ({
+  id: r.id,
+  kind: r.kind,
+  recipient: r.recipient,
+  subject: r.subject,
+  text: r.text,
+  html: r.html,
+  attachments: (typeof r.attachments === 'string' ? JSON.parse(r.attachments) : r.attachments) as AttachmentRef[],
+  state: r.state,
+  attempts: r.attempts,
+  lastError: r.lastError,
+  createdAt: new Date(r.createdAt).toISOString(),
+  sentAt: r.sentAt && new Date(r.sentAt).toISOString(),
+});
+
+export interface EmailsOptions {
+  /** undefined: no SMTP configured, emails are kept. */
+  mailer?: Mailer;
+  from: string;
+  /** The PDF of an attached document. */
+  attachment(ref: AttachmentRef): Promise<MailAttachment>;
+}
+
+export function emailsService(db: Db, { mailer, from, attachment }: EmailsOptions) {
+  async function send(row: EmailRow): Promise<void> {
+    if (!mailer) {
+      await db.query(`UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = $1`, [
+        row.id,
+      ]);
+      return;
+    }
+    try {
+      const attachments = await Promise.all(row.attachments.map(attachment));
+      await mailer.send({ from, to: row.recipient, subject: row.subject, text: row.text, html: row.html, attachments });
+    } catch (error) {
+      await db.query(`UPDATE emails SET state = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
+        row.id,
+        (error as Error).message.slice(0, 1000),
+      ]);
+      throw error;
+    }
+    await db.query(
+      `UPDATE emails SET state = 'sent', attempts = attempts + 1, last_error = NULL, sent_at = now() WHERE id = $1`,
+      [row.id],
+    );
+  }
+
+  return {
+    /** Writes an event's emails (once: a second call for the same event writes nothing new). */
+    async record(tx: Queryable, eventSeq: number, mails: OutgoingMail[]): Promise<void> {
+      for (const mail of mails)
+        await tx.query(
+          `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_seq, kind, recipient) DO NOTHING`,
+          [
+            newId(),
+            eventSeq,
+            mail.kind,
+            mail.to,
+            mail.rendered.subject,
+            mail.rendered.text,
+            mail.rendered.html,
+            JSON.stringify(mail.attachments ?? []),
+          ],
+        );
+    },
+
+    /** Sends (or keeps) an event's emails that have not gone yet; throws when one could not be sent. */
+    async deliver(eventSeq: number): Promise<void> {
+      const rows = await db.query<EmailRow>(
+        `SELECT ${COLUMNS} FROM emails WHERE event_seq = $1 AND state IN ('pending', 'failed') ORDER BY seq`,
+        [eventSeq],
+      );
+      let failure: unknown;
+      for (const row of rows.map(emailJson)) await send(row).catch((error: unknown) => (failure ??= error));
+      if (failure) throw failure;
+    },
+
+    /** One email as kept. */
+    async get(id: string): Promise<EmailRow | undefined> {
+      const [row] = await db.query<EmailRow>(`SELECT ${COLUMNS} FROM emails WHERE id = $1`, [id]);
+      return row && emailJson(row);
+    },
+
+    /** The admin's Resend: sends the email again (or keeps it again, with no SMTP). */
+    async resend(id: string): Promise<EmailRow | undefined> {
+      const row = await this.get(id);
+      if (!row) return undefined;
+      await send(row);
+      return this.get(id);
+    },
+
+    /** A page of emails, newest first (the Emails screen), and how many there are. */
+    async page({ limit, after }: PageAsk<number>): Promise<ListPage<EmailRow>> {
+      const rows = await db.query<EmailRow & { seq: number }>(
+        `SELECT seq, ${COLUMNS} FROM emails ${after === undefined ? '' : 'WHERE seq < $2'} ORDER BY seq DESC LIMIT $1`,
+        after === undefined ? [limit + 1] : [limit + 1, after],
+      );
+      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM emails');
+      return listPage(rows, limit, total, (r) => Number(r.seq), emailJson);
+    },
+  };
+}
+export type EmailsService = ReturnType<typeof emailsService>;
