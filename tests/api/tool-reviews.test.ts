@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolReviewsPage } from '../../src/lib/entities';
 import { messages } from '../../src/lib/messages';
 import type { PublicAnswer } from '../../src/server/types';
-import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from './harness';
 import { expectApiError, makeTool, payOrder, placeOrder, snapshot } from './helpers';
 
 let store: TestStore;
@@ -206,6 +206,28 @@ describe("a tool's page of reviews", () => {
     expectApiError(await store.request('GET', `/api/tools/${toolId}/reviews`), 404);
     const all = (await store.request('GET', '/api/reviews?limit=100&pageNumber=0')).data;
     expect(all.services.map((r: { _id: string }) => r._id)).toContain(id);
+  });
+
+  it('reviews stay on the tool’s page under their name when their authors delete their accounts', async () => {
+    const toolId = await makeTool(store, admin);
+    const leavers: string[] = [];
+    for (const name of ['Leaver One', 'Leaver Two']) {
+      const email = `leaver-${Date.now().toString(36)}-${++serial}@test.example`;
+      const token = await store.tokenFor(email);
+      await payOrder(store, token, await placeOrder(store, token, toolId));
+      expect((await post(token, review(toolId, { name }))).status).toBe(201);
+      leavers.push(email);
+    }
+    // Each deletion keeps its reviews without the email; two such reviews of one tool never clash.
+    for (const email of leavers) {
+      const res = await store.request('DELETE', '/api/account', { token: await store.tokenFor(email), json: { idToken: await idTokenFor(email) } });
+      expect(res.status, JSON.stringify(res.data)).toBe(200);
+    }
+    const after = await page(toolId);
+    expect(after.count).toBe(2);
+    expect(after.services.map((r) => r.name)).toEqual(['Leaver Two', 'Leaver One']);
+    expect(after.services.every((r) => r.verified)).toBe(true);
+    expect(JSON.stringify(after)).not.toMatch(EMAIL);
   });
 
   it('a new review shows at once (its post drops the kept pages), and the answer is a public read', async () => {
