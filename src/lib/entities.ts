@@ -77,6 +77,31 @@ export interface ReviewsPage {
   count: number;
 }
 
+/** A review of one tool, as its page shows it. */
+export interface ToolReview extends Review {
+  /** Its author had a paid order for the tool when posting (decided by the server). */
+  verified: boolean;
+  /** When it was posted (ISO 8601). */
+  createdAt: string;
+}
+
+/** GET /tools/{id}/reviews: a page of the tool's visible reviews, newest first, with their count and average. */
+export interface ToolReviewsPage {
+  services: ToolReview[];
+  count: number;
+  /** The mean rating of the tool's visible reviews, to two decimals; null while it has none. */
+  average: number | null;
+  /** Ask for the next page with `cursor=` this; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** GET /tools/{id}/reviews/eligibility: whether the signed-in user may review the tool, and if not, why. */
+export interface ToolReviewEligibility {
+  canReview: boolean;
+  /** notBuyer: no paid order for the tool; reviewed: one review per buyer per tool. */
+  reason: 'notBuyer' | 'reviewed' | null;
+}
+
 /** GET /reviews/moderation (admins): every review with who wrote it and whether it is hidden. */
 export interface ModeratedReview extends Review {
   addedBy: string;

@@ -4,6 +4,15 @@
 /** Reviews paginator (spec point 4): the sizes it offers and the one it starts with. */
 export const REVIEW_PAGE_SIZES = [2, 5, 10, 15, 20] as const;
 export const DEFAULT_REVIEW_PAGE_SIZE = 5;
+/**
+ * A tool's reviews: how many its page shows and how much of each message (the page must fit the first
+ * round trip, and a message may hold 2,000 characters; the island shows the rest), and how many one
+ * API call may ask for.
+ */
+export const TOOL_PAGE_REVIEWS = 3;
+export const TOOL_PAGE_REVIEW_CHARS = 300;
+export const TOOL_REVIEWS_PAGE_SIZE = 5;
+export const MAX_TOOL_REVIEWS_PAGE_SIZE = 20;
 /** Dashboard lists (users, products, orders): rows a page may ask for, and what the screens ask. */
 export const MAX_LIST_PAGE_SIZE = 100;
 export const LIST_PAGE_SIZE = 50;

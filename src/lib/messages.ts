@@ -13,6 +13,13 @@ export const messages = {
   orderPlaced: 'Your order is placed succesfully',
   profileUpdated: 'Your profile is updated',
   reviewAdded: 'Review has been added',
+  reviewMessageRequired: 'Message is required',
+  // Reviews of one tool (issue 24): only its buyers may post one, once.
+  reviewBuyersOnly: 'Only buyers of this tool can review it',
+  reviewAlreadyPosted: 'You have already reviewed this tool. Thank you!',
+  reviewLogIn: 'Log in to review this tool',
+  verifiedBuyer: 'Verified buyer',
+  noToolReviews: 'No reviews of this tool yet.',
   // Review moderation (not in the spec): an admin hides a review from the store, or shows it again.
   reviewHidden: 'The review is hidden from the store',
   reviewShown: 'The review is shown in the store again',

@@ -1,7 +1,8 @@
 // One schema per entity, shared by the forms (browser) and the API (server).
 import { z } from 'zod';
-import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX } from './limits.ts';
+import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MAX_TOOL_REVIEWS_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX, TOOL_REVIEWS_PAGE_SIZE } from './limits.ts';
 import { messages } from './messages.ts';
+import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
@@ -86,13 +87,18 @@ export const ratingSchema = numeric(
     .number({ error: messages.ratingRange })
     .min(RATING_MIN, messages.ratingRange)
     .max(RATING_MAX, messages.ratingRange)
-    .refine((r) => Math.abs(Math.round(r * 100) - r * 100) < 1e-6, messages.ratingRange),
+    .refine(isRating, messages.ratingRange),
 );
 
+/**
+ * POST /review: the spec's general review, or with `toolId` a review of that tool by one of its buyers
+ * (whether the author bought it, and so `verified`, is the server's to find).
+ */
 export const reviewInputSchema = z.object({
   name: required(REVIEW_NAME_MAX * 4, messages.nameRequired).max(REVIEW_NAME_MAX, messages.reviewNameTooLong),
-  Messege: required(LIMITS.message, 'Message is required'),
+  Messege: required(LIMITS.message, messages.reviewMessageRequired),
   ratings: ratingSchema,
+  toolId: idSchema.optional(),
 });
 export type ReviewInput = z.output<typeof reviewInputSchema>;
 
@@ -187,6 +193,17 @@ export const listPageQuerySchema = z.object({
     .max(600, 'cursor is not valid')
     .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid')
     .optional(),
+});
+
+/** GET /tools/{id}/reviews: `limit` reviews after `cursor` (the previous page's nextCursor, opaque). */
+export const toolReviewsQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_TOOL_REVIEWS_PAGE_SIZE, `limit must be at most ${MAX_TOOL_REVIEWS_PAGE_SIZE}`)
+    .default(TOOL_REVIEWS_PAGE_SIZE),
+  cursor: listPageQuerySchema.shape.cursor,
 });
 
 /** PUT /reviews/hide/{id}: an admin hides a review from the public list, or shows it again. */

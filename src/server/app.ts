@@ -58,7 +58,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', usersRoutes(deps, users))
     .route('/', ordersRoutes(deps, orders))
     .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
-    .route('/', reviewsRoutes(deps, reviews))
+    .route('/', reviewsRoutes(deps, reviews, tools))
     .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
     .route('/', contactRoutes(deps, contactService(deps.db)));

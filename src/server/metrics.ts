@@ -73,6 +73,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const API_ROUTES: [RegExp, string][] = [
   [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|webhooks\/stripe)$/, '/api/$1'],
   [/^\/api\/tools\/[^/]+$/, '/api/tools/:id'],
+  [/^\/api\/tools\/[^/]+\/reviews$/, '/api/tools/:id/reviews'],
+  [/^\/api\/tools\/[^/]+\/reviews\/eligibility$/, '/api/tools/:id/reviews/eligibility'],
   [/^\/api\/tools\/dlt\/[^/]+$/, '/api/tools/dlt/:id'],
   [/^\/api\/tool\/update\/[^/]+$/, '/api/tool/update/:id'],
   [/^\/api\/user\/[^/]+$/, '/api/user/:email'],

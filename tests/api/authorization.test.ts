@@ -67,6 +67,10 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     url: `/api/booking/makepayment/${fx.confirmedOrder}`, json: { appointment: fx.confirmedOrder, transactionId: fx.transactionId } })],
   ['POST /review',                                 [401, 201, 201, 201], () => ({
     url: '/api/review', json: { name: 'Reviewer', Messege: 'Solid hammers.', ratings: 4.5 } })],
+  ['POST /review (a tool: its paid buyers)',        [401, 201, 403, 403], () => ({
+    url: '/api/review', json: { name: 'Reviewer', Messege: 'Bought and used it.', ratings: 5, toolId: fx.toolId } })],
+  ['GET /tools/{id}/reviews',                      [200, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}/reviews?limit=5` })],
+  ['GET /tools/{id}/reviews/eligibility',          [401, 200, 200, 200], () => ({ url: `/api/tools/${fx.toolId}/reviews/eligibility` })],
   ['GET /account/export (their own data)',         [401, 200, 200, 200], () => ({ url: '/api/account/export' })],
   // Each signed-in caller who may delete themself is a fresh account (a row per call); the admin is an owner.
   ['DELETE /account (freshly re-authenticated)',   [401, 200, 200, 403], async (caller) => {
@@ -112,7 +116,7 @@ afterAll(() => store.close());
 
 // The public reads: the same answer for everyone, cached by browsers and proxies (ETag). Every other
 // answer is private or carries a secret (an access token, a client secret), so no cache may keep it.
-const PUBLIC_READS = new Set(['GET /tools', 'GET /tools?limit= (a page)', 'GET /tools/{id}', 'GET /reviews']);
+const PUBLIC_READS = new Set(['GET /tools', 'GET /tools?limit= (a page)', 'GET /tools/{id}', 'GET /reviews', 'GET /tools/{id}/reviews']);
 
 describe('who may call what', () => {
   for (const [call, statuses, make] of TABLE) {

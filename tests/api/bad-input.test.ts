@@ -135,6 +135,8 @@ const ENDPOINTS: Endpoint[] = [
       name: [...REQUIRED_TEXT, 'n'.repeat(21)],
       Messege: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'm'.repeat(2001)],
       ratings: [...NOT_NUMBERS, 0, 0.99, 5.01, 6, -1, 4.555, 1e308],
+      // Optional (the spec's general review); a tool's must be one that exists and the caller paid for.
+      toolId: [...BAD_IDS.filter((v) => v !== MISSING), UNKNOWN_ID],
     },
   },
   {
@@ -258,6 +260,8 @@ describe('path parameters', () => {
     ['PUT', '/api/booking/makepayment/{}', 'alice'],
     ['GET', '/api/images/{}', 'anonymous'],
     ['PUT', '/api/reviews/hide/{}', 'admin'],
+    ['GET', '/api/tools/{}/reviews', 'anonymous'],
+    ['GET', '/api/tools/{}/reviews/eligibility', 'alice'],
   ];
   const EMAIL_ROUTES: [string, string, Endpoint['caller']][] = [
     ['GET', '/api/admin/{}', 'admin'],
@@ -321,6 +325,19 @@ describe('dashboard list paging query', () => {
   const listCases = LISTS.flatMap(([path, caller]) => cases.map((q) => [`GET ${path}?${q.slice(0, 40)}`, path, caller, q] as const));
   it.each(listCases)('refuses %s', async (_name, path, caller, query) => {
     await expectRefused(() => call('GET', `${path}?${query}`, caller));
+  });
+});
+
+describe("GET /tools/{id}/reviews query", () => {
+  const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+  const cases = [
+    ...['0', '-1', '21', 'abc', '1.5', 'NaN', 'Infinity', '1e9', '', encodeURIComponent(SQL), '%00'].map((v) => `limit=${v}`),
+    ...['', '%25', encodeURIComponent(SQL), encodeURIComponent(HTML), 'a'.repeat(601), cursor('x'), cursor(-1), cursor(1.5), cursor(2 ** 31), cursor([]), cursor({ ordinal: 1 }), 'bm90IGpzb24'].map(
+      (v) => `cursor=${v}`,
+    ),
+  ];
+  it.each(cases.map((q) => [q.slice(0, 40), q] as const))('refuses ?%s', async (_name, query) => {
+    await expectRefused(() => call('GET', `/api/tools/${fx.toolId}/reviews?${query}`, 'anonymous'));
   });
 });
 

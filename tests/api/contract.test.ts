@@ -299,6 +299,29 @@ describe('reviews', () => {
   });
 });
 
+describe("a tool's reviews", () => {
+  it('POST /review with toolId (a paid buyer) answers {acknowledged, insertedId}; GET /tools/{id}/reviews answers {services, count, average, nextCursor}', async () => {
+    await payOrder(store, alice, await placeOrder(store, alice, toolId, 2));
+    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({ canReview: true, reason: null });
+    const res = await store.request('POST', '/api/review', {
+      token: alice,
+      json: { name: 'Alice', Messege: 'Sturdy and true.', ratings: 4.25, toolId, verified: false, addedBy: 'mallory@evil.example' },
+    });
+    expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const { status, data } = await store.request('GET', `/api/tools/${toolId}/reviews?limit=5`);
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(['average', 'count', 'nextCursor', 'services']);
+    expect(data).toEqual({
+      services: [{ _id: res.data.insertedId, name: 'Alice', Messege: 'Sturdy and true.', ratings: 4.25, verified: true, createdAt: expect.any(String) }],
+      count: 1,
+      average: 4.25,
+      nextCursor: null,
+    });
+    expect(new Date(data.services[0].createdAt).toISOString()).toBe(data.services[0].createdAt);
+    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({ canReview: false, reason: 'reviewed' });
+  });
+});
+
 describe('account', () => {
   it('GET /account/export answers a JSON attachment {format, version, exportedAt, profile, orders, reviews}', async () => {
     const res = await store.request('GET', '/api/account/export', { token: alice });

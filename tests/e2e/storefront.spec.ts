@@ -365,6 +365,8 @@ for (const { name: width, viewport } of VIEWPORTS) {
       const tool = (await liveTools(request))[0];
       await loginAs(page, `/tools/${tool._id}`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(tool.name);
+      // The reviews' island hydrates once it shows (client:visible).
+      await page.getByRole('region', { name: 'Reviews', exact: true }).scrollIntoViewIfNeeded();
       await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
       await page.waitForLoadState('networkidle');
       await expectNoAxeViolations(page);

@@ -22,6 +22,8 @@ describe('route labels', () => {
   it('replace ids and emails with placeholders', () => {
     expect(routeLabel('/api/tools/65f0c0ffee?x=1')).toBe('/api/tools/:id');
     expect(routeLabel('/api/tools')).toBe('/api/tools');
+    expect(routeLabel('/api/tools/65f0c0ffee/reviews?limit=5&cursor=Mw')).toBe('/api/tools/:id/reviews');
+    expect(routeLabel('/api/tools/65f0c0ffee/reviews/eligibility')).toBe('/api/tools/:id/reviews/eligibility');
     expect(routeLabel('/api/user/a@b.test')).toBe('/api/user/:email');
     expect(routeLabel('/api/booking/makepayment/abc')).toBe('/api/booking/makepayment/:id');
     expect(routeLabel('/api/booking/email/a@b.test')).toBe('/api/booking/email/:email');

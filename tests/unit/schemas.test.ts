@@ -11,6 +11,7 @@ import {
   signupSchema,
   toolInputSchema,
 } from '../../src/lib/schemas';
+import { reviewErrors } from '../../src/lib/review-rules';
 import { quantityError } from '../../src/lib/rules';
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
@@ -81,6 +82,20 @@ describe('reviews (spec point 5)', () => {
     expect(reviewInputSchema.safeParse({ name: 'x'.repeat(20), Messege: 'Good', ratings: 5 }).success).toBe(true);
     expect(firstMessage(reviewInputSchema.safeParse({ name: 'x'.repeat(21), Messege: 'Good', ratings: 5 }))).toBe(messages.reviewNameTooLong);
     expect(firstMessage(reviewInputSchema.safeParse({ name: '  ', Messege: 'Good', ratings: 5 }))).toBe(messages.nameRequired);
+  });
+  // The tool page's review form checks without zod (rules.ts); it must say what the API says.
+  it.each([
+    { name: 'Rahim', Messege: 'Good', ratings: '4.75' },
+    { name: 'x'.repeat(20), Messege: ' Good ', ratings: '1' },
+    { name: 'x'.repeat(21), Messege: 'Good', ratings: '5' },
+    { name: '  ', Messege: '', ratings: '' },
+    { name: 'Rahim', Messege: 'm'.repeat(2001), ratings: '0.99' },
+    { name: 'Rahim', Messege: 'Good', ratings: '4.255' },
+    { name: 'Rahim', Messege: 'Good', ratings: 'abc' },
+    { name: 'Rahim', Messege: 'Good', ratings: '5.01' },
+  ])('the form rules agree with the schema on %j', (values) => {
+    const parsed = reviewInputSchema.safeParse(values);
+    expect(reviewErrors(values)).toEqual(parsed.success ? {} : fieldErrors(parsed.error));
   });
 });
 

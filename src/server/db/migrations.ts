@@ -284,4 +284,18 @@ export const migrations: string[] = [
   );
   CREATE INDEX IF NOT EXISTS invoices_order_idx ON invoices (order_id, issued_at);
   `,
+  /* version 15 by its place in this list (made as "13", beside the account's and the orders' in parallel; every statement is idempotent, so its place does not matter): reviews of one tool, by its buyers */ `
+  -- The tool a review is about (null: the spec's general reviews), and whether its author had a paid order
+  -- for that tool when posting (decided by the server; general reviews never are). Constant defaults: no
+  -- table rewrite. A deleted tool's reviews stay, as general ones (its page is gone).
+  ALTER TABLE reviews ADD COLUMN IF NOT EXISTS tool_id text REFERENCES tools(id) ON DELETE SET NULL;
+  ALTER TABLE reviews ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT false;
+  -- A tool's page of reviews, newest first, is one range of this index after a cursor (hidden ones, few,
+  -- skipped on the way); its count and average are an index-only scan of the same range. It also finds
+  -- the rows a tool's delete sets to null.
+  CREATE INDEX IF NOT EXISTS reviews_tool_idx ON reviews (tool_id, ordinal DESC) INCLUDE (ratings, hidden) WHERE tool_id IS NOT NULL;
+  -- One review per author per tool, hidden or not (a second one is a 409). Only rows that still name
+  -- their author by email: a review kept under its name only (its author's account deleted) holds no claim.
+  CREATE UNIQUE INDEX IF NOT EXISTS reviews_tool_author_idx ON reviews (tool_id, added_by) WHERE tool_id IS NOT NULL AND position('@' in added_by) > 0;
+  `,
 ];

@@ -29,7 +29,7 @@ export const seqKeySchema = z.number().int().min(0).max(2_147_483_647);
 
 export const encodeCursor = (key: unknown): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
-function decodeCursor<S extends z.ZodType>(cursor: string, key: S): z.output<S> {
+export function decodeCursor<S extends z.ZodType>(cursor: string, key: S): z.output<S> {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

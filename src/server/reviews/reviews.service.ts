@@ -5,6 +5,7 @@ import type { ReviewInput } from '../../lib/schemas.ts';
 import { ttlCache } from '../cache.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import type { ChangeBus } from '../changes.ts';
+import { toolReviews } from './tool-reviews.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';
 
 /** A review row as read (public columns: no reviewer email, it would be public on the home page). */
@@ -94,6 +95,8 @@ export function reviewsService(db: Db, changes: ChangeBus) {
   }
 
   return {
+    ...toolReviews(db, changes),
+
     /** Page p of the visible reviews (cached until a review is added, hidden or shown). */
     publicPage: (limit: number, pageNumber: number) =>
       pages.get(`${limit}:${pageNumber}`, () => readPublicPage(limit, pageNumber)),
@@ -113,15 +116,27 @@ export function reviewsService(db: Db, changes: ChangeBus) {
       return { services: services.map(moderatedReviewJson), count: n };
     },
 
-    async add(input: ReviewInput, addedBy: string, id: string): Promise<void> {
-      await db.query('INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, $2, $3, $4, $5)', [
-        id,
-        input.name,
-        input.Messege,
-        input.ratings,
-        addedBy,
-      ]);
-      changes.announce('reviews');
+    /**
+     * Adds a review; with `toolId`, of that tool, `verified` as the caller found. Returns false, writing
+     * nothing, when the author has a review of that tool already (migration 13's unique index decides,
+     * so two posts at once make one review).
+     */
+    async add(input: ReviewInput, addedBy: string, id: string, verified = false): Promise<boolean> {
+      const rows = await db.query(
+        `INSERT INTO reviews (id, name, message, ratings, added_by, tool_id, verified)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+        [
+          id,
+          input.name,
+          input.Messege,
+          input.ratings,
+          addedBy,
+          input.toolId ?? null,
+          Boolean(input.toolId) && verified,
+        ],
+      );
+      if (rows.length) changes.announce('reviews');
+      return rows.length > 0;
     },
 
     /** A user's reviews, hidden ones too, oldest first, `size` at a time (reviews_added_by_idx): their data export. */
