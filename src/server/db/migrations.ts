@@ -219,12 +219,12 @@ export const migrations: string[] = [
   -- starting together raced, and PostgreSQL failed all but one (duplicate key in pg_type). Same table as before.
   CREATE TABLE IF NOT EXISTS rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint);
   `,
-  /* 15 (numbered 15 beside 13 and 14, made in parallel): a user's reviews, for their data export and account deletion */ `
+  /* 13: a user's reviews, for their data export and account deletion */ `
   -- GET /account/export pages a user's reviews and DELETE /account strips their email from them: one
   -- index range each, not a scan of every review.
   CREATE INDEX IF NOT EXISTS reviews_added_by_idx ON reviews (added_by, seq);
   `,
-  /* 16: domain events and their deliveries (the outbox), and the emails they send */ `
+  /* 14: domain events and their deliveries (the outbox), the emails they send, invoices and credit notes */ `
   -- An event is written in the same transaction as the change it describes, with one delivery row per
   -- consumer of its type; the outbox worker leases due rows (FOR UPDATE SKIP LOCKED), so with several
   -- servers each is handled once. Append-only: the order history and the audit log read it.
@@ -284,7 +284,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX IF NOT EXISTS invoices_order_idx ON invoices (order_id, issued_at);
   `,
-  /* version 15 by its place in this list (made as "13", beside the account's and the orders' in parallel; every statement is idempotent, so its place does not matter): reviews of one tool, by its buyers */ `
+  /* 15: reviews of one tool, by its buyers */ `
   -- The tool a review is about (null: the spec's general reviews), and whether its author had a paid order
   -- for that tool when posting (decided by the server; general reviews never are). Constant defaults: no
   -- table rewrite. A deleted tool's reviews stay, as general ones (its page is gone).
