@@ -244,3 +244,36 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+const isoDay = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date (YYYY-MM-DD)`)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), `${field} must be a real date`)
+    .optional();
+
+/** The orders' sort orders on Manage All Orders: by date or by total, either way. */
+export const ORDER_SORTS = ['newest', 'oldest', 'total-desc', 'total-asc'] as const;
+export type OrderSort = (typeof ORDER_SORTS)[number];
+
+/**
+ * GET /booking?… (admin): a page of orders found by email, name or order id (`q`), by payment and
+ * shipping state, placed within a date range (days in UTC, both ends included), sorted. The dashboard
+ * keeps the same fields in its address, so a view can be shared.
+ */
+export const orderListQuerySchema = listPageQuerySchema
+  .extend({
+    q: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+    payment: z.enum(['unpaid', 'paid', 'cancelled'], { error: 'payment must be unpaid, paid or cancelled' }).optional(),
+    shipping: z.enum(['pending', 'shipped'], { error: 'shipping must be pending or shipped' }).optional(),
+    from: isoDay('from'),
+    to: isoDay('to'),
+    sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(', ')}` }).default('newest'),
+  })
+  .refine((o) => !o.from || !o.to || o.from <= o.to, { message: 'from must not be after to', path: ['to'] });
+export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
+
+/** GET /allusers?… (admin): a page of users whose email contains `q`. */
+export const userListQuerySchema = listPageQuerySchema.extend({
+  q: z.string().trim().toLowerCase().max(200, 'search must be at most 200 characters').optional(),
+});

@@ -165,9 +165,14 @@ describe('demo accounts and admins outside the emulator', () => {
   });
 
   it('warns at start when a real project has no ADMIN_EMAILS', () => {
-    const real = { NODE_ENV: 'production', PUBLIC_FIREBASE_API_KEY: 'AIza-real', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' };
+    // With SMTP_URL set: a production store without it is warned about too (the after-sale's emails).
+    const real = { NODE_ENV: 'production', PUBLIC_FIREBASE_API_KEY: 'AIza-real', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod', SMTP_URL: 'smtp://mail.shop.example:587' };
     expect(startupConfigWarnings(loadConfig(real))).toEqual([expect.stringContaining('ADMIN_EMAILS is not set')]);
     expect(startupConfigWarnings(loadConfig({ ...real, ADMIN_EMAILS: 'owner@shop.example' }))).toEqual([]);
     expect(startupConfigWarnings(loadConfig({}))).toEqual([]);
+    const { SMTP_URL: _smtp, ...noMail } = real;
+    expect(startupConfigWarnings(loadConfig({ ...noMail, ADMIN_EMAILS: 'owner@shop.example' }))).toEqual([
+      expect.stringContaining('SMTP_URL is not set'),
+    ]);
   });
 });

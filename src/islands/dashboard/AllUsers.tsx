@@ -13,14 +13,18 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
+import { useUrlQuery } from '../ui/useUrlQuery';
 import type { UserProfile } from '../../lib/entities';
+
+const SEARCH_FIELDS = ['q'] as const;
 
 type Busy = Record<string, 'admin' | 'delete' | undefined>;
 
 export default function AllUsers(_props: { params: Record<string, string> }) {
   const me = useStore($user)?.email?.toLowerCase();
   // A page of users at a time (a store may have very many), with the total from the server.
-  const users = usePagedList<UserProfile>('allusers', 'Could not load the users. Please try again.');
+  const [view, setView] = useUrlQuery(SEARCH_FIELDS);
+  const users = usePagedList<UserProfile>(view.q ? `allusers?q=${enc(view.q)}` : 'allusers', 'Could not load the users. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [busy, setBusy] = useState<Busy>({});
   const mark = (email: string, action?: 'admin' | 'delete') => setBusy((b) => ({ ...b, [email]: action }));
@@ -114,13 +118,39 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
 
   return (
     <>
-      <ScreenHeader title="All Users" total={users.total} noun="users">
+      <ScreenHeader title="All Users" total={users.total} noun={view.q ? 'matching users' : 'users'}>
         Promote trusted staff to admin, or remove accounts.
       </ScreenHeader>
+      <form
+        role="search"
+        aria-label="Find users"
+        className="mb-4 flex flex-wrap items-end gap-2"
+        key={view.q}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const q = new FormData(event.currentTarget).get('q');
+          setView({ q: typeof q === 'string' ? q.trim() : '' });
+        }}
+      >
+        <div className="min-w-0 grow">
+          <label className="label" htmlFor="users-q">
+            Search by email
+          </label>
+          <input id="users-q" name="q" type="search" className="input" defaultValue={view.q} maxLength={200} placeholder="e.g. smith@ or example.com" />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
+        {view.q && (
+          <button type="button" className="btn btn-outline" onClick={() => setView({ q: '' })}>
+            Show all
+          </button>
+        )}
+      </form>
       <Loaded data={users.rows} error={users.error} onRetry={users.reload} label="Loading users…">
         {(rows) => (
           <>
-            <DataTable caption="All users" columns={columns} rows={rows} rowKey={(u) => u.email} empty="No users have signed up yet." busy={users.loading} />
+            <DataTable caption="All users" columns={columns} rows={rows} rowKey={(u) => u.email} empty={view.q ? `No user's email contains “${view.q}”.` : 'No users have signed up yet.'} busy={users.loading} />
             <Pager label="User pages" pager={users.pager} />
           </>
         )}

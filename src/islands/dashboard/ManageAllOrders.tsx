@@ -1,7 +1,9 @@
 // Manage all orders (admin): total count; email, phone, price, product name, quantity and payment,
-// each under its own header (the spec's phone-under-'Price' is a bug we fix). Paid orders read
-// Pending with a Shipped button that is saved (PUT /booking/ship/{id}), not only flipped locally.
-import { useState } from 'react';
+// each under its own header (the spec's phone-under-'Price' is a bug we fix), with what the admin needs
+// to ship: the date, the total and where it goes. Search, filters, date range and sort live in the
+// address (a view can be shared); paged on the server. Paid orders read Pending with a Shipped button
+// that is saved (PUT /booking/ship/{id}), not only flipped locally.
+import { useState, type FormEvent } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
 import type { Order } from '../../lib/entities';
 import { toast } from '../../client/toast';
@@ -13,6 +15,9 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
+import { queryString, useUrlQuery } from '../ui/useUrlQuery';
+
+const VIEW_FIELDS = ['q', 'payment', 'shipping', 'from', 'to', 'sort'] as const;
 
 function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
@@ -20,9 +25,14 @@ function PaymentStatus({ order }: { order: Order }) {
   return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
 }
 
+const placedOn = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
 export default function ManageAllOrders(_props: { params: Record<string, string> }) {
-  // A page at a time: a store may hold millions of orders; the total comes from the server.
-  const orders = usePagedList<Order>('booking', 'Could not load the orders. Please try again.');
+  const [view, setView] = useUrlQuery(VIEW_FIELDS);
+  const asked = queryString(view);
+  const filtered = VIEW_FIELDS.some((f) => f !== 'sort' && view[f]);
+  // A page at a time: a store may hold millions of orders; the count comes from the server.
+  const orders = usePagedList<Order>(asked ? `booking?${asked}` : 'booking', 'Could not load the orders. Please try again.');
   const [shipping, setShipping] = useState<Record<string, boolean>>({});
 
   async function ship(order: Order) {
@@ -38,12 +48,37 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     }
   }
 
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const q = new FormData(event.currentTarget).get('q');
+    setView({ q: typeof q === 'string' ? q.trim() : '' });
+  }
+
   const columns: Column<Order>[] = [
     { header: 'Email', rowHeader: true, cell: (o) => <EmailText email={o.email} /> },
     { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => (o.phone ? <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> : <span className="text-steel-600">None</span>) },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
-    { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => o.quantity.toLocaleString('en-US') },
+    { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity.toLocaleString('en-US')) },
+    { header: 'Total', className: 'sm:text-right tabular-nums font-semibold', cell: (o) => formatCents(o.totalCents) },
+    {
+      header: 'Placed',
+      className: 'whitespace-nowrap',
+      cell: (o) => (
+        <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()}>
+          {placedOn(o.createdAt)}
+        </time>
+      ),
+    },
+    {
+      header: 'Ship to',
+      cell: (o) => (
+        <span className="block min-w-40 text-xs @max-2xl:max-w-[65%]">
+          <span className="block font-semibold">{o.userName}</span>
+          <span className="text-steel-600">{o.address}</span>
+        </span>
+      ),
+    },
     {
       header: 'Payment',
       cell: (o) => (
@@ -65,17 +100,80 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
 
   return (
     <>
-      <ScreenHeader title="Manage All Orders" total={orders.total} noun="orders">
+      <ScreenHeader title="Manage All Orders" total={orders.total} noun={filtered ? 'matching orders' : 'orders'}>
         Paid orders wait as Pending until you mark them shipped.
       </ScreenHeader>
+      <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3" role="search" aria-label="Find orders">
+        <form className="flex items-end gap-2 sm:col-span-2 xl:col-span-3" onSubmit={search} key={view.q}>
+          <div className="min-w-0 grow">
+            <label className="label" htmlFor="orders-q">
+              Search
+            </label>
+            <input id="orders-q" name="q" type="search" className="input" defaultValue={view.q} maxLength={200} placeholder="Email, name or order id" />
+          </div>
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </form>
+        <ViewSelect label="Payment" value={view.payment} onChange={(payment) => setView({ payment })} options={[['', 'Any payment'], ['unpaid', 'Unpaid'], ['paid', 'Paid'], ['cancelled', 'Cancelled']]} />
+        <ViewSelect label="Shipping" value={view.shipping} onChange={(shipping) => setView({ shipping })} options={[['', 'Any shipping'], ['pending', 'Pending (paid, not shipped)'], ['shipped', 'Shipped']]} />
+        <ViewSelect label="Sort by" value={view.sort} onChange={(sort) => setView({ sort })} options={[['', 'Newest first'], ['oldest', 'Oldest first'], ['total-desc', 'Total: high to low'], ['total-asc', 'Total: low to high']]} />
+        <div>
+          <label className="label" htmlFor="orders-from">
+            Placed from
+          </label>
+          <input id="orders-from" type="date" className="input" value={view.from} max={view.to || undefined} onChange={(e) => setView({ from: e.target.value })} />
+        </div>
+        <div>
+          <label className="label" htmlFor="orders-to">
+            Placed until
+          </label>
+          <input id="orders-to" type="date" className="input" value={view.to} min={view.from || undefined} onChange={(e) => setView({ to: e.target.value })} />
+        </div>
+        <div className="flex items-end">
+          <button
+            type="button"
+            className="btn btn-outline w-full"
+            disabled={!filtered && !view.sort}
+            onClick={() => setView({ q: '', payment: '', shipping: '', from: '', to: '', sort: '' })}
+          >
+            Clear search and filters
+          </button>
+        </div>
+      </div>
       <Loaded data={orders.rows} error={orders.error} onRetry={orders.reload} label="Loading orders…">
         {(rows) => (
           <>
-            <DataTable caption="All orders" columns={columns} rows={rows} rowKey={(o) => o._id} busy={orders.loading} empty="No orders yet." />
+            <DataTable
+              caption="All orders"
+              columns={columns}
+              rows={rows}
+              rowKey={(o) => o._id}
+              busy={orders.loading}
+              empty={filtered ? 'No orders match this search and these filters.' : 'No orders yet.'}
+            />
             <Pager label="Order pages" pager={orders.pager} />
           </>
         )}
       </Loaded>
     </>
+  );
+}
+
+function ViewSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+  const id = `orders-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

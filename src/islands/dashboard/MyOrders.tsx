@@ -51,7 +51,18 @@ export default function MyOrders() {
   const columns: Column<Order>[] = [
     { header: '#', cell: (o) => orders.pager.page * orders.pager.size + (orders.rows?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
     { header: 'Product name', rowHeader: true, cell: (o) => <OrderProduct order={o} /> },
-    { header: 'Quantity', cell: (o) => o.quantity, className: 'tabular-nums' },
+    // A cart's lines each have their own quantity (in the product cell): their sum would add different tools.
+    { header: 'Quantity', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity), className: 'tabular-nums' },
+    { header: 'Total', cell: (o) => formatCents(o.totalCents), className: 'tabular-nums font-semibold whitespace-nowrap' },
+    {
+      header: 'Date',
+      className: 'whitespace-nowrap',
+      cell: (o) => (
+        <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()}>
+          {new Date(o.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
+        </time>
+      ),
+    },
     { header: 'Payment', cell: (o) => <PaymentStatus order={o} /> },
     {
       header: 'Action',
@@ -75,8 +86,9 @@ export default function MyOrders() {
             </span>
           )}
           {order.payment === 'paid' && (
+            // The id on a line of its own, never broken inside (a provider id is one word to copy).
             <span className="text-xs text-steel-600">
-              Transaction id: <code className="break-all">{order.transactionId}</code>
+              Transaction id: <code className="block whitespace-nowrap text-[11px]">{order.transactionId}</code>
             </span>
           )}
           {order.payment === 'cancelled' && (

@@ -14,20 +14,28 @@ function pageSize(): number {
 
 export function usePagedList<T>(path: string | null, failure?: string) {
   const [size] = useState(pageSize);
-  // cursors[i] opens page i (null: the first page).
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  // cursors[i] opens page i (null: the first page), for the list at `path`: a new search or filter
+  // (another path) starts again at its first page.
+  const [paged, setPaged] = useState<{ path: string | null; cursors: (string | null)[] }>({ path, cursors: [null] });
+  const cursors = paged.path === path ? paged.cursors : [null];
+  const setCursors = useCallback(
+    (change: (c: (string | null)[]) => (string | null)[]) =>
+      setPaged((p) => ({ path, cursors: change(p.path === path ? p.cursors : [null]) })),
+    [path],
+  );
   const cursor = cursors[cursors.length - 1];
-  const list = useResource<ListPage<T>>(path && `${path}?limit=${size}${cursor ? `&cursor=${cursor}` : ''}`, failure);
+  const joiner = path?.includes('?') ? '&' : '?';
+  const list = useResource<ListPage<T>>(path && `${path}${joiner}limit=${size}${cursor ? `&cursor=${cursor}` : ''}`, failure);
   const nextCursor = list.data?.nextCursor ?? null;
 
   // While a page loads, the data (and nextCursor) are still the last page's: a second click waits.
   const loading = list.loading;
   const next = useCallback(() => {
     if (nextCursor && !loading) setCursors((c) => [...c, nextCursor]);
-  }, [nextCursor, loading]);
+  }, [nextCursor, loading, setCursors]);
   const previous = useCallback(() => {
     if (!loading) setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c));
-  }, [loading]);
+  }, [loading, setCursors]);
   /** Changes the rows shown after a successful write (a deletion also lowers the total). */
   const update = list.update;
   const updateRows = useCallback(

@@ -1,12 +1,18 @@
 import { Hono } from 'hono';
-import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema } from '../../lib/schemas.ts';
+import { z } from 'zod';
+import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema, orderListQuerySchema } from '../../lib/schemas.ts';
 import { adminOnly, isBuyer, pathEmail, selfOrAdmin, signedIn } from '../auth/guards.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, parse } from '../http/validate.ts';
-import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import { orderJson, type OrdersService } from './orders.service.ts';
+
+/** The query fields of GET /booking that ask for a page rather than the spec's array. */
+const LIST_FIELDS = new Set(['limit', 'cursor', 'q', 'payment', 'shipping', 'from', 'to', 'sort']);
+/** A cursor of the orders sorted by total: the total in cents (as text: a bigint) and the order's number. */
+const totalKeySchema = z.tuple([z.string().regex(/^\d{1,18}$/), seqKeySchema]);
 
 export function ordersRoutes(deps: Deps, orders: OrdersService) {
   const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
@@ -26,10 +32,14 @@ export function ordersRoutes(deps: Deps, orders: OrdersService) {
         const insertedId = await orders.placeCart(c.get('user'), cart);
         return c.json({ acknowledged: true, insertedId }, 201);
       })
-      // With limit or cursor, a page and the total (the dashboard's lists); without, every order (the spec's array).
+      // Without any query, every order (the spec's array); with paging, search, filters or a sort, a page
+      // of the matching orders and how many match (Manage All Orders).
       .get('/booking', adminOnly(deps), async (c) => {
-        const ask = pageAsk(c.req.query(), seqKeySchema);
-        return c.json(ask ? await orders.page(ask) : await orders.list());
+        const query = c.req.query();
+        if (!Object.keys(query).some((name) => LIST_FIELDS.has(name))) return c.json(await orders.list());
+        const ask = parse(orderListQuerySchema, query);
+        const key = ask.sort === 'total-desc' || ask.sort === 'total-asc' ? totalKeySchema : seqKeySchema;
+        return c.json(await orders.find(ask, ask.cursor === undefined ? undefined : decodeCursor(ask.cursor, key)));
       })
       .get('/booking/email/:email', selfOrAdmin(deps), async (c) => {
         const user = c.get('user');

@@ -2,9 +2,9 @@ import type { ListPage, Order, OrderItem } from '../../lib/entities.ts';
 import { orderTotalCents, toDollars } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
-import type { CartOrderInput, OrderInput } from '../../lib/schemas.ts';
+import type { CartOrderInput, OrderInput, OrderListQuery } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
@@ -136,6 +136,9 @@ const INSERT_BATCH = `
       $12, buyer_uid, stock_version FROM req ORDER BY n)
   INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
   SELECT id, 1, tool_id, product_name, price_cents, quantity, stock_version FROM req`;
+
+/** Where a page of Manage All Orders ends: the last order's number, or its total (cents, as text) and number. */
+export type OrderCursor = number | [totalCents: string, seq: number];
 
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 
@@ -499,6 +502,45 @@ export function ordersService(
         params,
       );
       return listPage(rows, limit, total, (r) => r.seq, orderJson);
+    },
+
+    /**
+     * Manage All Orders' view: a page of the orders that match the search and filters, in the asked
+     * order, and how many match. The cursor is the last row's sort key (seq, or total then seq), so a
+     * page never repeats or skips an order whatever is placed meanwhile.
+     */
+    async find(ask: OrderListQuery, after?: OrderCursor): Promise<ListPage<Order>> {
+      await expireHolds();
+      const params: unknown[] = [];
+      const filters: string[] = [];
+      const q = ask.q?.trim();
+      if (q) {
+        const like = `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+        filters.push(`(o.id = $${params.push(q.toLowerCase())} OR o.email LIKE $${params.push(like)} OR lower(o.user_name) LIKE $${params.length})`);
+      }
+      if (ask.payment) filters.push(`o.payment = $${params.push(ask.payment)}`);
+      if (ask.shipping) filters.push(`o.payment = 'paid' AND o.shipping_status = $${params.push(ask.shipping)}`);
+      if (ask.from) filters.push(`o.created_at >= $${params.push(`${ask.from}T00:00:00Z`)}::timestamptz`);
+      if (ask.to) filters.push(`o.created_at < $${params.push(`${ask.to}T00:00:00Z`)}::timestamptz + interval '1 day'`);
+      const [{ total }] = filters.length
+        ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`, params)
+        : await db.query<{ total: number }>(`SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`);
+      const byTotal = ask.sort === 'total-desc' || ask.sort === 'total-asc';
+      const down = ask.sort === 'newest' || ask.sort === 'total-desc';
+      const cmp = down ? '<' : '>';
+      const dir = down ? 'DESC' : 'ASC';
+      const where = [...filters];
+      if (after !== undefined) {
+        if (byTotal && Array.isArray(after)) where.push(`(o.total_cents, o.seq) ${cmp} ($${params.push(after[0])}::bigint, $${params.push(after[1])})`);
+        else if (!byTotal && typeof after === 'number') where.push(`o.seq ${cmp} $${params.push(after)}`);
+        else throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+      }
+      const order = byTotal ? `o.total_cents ${dir}, o.seq ${dir}` : `o.seq ${dir}`;
+      const rows = await db.query<OrderRow & { seq: number }>(
+        `${ORDER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT $${params.push(ask.limit + 1)}`,
+        params,
+      );
+      return listPage(rows, ask.limit, total, (r): OrderCursor => (byTotal ? [String(r.total_cents), r.seq] : r.seq), orderJson);
     },
 
     /**

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { emailSchema, profileUpdateSchema } from '../../lib/schemas.ts';
+import { emailSchema, profileUpdateSchema, userListQuerySchema } from '../../lib/schemas.ts';
 import { adminOnly, bearer, pathEmail, selfOnly, selfOrAdmin } from '../auth/guards.ts';
 import { signAccessToken } from '../auth/jwt.ts';
 import { ApiError, conflict, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { logger } from '../logger.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, parse } from '../http/validate.ts';
-import { pageAsk } from '../http/paging.ts';
+import { decodeCursor, pageAsk } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import type { UsersService } from './users.service.ts';
 
@@ -47,10 +47,15 @@ export function usersRoutes(deps: Deps, users: UsersService) {
         const matchedCount = await users.update(emailParam(c), update);
         return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });
       })
-      // With limit or cursor, a page and the total; without, every user (the spec's array).
+      // With limit, cursor or a search, a page and how many match; without, every user (the spec's array).
       .get('/allusers', adminOnly(deps), async (c) => {
-        const ask = pageAsk(c.req.query(), userKeySchema);
-        return c.json(ask ? await users.page(ask) : await users.list());
+        const query = c.req.query();
+        if (query.q === undefined) {
+          const ask = pageAsk(query, userKeySchema);
+          return c.json(ask ? await users.page(ask) : await users.list());
+        }
+        const { q, limit, cursor } = parse(userListQuerySchema, query);
+        return c.json(await users.page({ limit, after: cursor === undefined ? undefined : decodeCursor(cursor, userKeySchema) }, q));
       })
       .delete('/allusers/dlt/:email', adminOnly(deps), async (c) => {
         const email = emailParam(c);

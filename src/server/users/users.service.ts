@@ -18,7 +18,7 @@ const KEYED_SELECT = SELECT.replace(
   ' FROM users',
   `, (extract(epoch FROM sign_up_date) * 1000000)::bigint::text AS "keyMicros" FROM users`,
 );
-const AT = `('epoch'::timestamptz + $2::bigint * interval '1 microsecond')`;
+const at = (param: number) => `('epoch'::timestamptz + $${param}::bigint * interval '1 microsecond')`;
 
 /** What a delete did: the row is gone, or why it stays. */
 export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'last admin';
@@ -89,17 +89,20 @@ export function usersService(db: Db, adminEmails: string[]) {
       return (await db.query<UserProfile>(`${SELECT} ORDER BY sign_up_date DESC, email`)).map(normalise);
     },
     /** One page of list()'s order, after `after` (users_sign_up_idx makes it an index range). */
-    async page({ limit, after }: PageAsk<UserKey>): Promise<ListPage<UserProfile>> {
-      const rows = after
-        ? await db.query<UserProfile & { keyMicros: string }>(
-            `${KEYED_SELECT} WHERE sign_up_date < ${AT} OR (sign_up_date = ${AT} AND email > $3) ORDER BY sign_up_date DESC, email LIMIT $1`,
-            [limit + 1, after[0], after[1]],
-          )
-        : await db.query<UserProfile & { keyMicros: string }>(
-            `${KEYED_SELECT} ORDER BY sign_up_date DESC, email LIMIT $1`,
-            [limit + 1],
-          );
-      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users');
+    async page({ limit, after }: PageAsk<UserKey>, search?: string): Promise<ListPage<UserProfile>> {
+      const params: unknown[] = [limit + 1];
+      const filters: string[] = [];
+      // Emails are kept in lower case; the search's %, _ and \ are matched as themselves.
+      if (search) filters.push(`email LIKE $${params.push(`%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
+      const pattern = params[1];
+      if (after) filters.push(`(sign_up_date < ${at(params.push(after[0]))} OR (sign_up_date = ${at(params.length)} AND email > $${params.push(after[1])}))`);
+      const rows = await db.query<UserProfile & { keyMicros: string }>(
+        `${KEYED_SELECT} ${filters.length ? `WHERE ${filters.join(' AND ')}` : ''} ORDER BY sign_up_date DESC, email LIMIT $1`,
+        params,
+      );
+      const [{ total }] = search
+        ? await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users WHERE email LIKE $1', [pattern])
+        : await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users');
       return listPage(
         rows,
         limit,
