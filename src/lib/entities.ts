@@ -29,12 +29,39 @@ export interface Order {
   quantity: number;
   payment: 'unpaid' | 'paid' | 'cancelled';
   transactionId: string | null;
-  shippingStatus: 'pending' | 'shipped';
+  /** 'pending' (the spec's label for a paid order not shipped yet), then shipped, then delivered. */
+  shippingStatus: 'pending' | 'shipped' | 'delivered';
+  /** Given when the order is shipped. */
+  shipment: OrderShipment | null;
   cancelReason: string | null;
   createdAt: string;
   expiresAt: string;
   /** Set when a payment for this order was given back (it landed after the order was cancelled). */
   refund: OrderRefund | null;
+}
+
+export interface OrderShipment {
+  carrier: string;
+  trackingNumber: string;
+  /** The carrier's tracking page, for carriers the shop knows (DHL, FedEx, UPS, USPS). */
+  trackingUrl: string | null;
+  shippedAt: string;
+  deliveredAt: string | null;
+}
+
+/** One step of an order's life, oldest first (GET /booking/{id}). */
+export interface OrderStep {
+  status: 'placed' | 'paid' | 'shipped' | 'delivered' | 'cancelled' | 'refunded';
+  at: string;
+  /** Who did it, when it was a person (the buyer, an admin); absent when the store did it. */
+  by?: string;
+}
+
+/** GET /booking/{id}: the order with its history and its documents. */
+export interface OrderDetail extends Order {
+  history: OrderStep[];
+  /** The invoice and any credit notes, by number. */
+  invoices: { number: string; kind: 'invoice' | 'credit note'; amountCents: number; issuedAt: string }[];
 }
 
 export interface OrderItem {

@@ -47,6 +47,11 @@ export const messages = {
   // The login page, when a tool's page sent the visitor (the tool's name follows).
   loginToOrder: 'Log in to order this tool:',
   paidOrderKept: "A paid order cannot be deleted: it stays in the shop's books. To cancel it, refund the payment instead.",
+  // After the sale (issue 25): each step only from the step before it.
+  shipUnpaid: 'Only paid orders can be shipped',
+  shipTwice: (status: string) => (status === 'delivered' ? 'This order was delivered already' : 'This order was shipped already'),
+  deliverUnshipped: 'Only shipped orders can be marked delivered',
+  invoiceUnpaid: 'This order has no invoice yet: one is issued when it is paid',
   paymentUnsettled: 'We could not confirm the state of this order’s payment. Please try again in a minute.',
   // The cart (not in the spec): a line that cannot be met names its tool before the spec's message.
   cartLineRefused: (tool: string, message: string) => `${tool}: ${message}`,

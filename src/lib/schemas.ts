@@ -277,3 +277,18 @@ export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 export const userListQuerySchema = listPageQuerySchema.extend({
   q: z.string().trim().toLowerCase().max(200, 'search must be at most 200 characters').optional(),
 });
+
+/**
+ * PUT /booking/ship/{id} (admin): who carries a paid order and its tracking number. The spec's call
+ * sends no body: the order is then shipped with neither (the ship form always sends both).
+ */
+export const shipmentSchema = z.object({
+  carrier: z.string().trim().min(1, 'Please enter the carrier').max(60, 'The carrier must be at most 60 characters'),
+  trackingNumber: z
+    .string()
+    .trim()
+    .min(1, 'Please enter the tracking number')
+    .max(60, 'The tracking number must be at most 60 characters')
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'A tracking number has letters, digits, spaces and dashes only'),
+});
+export type ShipmentInput = z.infer<typeof shipmentSchema>;

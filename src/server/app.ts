@@ -7,6 +7,11 @@ import { contactRoutes } from './contact/contact.routes.ts';
 import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
 import { imagesRoutes } from './images/images.routes.ts';
+import { outbox } from './events/outbox.ts';
+import { invoicesService } from './invoices/invoices.service.ts';
+import { emailConsumer } from './mail/email-consumer.ts';
+import { emailsRoutes } from './mail/emails.routes.ts';
+import { emailsService, smtpMailer } from './mail/emails.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { ordersService } from './orders/orders.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -21,11 +26,26 @@ import { usersService } from './users/users.service.ts';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const tools = toolsService(deps.db, deps.changes);
+  // After the sale: invoices issued with payments, and the outbox that turns events into emails.
+  const invoices = invoicesService(deps.config.shop);
+  const emails = emailsService(deps.db, {
+    mailer: deps.mailer ?? (deps.config.mail.smtpUrl ? smtpMailer(deps.config.mail.smtpUrl) : undefined),
+    from: deps.config.mail.from,
+    attachment: async (ref) => {
+      const document = await invoices.byNumber(deps.db, ref.number);
+      if (!document) throw new Error(`${ref.document} ${ref.number} not found`);
+      return { filename: `${ref.number}.pdf`, content: Buffer.from(await invoices.pdf(document)), contentType: 'application/pdf' };
+    },
+  });
+  const events = outbox(deps.db, [emailConsumer(deps.db, emails, { shop: deps.config.shop, shopEmail: deps.config.mail.shopEmail })]);
   // Orders and payments call each other: an order's payments close before it is let go, and a payment
   // that succeeded marks its order paid.
   const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
     maxUnpaidOrders: deps.config.maxUnpaidOrders,
     closePayments: (orderId) => payments.closeOpen(orderId),
+    invoices,
+    lowStockUnits: deps.config.lowStockUnits,
+    eventsWritten: () => events.nudge(),
   });
   const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
   const users = usersService(deps.db, deps.config.adminEmails);
@@ -56,7 +76,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     })
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
-    .route('/', ordersRoutes(deps, orders))
+    .route('/', ordersRoutes(deps, orders, invoices))
+    .route('/', emailsRoutes(deps, emails))
     .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
     .route('/', reviewsRoutes(deps, reviews, tools))
     .route('/', accountRoutes(deps, account))
@@ -67,6 +88,6 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/api', api)
     .notFound((c) => c.json({ error: { code: 'not_found', message: 'No such API route' } }, 404))
     .onError(onError);
-  return { app, tools, orders, users, reviews };
+  return { app, tools, orders, users, reviews, invoices, emails, outbox: events };
 }
 export type Api = ReturnType<typeof createApp>;

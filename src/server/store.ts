@@ -77,6 +77,8 @@ export async function openStore(cfg: Config): Promise<Store> {
     );
   }, SWEEP_MS);
   sweep.unref();
+  // Events' effects (emails): every server runs the outbox; each delivery is leased by one of them.
+  built.outbox.start();
 
   return {
     ...built,
@@ -85,6 +87,7 @@ export async function openStore(cfg: Config): Promise<Store> {
     search,
     async close() {
       clearInterval(sweep);
+      await built.outbox.stop();
       await changes.close();
       await db.close();
     },

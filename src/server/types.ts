@@ -1,3 +1,4 @@
+import type { Mailer } from './mail/emails.service.ts';
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Db } from './db/client.ts';
@@ -24,6 +25,8 @@ export interface Deps {
   /** Writes announce what they changed here; caches (on every server) listen. */
   changes: ChangeBus;
   now: () => Date;
+  /** Where emails go instead of SMTP_URL's server (tests). */
+  mailer?: Mailer;
 }
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */

@@ -33,6 +33,13 @@ async function victim(): Promise<string> {
   return email;
 }
 
+/** A fresh paid order of Alice's. */
+async function paidOrder(): Promise<string> {
+  const id = await placeOrder(store, access.user!, fx.toolId);
+  await payOrder(store, access.user!, id);
+  return id;
+}
+
 async function anyReview(): Promise<string> {
   const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal DESC LIMIT 1');
   return id;
@@ -96,6 +103,20 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     return { url: '/api/images', body: form };
   }],
   ['PUT /booking/ship/{id} (paid)',                [401, 403, 403, 200], () => ({ url: `/api/booking/ship/${fx.paidOrder}` })],
+  ['PUT /booking/ship/{id} (with tracking)',       [401, 403, 403, 200], async () => ({
+    url: `/api/booking/ship/${await paidOrder()}`, json: { carrier: 'DHL', trackingNumber: 'JD0146000' } })],
+  ['PUT /booking/deliver/{id} (shipped)',          [401, 403, 403, 200], async () => {
+    const id = await paidOrder();
+    await store.request('PUT', `/api/booking/ship/${id}`, { token: access.admin });
+    return { url: `/api/booking/deliver/${id}` };
+  }],
+  ['GET /booking/{id}/invoice (paid)',             [401, 200, 403, 200], () => ({ url: `/api/booking/${fx.paidOrder}/invoice` })],
+  ['GET /emails',                                  [401, 403, 403, 200], () => ({ url: '/api/emails?limit=5' })],
+  ['POST /emails/{id}/resend',                     [401, 403, 403, 200], async () => {
+    await store.outbox.run();
+    const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM emails ORDER BY seq LIMIT 1');
+    return { url: `/api/emails/${id}/resend` };
+  }],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];

@@ -2,7 +2,7 @@
 // Each JSON endpoint has a valid body; every case breaks one field (or the whole body) and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from './harness';
-import { ADDRESS, GOOD_CARD, PHONE, confirmSandbox, expectApiError, makeTool, placeOrder, snapshot } from './helpers';
+import { ADDRESS, GOOD_CARD, PHONE, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder, snapshot } from './helpers';
 import { tinyPng } from './images.fixtures';
 
 const MISSING = Symbol('missing');
@@ -39,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { shipOrder: '', leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -170,12 +170,21 @@ const ENDPOINTS: Endpoint[] = [
       message: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'm'.repeat(2001)],
     },
   },
+  {
+    method: 'PUT', path: '/api/booking/ship/{shipOrder}', caller: 'admin', ok: 200,
+    valid: () => ({ carrier: 'DHL', trackingNumber: 'JD0146000' }),
+    fields: {
+      carrier: [...REQUIRED_TEXT, 'c'.repeat(61)],
+      trackingNumber: [...REQUIRED_TEXT, 't'.repeat(61), '-leading-dash', 'JD<0146>', SQL, '١٢٣'],
+    },
+  },
 ];
 
 function url(path: string) {
   return path
     .replace('{toolId}', fx.toolId)
     .replace('{payOrder}', fx.payOrder)
+    .replace('{shipOrder}', fx.shipOrder)
     .replace('{reviewId}', fx.reviewId)
     .replace('{alice}', ALICE);
 }
@@ -210,6 +219,8 @@ beforeAll(async () => {
   fx.payOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
   fx.transactionId = await confirmSandbox(store, tokens.alice, fx.payOrder);
   fx.otherTransaction = await confirmSandbox(store, tokens.alice, fx.order);
+  fx.shipOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  await payOrder(store, tokens.alice, fx.shipOrder);
 });
 afterAll(() => store.close());
 
@@ -257,6 +268,9 @@ describe('path parameters', () => {
     ['GET', '/api/booking/{}', 'admin'],
     ['DELETE', '/api/booking/dlt/{}', 'admin'],
     ['PUT', '/api/booking/ship/{}', 'admin'],
+    ['PUT', '/api/booking/deliver/{}', 'admin'],
+    ['GET', '/api/booking/{}/invoice', 'admin'],
+    ['POST', '/api/emails/{}/resend', 'admin'],
     ['PUT', '/api/booking/makepayment/{}', 'alice'],
     ['GET', '/api/images/{}', 'anonymous'],
     ['PUT', '/api/reviews/hide/{}', 'admin'],

@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews', 'Emails'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -169,6 +169,7 @@ test.describe('dashboard as an admin', () => {
       ['Manage product', '/dashboard/allproduct', 'Manage Products'],
       ['Manage All Orders', '/dashboard/manageallproducts', 'Manage All Orders'],
       ['Manage Reviews', '/dashboard/managereviews', 'Manage Reviews'],
+      ['Emails', '/dashboard/emails', 'Emails'],
       ['Profile', '/dashboard', `Hello, ${DEMO_ADMIN.name}`],
     ];
     for (const [label, path, heading] of screens) {
@@ -179,10 +180,11 @@ test.describe('dashboard as an admin', () => {
     // By keyboard: Enter on a menu item, and the next Tab lands inside the new screen.
     await dashboardMenu(page).getByRole('link', { name: 'Make Admin' }).press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'All Users' })).toBeVisible();
-    // The list arrives after the heading (a page of users from the API); Tab once it is there.
+    // The list arrives after the heading (a page of users from the API); Tab once it is there: the
+    // screen's first control, its search, then the list.
     await expect(page.getByRole('region', { name: 'All users' })).toBeVisible();
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('region', { name: 'All users' })).toBeFocused();
+    await expect(page.getByLabel('Search by email')).toBeFocused();
 
     await page.goto('/dashboard/allproduct');
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Products' })).toBeVisible();
@@ -450,7 +452,14 @@ test.describe('dashboard as an admin', () => {
     await expect(paid.getByRole('cell')).toHaveText(['01712345678', '$12.50', product, '3', '$37.50', placed, shipTo, /^PendingShipped/]);
 
     await paid.getByRole('button', { name: /^Shipped/ }).click();
+    const form = page.getByRole('dialog', { name: 'Ship this order' });
+    await form.getByRole('button', { name: 'Mark shipped' }).click();
+    await expect(form.getByText('Please enter the carrier')).toBeVisible();
+    await form.getByLabel('Carrier').fill('UPS');
+    await form.getByLabel('Tracking number').fill('1Z999AA10123456784');
+    await form.getByRole('button', { name: 'Mark shipped' }).click();
     await expect(toastSaying(page, `${product} for ${buyer.email} is marked shipped`)).toBeVisible();
+    await expect(form).toBeHidden();
     await expect(paid.getByRole('cell').last()).toHaveText('Shipped');
     await expect(paid.getByRole('button')).toHaveCount(0);
     await page.reload();

@@ -79,6 +79,10 @@ test('manage all orders: search, payment and shipping filters, dates and sort li
 
   // Shipping: mark Bob's shipped; the Pending filter then has only Ann's.
   await rowWith(page, bob.email).getByRole('button', { name: /^Shipped/ }).click();
+  const form = page.getByRole('dialog', { name: 'Ship this order' });
+  await form.getByLabel('Carrier').fill('DHL');
+  await form.getByLabel('Tracking number').fill('JD0146000');
+  await form.getByRole('button', { name: 'Mark shipped' }).click();
   await expect(rowWith(page, bob.email).getByRole('button')).toHaveCount(0);
   await search.getByLabel('Shipping').selectOption('pending');
   await expect(total(page)).toHaveText('Total matching orders: 1');

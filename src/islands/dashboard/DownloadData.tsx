@@ -4,20 +4,7 @@ import { useState } from 'react';
 import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
-
-/** Hands a file to the browser's downloads. */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked once the download has surely started.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { saveFile as save } from '../../client/save-file';
 
 export function DownloadData() {
   const [busy, setBusy] = useState(false);

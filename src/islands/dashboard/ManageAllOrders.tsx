@@ -2,13 +2,14 @@
 // each under its own header (the spec's phone-under-'Price' is a bug we fix), with what the admin needs
 // to ship: the date, the total and where it goes. Search, filters, date range and sort live in the
 // address (a view can be shared); paged on the server. Paid orders read Pending with a Shipped button
-// that is saved (PUT /booking/ship/{id}), not only flipped locally.
+// that opens the ship form (carrier, tracking number; PUT /booking/ship/{id}); each order links to its page.
 import { useState, type FormEvent } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { navigate } from '../../client/router';
 import type { Order } from '../../lib/entities';
 import { toast } from '../../client/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
+import { ShipDialog } from '../ui/ShipDialog';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
 import { ScreenHeader } from '../ui/ScreenHeader';
@@ -22,6 +23,7 @@ const VIEW_FIELDS = ['q', 'payment', 'shipping', 'from', 'to', 'sort'] as const;
 function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
   if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
+  if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
   return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
 }
 
@@ -33,19 +35,13 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
   const filtered = VIEW_FIELDS.some((f) => f !== 'sort' && view[f]);
   // A page at a time: a store may hold millions of orders; the count comes from the server.
   const orders = usePagedList<Order>(asked ? `booking?${asked}` : 'booking', 'Could not load the orders. Please try again.');
-  const [shipping, setShipping] = useState<Record<string, boolean>>({});
+  // The order whose ship form is open.
+  const [shipping, setShipping] = useState<Order | null>(null);
 
-  async function ship(order: Order) {
-    setShipping((s) => ({ ...s, [order._id]: true }));
-    try {
-      await api.put(`booking/ship/${enc(order._id)}`);
-      orders.updateRows((list) => list.map((o) => (o._id === order._id ? { ...o, shippingStatus: 'shipped' } : o)));
-      toast.success(`${order.productName} for ${order.email} is marked shipped`);
-    } catch (error) {
-      toast.error(errorMessage(error, 'The order could not be marked shipped. Please try again.'));
-    } finally {
-      setShipping((s) => ({ ...s, [order._id]: false }));
-    }
+  function shipped(order: Order) {
+    setShipping(null);
+    orders.updateRows((list) => list.map((o) => (o._id === order._id ? order : o)));
+    toast.success(`${order.productName} for ${order.email} is marked shipped`);
   }
 
   function search(event: FormEvent<HTMLFormElement>) {
@@ -55,7 +51,25 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
   }
 
   const columns: Column<Order>[] = [
-    { header: 'Email', rowHeader: true, cell: (o) => <EmailText email={o.email} /> },
+    {
+      header: 'Email',
+      rowHeader: true,
+      cell: (o) => (
+        <>
+          <EmailText email={o.email} />
+          <a
+            href={`/dashboard/orders/${o._id}`}
+            className="mt-0.5 block text-xs font-semibold text-amber-dark"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/dashboard/orders/${o._id}`);
+            }}
+          >
+            Order details<span className="sr-only"> of {o.productName} for {o.email}</span>
+          </a>
+        </>
+      ),
+    },
     { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => (o.phone ? <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> : <span className="text-steel-600">None</span>) },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
@@ -85,8 +99,8 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
         <span className="inline-flex items-center gap-2 whitespace-nowrap" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
           <PaymentStatus order={o} />
           {o.payment === 'paid' && o.shippingStatus === 'pending' && (
-            <button type="button" className="btn btn-primary btn-sm" disabled={shipping[o._id]} aria-busy={shipping[o._id] || undefined} onClick={() => ship(o)}>
-              {shipping[o._id] ? 'Saving…' : 'Shipped'}
+            <button type="button" className="btn btn-primary btn-sm" aria-haspopup="dialog" onClick={() => setShipping(o)}>
+              Shipped
               <span className="sr-only">
                 {' '}
                 – mark {o.productName} for {o.email} as shipped
@@ -156,6 +170,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           </>
         )}
       </Loaded>
+      {shipping && <ShipDialog order={shipping} onShipped={shipped} onClose={() => setShipping(null)} />}
     </>
   );
 }

@@ -67,7 +67,17 @@ export default function MyOrders() {
     {
       header: 'Action',
       cell: (order) => (
-        <>
+        <span className="flex flex-col items-end gap-1 sm:items-start">
+          <a
+            href={`/dashboard/orders/${order._id}`}
+            className="text-xs font-semibold text-amber-dark"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/dashboard/orders/${order._id}`);
+            }}
+          >
+            Order details<span className="sr-only"> of {order.productName}</span>
+          </a>
           {order.payment === 'unpaid' && (
             <span className="flex flex-wrap justify-end gap-2 sm:justify-start">
               <a
@@ -102,7 +112,7 @@ export default function MyOrders() {
               )}
             </span>
           )}
-        </>
+        </span>
       ),
     },
   ];
@@ -160,6 +170,7 @@ function PaymentStatus({ order }: { order: Order }) {
     <span className="flex flex-wrap gap-1">
       <span className="badge bg-green-100 text-success">Paid</span>
       {order.shippingStatus === 'shipped' && <span className="badge bg-ink text-white">Shipped</span>}
+      {order.shippingStatus === 'delivered' && <span className="badge bg-ink text-white">Delivered</span>}
     </span>
   );
 }

@@ -17,8 +17,12 @@ export const dashboardPaths = {
   manageAllOrders: { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin' },
   // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
   manageReviews: { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin' },
+  // After the sale: what the store emailed (admin).
+  emails: { path: '/dashboard/emails', label: 'Emails', audience: 'admin' },
   // Carries an order id, so it is not prebuilt (pages/dashboard/payment/[id].astro renders on request).
   payment: { path: '/dashboard/payment/:id', audience: 'all' },
+  // An order's page, for its buyer and admins (pages/dashboard/orders/[id].astro, on request).
+  orderDetail: { path: '/dashboard/orders/:id', audience: 'all' },
 } as const satisfies Record<string, DashboardPath>;
 
 export type DashboardScreen = keyof typeof dashboardPaths;

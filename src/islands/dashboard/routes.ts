@@ -16,7 +16,9 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   manageProducts: lazy(() => import('./ManageProducts')),
   manageAllOrders: lazy(() => import('./ManageAllOrders')),
   manageReviews: lazy(() => import('./ManageReviews')),
+  emails: lazy(() => import('./Emails')),
   payment: lazy(() => import('./Payment')),
+  orderDetail: lazy(() => import('./OrderDetail')),
 };
 
 export const dashboardRoutes: DashboardRoute[] = Object.entries(dashboardPaths).map(([name, path]) => ({

@@ -298,4 +298,14 @@ export const migrations: string[] = [
   -- their author by email: a review kept under its name only (its author's account deleted) holds no claim.
   CREATE UNIQUE INDEX IF NOT EXISTS reviews_tool_author_idx ON reviews (tool_id, added_by) WHERE tool_id IS NOT NULL AND position('@' in added_by) > 0;
   `,
+  /* 16: shipping with a carrier and tracking number, and delivery */ `
+  -- A paid order goes pending → shipped (carrier, tracking number) → delivered; each step keeps its time.
+  -- Nullable columns with no default: no table rewrite.
+  ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_shipping_status_check;
+  ALTER TABLE orders ADD CONSTRAINT orders_shipping_status_check CHECK (shipping_status IN ('pending', 'shipped', 'delivered'));
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS carrier text;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS tracking_number text;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS shipped_at timestamptz;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS delivered_at timestamptz;
+  `,
 ];

@@ -1,6 +1,7 @@
 // The store's emails: each a subject, a plain-text part and an HTML part (inline styles, which mail
 // clients keep), rendered from plain data. Every text a customer or an admin typed is escaped in HTML.
 // Links are absolute, on PUBLIC_SITE_URL.
+import { trackingLink } from '../../lib/carriers.ts';
 import { formatCents } from '../../lib/money.ts';
 
 export interface MailLine {
@@ -32,17 +33,6 @@ export interface Shop {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const CARRIER_LINKS: Record<string, (tracking: string) => string> = {
-  dhl: (t) => `https://www.dhl.com/global-en/home/tracking.html?tracking-id=${encodeURIComponent(t)}`,
-  fedex: (t) => `https://www.fedex.com/fedextrack/?trknbr=${encodeURIComponent(t)}`,
-  ups: (t) => `https://www.ups.com/track?tracknum=${encodeURIComponent(t)}`,
-  usps: (t) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(t)}`,
-};
-
-/** A tracking link for the carriers we know (by name, any case), or undefined. */
-export function trackingLink(carrier: string, tracking: string): string | undefined {
-  return CARRIER_LINKS[carrier.trim().toLowerCase()]?.(tracking);
-}
 
 const lineText = (l: MailLine) =>
   `${l.quantity} x ${l.productName} at ${formatCents(l.unitCents)} = ${formatCents(l.quantity * l.unitCents)}`;
@@ -135,20 +125,23 @@ export function paymentReceived(shop: Shop, order: MailOrder, invoiceNumber: str
   };
 }
 
-export function orderShipped(shop: Shop, order: MailOrder, carrier: string, trackingNumber: string): Rendered {
-  const link = trackingLink(carrier, trackingNumber);
+/** The shipping email; the spec's ship call gives no carrier or tracking number, and then none is named. */
+export function orderShipped(shop: Shop, order: MailOrder, carrier: string | null, trackingNumber: string | null): Rendered {
+  const link = carrier && trackingNumber ? trackingLink(carrier, trackingNumber) : undefined;
+  const how = carrier && trackingNumber ? ` with ${carrier}, tracking number ${trackingNumber}` : '';
+  const howHtml = carrier && trackingNumber ? ` with ${escapeHtml(carrier)}, tracking number <strong>${escapeHtml(trackingNumber)}</strong>` : '';
   return {
     subject: `Order ${ref(order.id)} has shipped`,
     text: [
       `Hello ${order.buyerName},`,
       '',
-      `Your order ${ref(order.id)} is on its way with ${carrier}, tracking number ${trackingNumber}.`,
+      `Your order ${ref(order.id)} is on its way${how}.`,
       ...(link ? [`Track it: ${link}`] : []),
       `Your order: ${orderUrl(shop, order.id)}`,
     ].join('\n'),
     html: layout(
       shop,
-      `<p>Hello ${escapeHtml(order.buyerName)},</p><p>Your order <strong>${ref(order.id)}</strong> is on its way with ${escapeHtml(carrier)}, tracking number <strong>${escapeHtml(trackingNumber)}</strong>.</p>` +
+      `<p>Hello ${escapeHtml(order.buyerName)},</p><p>Your order <strong>${ref(order.id)}</strong> is on its way${howHtml}.</p>` +
         `${link ? button(link, 'Track your parcel') : ''}<p><a href="${escapeHtml(orderUrl(shop, order.id))}">See your order</a></p>`,
     ),
   };

@@ -1,20 +1,22 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema, orderListQuerySchema } from '../../lib/schemas.ts';
+import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema, orderListQuerySchema, shipmentSchema } from '../../lib/schemas.ts';
 import { adminOnly, isBuyer, pathEmail, selfOrAdmin, signedIn } from '../auth/guards.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { messages } from '../../lib/messages.ts';
+import { conflict, forbidden, notFound } from '../http/errors.ts';
+import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, parse } from '../http/validate.ts';
 import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
-import { orderJson, type OrdersService } from './orders.service.ts';
+import type { OrdersService } from './orders.service.ts';
 
 /** The query fields of GET /booking that ask for a page rather than the spec's array. */
 const LIST_FIELDS = new Set(['limit', 'cursor', 'q', 'payment', 'shipping', 'from', 'to', 'sort']);
 /** A cursor of the orders sorted by total: the total in cents (as text: a bigint) and the order's number. */
 const totalKeySchema = z.tuple([z.string().regex(/^\d{1,18}$/), seqKeySchema]);
 
-export function ordersRoutes(deps: Deps, orders: OrdersService) {
+export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: InvoicesService) {
   const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
   const idParam = (c: { req: { param(name: string): string | undefined } }) => parse(idSchema, c.req.param('id'));
   return (
@@ -49,21 +51,44 @@ export function ordersRoutes(deps: Deps, orders: OrdersService) {
         const ask = pageAsk(c.req.query(), seqKeySchema);
         return c.json(ask ? await orders.page(ask, email, buyerUid) : await orders.list(email, buyerUid));
       })
+      // The order with its history (placed, paid, shipped …) and its invoice and credit notes.
       .get('/booking/:id', signedIn(deps), async (c) => {
         await orders.expireHolds();
         const order = await orders.getRow(idParam(c));
         if (!order) throw notFound('Order');
         const user = c.get('user');
         if (user.role !== 'admin' && !isBuyer(user, order)) throw forbidden();
-        return c.json(orderJson(order));
+        return c.json(await orders.detail(order.id));
+      })
+      // The invoice as a PDF, for its buyer or an admin; an unpaid order has none yet (409).
+      .get('/booking/:id/invoice', signedIn(deps), async (c) => {
+        const order = await orders.getRow(idParam(c));
+        if (!order) throw notFound('Order');
+        const user = c.get('user');
+        if (user.role !== 'admin' && !isBuyer(user, order)) throw forbidden();
+        const [invoice] = (await invoices.forOrder(deps.db, order.id)).filter((d) => d.kind === 'invoice');
+        if (!invoice) throw conflict(messages.invoiceUnpaid);
+        const pdf = await invoices.pdf(invoice);
+        return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': `attachment; filename="${invoice.number}.pdf"`,
+        });
       })
       .delete('/booking/dlt/:id', signedIn(deps), async (c) => {
         await orders.remove(c.get('user'), idParam(c));
         return c.json({ acknowledged: true, deletedCount: 1 });
       })
+      // The spec's call sends no body; the ship form sends the carrier and tracking number.
       .put('/booking/ship/:id', adminOnly(deps), async (c) => {
-        await orders.markShipped(idParam(c));
-        return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
+        const id = idParam(c);
+        const sent = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
+        const shipment = sent ? await jsonBody(c, shipmentSchema) : undefined;
+        const order = await orders.markShipped(id, c.get('user').email, shipment);
+        return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1, order });
+      })
+      .put('/booking/deliver/:id', adminOnly(deps), async (c) => {
+        const order = await orders.markDelivered(idParam(c), c.get('user').email);
+        return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1, order });
       })
   );
 }

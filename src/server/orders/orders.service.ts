@@ -1,8 +1,12 @@
-import type { ListPage, Order, OrderItem } from '../../lib/entities.ts';
+import { trackingLink } from '../../lib/carriers.ts';
+import type { ListPage, Order, OrderDetail, OrderItem, OrderStep } from '../../lib/entities.ts';
 import { orderTotalCents, toDollars } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
-import type { CartOrderInput, OrderInput, OrderListQuery } from '../../lib/schemas.ts';
+import type { CartOrderInput, OrderInput, OrderListQuery, ShipmentInput } from '../../lib/schemas.ts';
+import { eventsAbout } from '../events/events.service.ts';
+import type { InvoicesService } from '../invoices/invoices.service.ts';
+import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf } from './order-events.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -29,10 +33,15 @@ export interface OrderRow {
   phone: string;
   payment: 'unpaid' | 'paid' | 'cancelled';
   transaction_id: string | null;
-  shipping_status: 'pending' | 'shipped';
+  shipping_status: 'pending' | 'shipped' | 'delivered';
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: string | Date | null;
+  delivered_at: string | Date | null;
   cancel_reason: string | null;
   created_at: string | Date;
   expires_at: string | Date;
+  paid_at?: string | Date | null;
   /** What the order costs, all lines (bigint in the database). */
   total_cents: number | string;
   /** The lines (ORDER_SELECT), in the buyer's order. */
@@ -60,6 +69,15 @@ export const orderJson = (r: OrderRow): Order => ({
   payment: r.payment,
   transactionId: r.transaction_id,
   shippingStatus: r.shipping_status,
+  shipment: r.shipped_at
+    ? {
+        carrier: r.carrier ?? '',
+        trackingNumber: r.tracking_number ?? '',
+        trackingUrl: (r.carrier && r.tracking_number && trackingLink(r.carrier, r.tracking_number)) || null,
+        shippedAt: new Date(r.shipped_at).toISOString(),
+        deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+      }
+    : null,
   cancelReason: r.cancel_reason,
   createdAt: new Date(r.created_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
@@ -152,9 +170,21 @@ export function ordersService(
     maxUnpaidOrders?: number;
     /** Cancels an order's open payments at the provider before the order is let go (payments.service's closeOpen). */
     closePayments?: (orderId: string) => Promise<PaymentsClosed>;
+    /** Issues the invoice in the payment's transaction. */
+    invoices?: InvoicesService;
+    /** LOW_STOCK_UNITS (undefined: each tool's minimum order × 2). */
+    lowStockUnits?: number;
+    /** Called after a transaction that wrote events commits (the outbox delivers them at once). */
+    eventsWritten?: () => void;
   } = {},
 ) {
-  const { maxUnpaidOrders = Infinity, closePayments = async (): Promise<PaymentsClosed> => ({ state: 'none' }) } = options;
+  const {
+    maxUnpaidOrders = Infinity,
+    closePayments = async (): Promise<PaymentsClosed> => ({ state: 'none' }),
+    invoices,
+    lowStockUnits,
+    eventsWritten = () => {},
+  } = options;
 
   /**
    * Cancels unpaid orders whose hold ran out and returns their units. Each order's payment is closed
@@ -180,15 +210,21 @@ export function ordersService(
           `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
           [id, HOLD_EXPIRED_REASON],
         );
-        if (row) await giveBackLines(tx, id);
-        return Boolean(row);
+        if (!row) return false;
+        await giveBackLines(tx, id);
+        const order = (await getRow(tx, id))!;
+        await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
+        return true;
       });
       if (cancelled) {
         changed++;
         metrics.orderCancelled();
       }
     }
-    if (changed) tools.invalidate();
+    if (changed) {
+      tools.invalidate();
+      eventsWritten();
+    }
     return changed;
   }
 
@@ -204,10 +240,25 @@ export function ordersService(
       if (order.payment === 'cancelled') return 'cancelled';
       if (Number(order.total_cents) !== amountCents) return 'amount';
       await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [id, intentId]);
+      // The invoice's number is taken here: a payment rolled back gives it back, so numbers have no gaps.
+      const facts = factsOf(order);
+      const invoiceNumber = invoices
+        ? await invoices.issue(tx, {
+            kind: 'invoice',
+            orderId: id,
+            buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
+            lines: facts.lines,
+            totalCents: facts.totalCents,
+            paymentReference: intentId,
+            at: now(),
+          })
+        : null;
+      await emitOrderEvent(tx, 'order.paid', id, facts.email, facts, { transactionId: intentId, invoiceNumber });
       return 'newly paid' as const;
     }).then((outcome) => {
       if (outcome !== 'newly paid') return outcome;
       metrics.orderPaid();
+      eventsWritten();
       return 'ok';
     });
   }
@@ -259,6 +310,7 @@ export function ordersService(
         throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
       }
       const one = lines.length === 1 ? lines[0] : undefined;
+      const expiresAt = new Date(now().getTime() + holdMs);
       await tx.query(
         `WITH placed AS (
            INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
@@ -279,7 +331,7 @@ export function ordersService(
           user.email,
           cart.address,
           cart.phone,
-          new Date(now().getTime() + holdMs),
+          expiresAt,
           user.uid,
           one ? one.sold.stock_version : 0,
           lines.map((l) => l.sold.id),
@@ -288,6 +340,31 @@ export function ordersService(
           lines.map((l) => l.quantity),
           lines.map((l) => l.sold.stock_version),
         ],
+      );
+      await emitOrdersPlaced(tx, [
+        {
+          id,
+          by: user.email,
+          facts: {
+            email: user.email,
+            buyerName: user.name || user.email,
+            address: cart.address,
+            lines: lines.map((l) => ({ productName: l.sold.name, quantity: l.quantity, unitCents: l.sold.price_cents })),
+            totalCents,
+            expiresAt: expiresAt.toISOString(),
+          },
+        },
+      ]);
+      await emitLowStock(
+        tx,
+        lowStockUnits,
+        lines.map((l) => ({
+          id: l.sold.id,
+          name: l.sold.name,
+          before: l.sold.available_quantity + l.quantity,
+          after: l.sold.available_quantity,
+          minimumOrderQuantity: l.sold.minimum_order_quantity,
+        })),
       );
       return id;
     });
@@ -346,6 +423,7 @@ export function ordersService(
         [toolIds],
       );
       const stock = new Map(rows.map((r) => [r.id, { ...r }]));
+      const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
       const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number } }[] = [];
       const short = new Set<string>();
       const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
@@ -387,6 +465,32 @@ export function ordersService(
           column((a) => a.tool.stock_version),
           expiresAt,
         ]);
+        await emitOrdersPlaced(
+          tx,
+          accepted.map(({ ask, tool }) => ({
+            id: ask.id,
+            by: ask.user.email,
+            facts: {
+              email: ask.user.email,
+              buyerName: ask.user.name || ask.user.email,
+              address: ask.address,
+              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents: tool.price_cents }],
+              totalCents: orderTotalCents(ask.quantity, tool.price_cents),
+              expiresAt: expiresAt.toISOString(),
+            },
+          })),
+        );
+        await emitLowStock(
+          tx,
+          lowStockUnits,
+          [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
+            id: tool.id,
+            name: tool.name,
+            before: before.get(tool.id)!,
+            after: tool.available_quantity,
+            minimumOrderQuantity: tool.minimum_order_quantity,
+          })),
+        );
       }
       // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
       const expired = short.size
@@ -437,6 +541,7 @@ export function ordersService(
       }
     }
     if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
+    eventsWritten();
     // A one-line order's batch has announced its stock change already.
     if (cart.items.length > 1) tools.invalidate();
     metrics.orderPlaced();
@@ -571,7 +676,10 @@ export function ordersService(
         // A sale is a record: not the buyer, not an admin, nobody erases it (a refund cancels it).
         if (order.payment === 'paid') return 'paid';
         // Lines first: deleting the order deletes them.
-        if (order.payment === 'unpaid') await giveBackLines(tx, id);
+        if (order.payment === 'unpaid') {
+          await giveBackLines(tx, id);
+          await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
+        }
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);
         return 'ok';
       });
@@ -579,6 +687,7 @@ export function ordersService(
       if (outcome === 'forbidden') throw forbidden();
       if (outcome === 'paid') throw conflict(messages.paidOrderKept);
       tools.invalidate();
+      eventsWritten();
     },
 
     /**
@@ -627,6 +736,8 @@ export function ordersService(
           [ids],
         );
         for (const line of lines) await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version);
+        for (const order of await tx.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1)`, [ids]))
+          await emitOrderEvent(tx, 'order.cancelled', order.id, email, factsOf(order), { reason: 'account deleted' });
       }
       await tx.query(
         `DELETE FROM orders WHERE id = ANY($1) OR id IN (
@@ -661,15 +772,64 @@ export function ordersService(
       }
     },
 
-    async markShipped(id: string): Promise<void> {
-      const rows = await db.query<{ payment: string }>(
-        `UPDATE orders SET shipping_status = 'shipped' WHERE id = $1 AND payment = 'paid' RETURNING payment`,
-        [id],
-      );
-      if (!rows.length) {
-        if (!(await getRow(db, id))) throw notFound('Order');
-        throw conflict('Only paid orders can be shipped');
-      }
+    /**
+     * A paid order leaves the shop: with the carrier and tracking number (the spec's call sends none).
+     * Only from paid and pending; anything else is a 409 saying why.
+     */
+    async markShipped(id: string, by: string, shipment?: ShipmentInput): Promise<Order> {
+      const order = await db.transaction(async (tx) => {
+        const current = await getRow(tx, id, true);
+        if (!current) throw notFound('Order');
+        if (current.payment !== 'paid') throw conflict(messages.shipUnpaid);
+        if (current.shipping_status !== 'pending') throw conflict(messages.shipTwice(current.shipping_status));
+        await tx.query(
+          `UPDATE orders SET shipping_status = 'shipped', carrier = $2, tracking_number = $3, shipped_at = now() WHERE id = $1`,
+          [id, shipment?.carrier ?? null, shipment?.trackingNumber ?? null],
+        );
+        await emitOrderEvent(tx, 'order.shipped', id, by, factsOf(current), {
+          carrier: shipment?.carrier ?? null,
+          trackingNumber: shipment?.trackingNumber ?? null,
+        });
+        return (await getRow(tx, id))!;
+      });
+      eventsWritten();
+      return orderJson(order);
+    },
+
+    /** A shipped order reached its buyer. Only from shipped; otherwise a 409 saying why. */
+    async markDelivered(id: string, by: string): Promise<Order> {
+      const order = await db.transaction(async (tx) => {
+        const current = await getRow(tx, id, true);
+        if (!current) throw notFound('Order');
+        if (current.payment !== 'paid' || current.shipping_status !== 'shipped') throw conflict(messages.deliverUnshipped);
+        await tx.query(`UPDATE orders SET shipping_status = 'delivered', delivered_at = now() WHERE id = $1`, [id]);
+        await emitOrderEvent(tx, 'order.delivered', id, by, factsOf(current));
+        return (await getRow(tx, id))!;
+      });
+      eventsWritten();
+      return orderJson(order);
+    },
+
+    /**
+     * One order with its history (from its events, oldest first) and its invoice and credit notes. An
+     * order from before events were kept gets the steps its own columns still tell.
+     */
+    async detail(id: string): Promise<OrderDetail | undefined> {
+      const row = await getRow(db, id);
+      if (!row) return undefined;
+      const events = (await eventsAbout(db, id)).filter((e) => e.type.startsWith('order.'));
+      const history: OrderStep[] = events.length
+        ? events.map((e) => ({ status: e.type.slice('order.'.length) as OrderStep['status'], at: e.at, ...(e.actor ? { by: e.actor } : {}) }))
+        : [
+            { status: 'placed', at: new Date(row.created_at).toISOString() },
+            ...(row.paid_at ? [{ status: 'paid' as const, at: new Date(row.paid_at).toISOString() }] : []),
+          ];
+      const documents = invoices ? await invoices.forOrder(db, id) : [];
+      return {
+        ...orderJson(row),
+        history,
+        invoices: documents.map((d) => ({ number: d.number, kind: d.kind, amountCents: d.amountCents, issuedAt: d.issuedAt })),
+      };
     },
 
     markPaid,

@@ -1,0 +1,102 @@
+// Emails (admin, issue 25): every email the store made, newest first: to whom, what, and whether it went
+// (sent; kept, when no SMTP server is configured; failed, with the server's error). Resend sends one again.
+import { useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { toast } from '../../client/toast';
+import { Badge } from '../ui/Badge';
+import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { Pager } from '../ui/Pager';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { Loaded } from '../ui/States';
+import { usePagedList } from '../ui/usePagedList';
+
+interface Email {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  state: 'pending' | 'sent' | 'kept' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  attachments: { document: string; number: string }[];
+}
+
+function State({ email }: { email: Email }) {
+  if (email.state === 'sent') return <Badge tone="success">Sent</Badge>;
+  if (email.state === 'failed') return <Badge tone="danger">Failed</Badge>;
+  if (email.state === 'kept') return <Badge>Kept (no SMTP)</Badge>;
+  return <Badge tone="warning">Waiting</Badge>;
+}
+
+export default function Emails(_props: { params: Record<string, string> }) {
+  const emails = usePagedList<Email>('emails', 'Could not load the emails. Please try again.');
+  const [sending, setSending] = useState<string | null>(null);
+
+  async function resend(email: Email) {
+    setSending(email.id);
+    try {
+      const row = await api.post<Email>(`emails/${enc(email.id)}/resend`);
+      emails.updateRows((list) => list.map((e) => (e.id === row.id ? row : e)));
+      toast.success(row.state === 'sent' ? `Sent again to ${email.recipient}` : `Kept again for ${email.recipient}`);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The email could not be sent. Please try again.'));
+      emails.reload();
+    } finally {
+      setSending(null);
+    }
+  }
+
+  const columns: Column<Email>[] = [
+    { header: 'To', rowHeader: true, cell: (e) => <EmailText email={e.recipient} /> },
+    {
+      header: 'Subject',
+      cell: (e) => (
+        <span className="block @max-2xl:max-w-[65%]">
+          {e.subject}
+          {e.attachments.length > 0 && <span className="block text-xs text-steel-600">Attached: {e.attachments.map((a) => `${a.number}.pdf`).join(', ')}</span>}
+        </span>
+      ),
+    },
+    {
+      header: 'Made',
+      className: 'whitespace-nowrap',
+      cell: (e) => <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</time>,
+    },
+    {
+      header: 'State',
+      cell: (e) => (
+        <span className="inline-flex flex-col items-end gap-1 sm:items-start">
+          <State email={e} />
+          {e.lastError && <span className="max-w-60 text-xs break-words text-danger">{e.lastError}</span>}
+        </span>
+      ),
+    },
+    {
+      header: 'Action',
+      cell: (e) => (
+        <button type="button" className="btn btn-outline btn-sm" disabled={sending === e.id} aria-busy={sending === e.id || undefined} onClick={() => resend(e)}>
+          {sending === e.id ? 'Sending…' : 'Resend'}
+          <span className="sr-only"> “{e.subject}” to {e.recipient}</span>
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ScreenHeader title="Emails" total={emails.total} noun="emails">
+        Order confirmations, receipts, shipping news and the shop's notices, as they went out.
+      </ScreenHeader>
+      <Loaded data={emails.rows} error={emails.error} onRetry={emails.reload} label="Loading emails…">
+        {(rows) => (
+          <>
+            <DataTable caption="Emails" columns={columns} rows={rows} rowKey={(e) => e.id} busy={emails.loading} empty="No emails yet: they are made as orders are placed, paid and shipped." />
+            <Pager label="Email pages" pager={emails.pager} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+// An order's page (issue 25), for its buyer and for admins: the lines and total, where it ships, its
+// timeline (placed, paid, shipped, delivered, cancelled), the carrier's tracking, and the invoice to
+// download. Admins also ship it (carrier and tracking number) and mark it delivered from here.
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { navigate } from '../../client/router';
+import { saveFile } from '../../client/save-file';
+import { $isAdmin } from '../../client/session-store';
+import { toast } from '../../client/toast';
+import type { Order, OrderDetail as Detail, OrderStep } from '../../lib/entities';
+import { formatCents } from '../../lib/money';
+import { Badge } from '../ui/Badge';
+import { OrderLinesList } from '../ui/OrderLines';
+import { ShipDialog } from '../ui/ShipDialog';
+import { Loaded } from '../ui/States';
+import { useResource } from '../ui/useResource';
+
+const STEP_LABEL: Record<OrderStep['status'], string> = {
+  placed: 'Order placed',
+  paid: 'Payment received',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+};
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function StatusBadge({ order }: { order: Order }) {
+  if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
+  if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
+  if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
+  if (order.shippingStatus === 'shipped') return <Badge tone="success">Shipped</Badge>;
+  return <Badge tone="dark">Paid · Pending</Badge>;
+}
+
+export default function OrderDetail({ params }: { params: Record<string, string> }) {
+  const isAdmin = useStore($isAdmin) === true;
+  const order = useResource<Detail>(`booking/${enc(params.id ?? '')}`, 'Could not load this order. Please try again.');
+  const [shipping, setShipping] = useState(false);
+  const [busy, setBusy] = useState<'deliver' | 'invoice' | null>(null);
+
+  async function deliver(o: Detail) {
+    setBusy('deliver');
+    try {
+      await api.put(`booking/deliver/${enc(o._id)}`);
+      toast.success('The order is marked delivered');
+      order.reload();
+    } catch (error) {
+      toast.error(errorMessage(error, 'The order could not be marked delivered. Please try again.'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function downloadInvoice(o: Detail, number: string) {
+    setBusy('invoice');
+    try {
+      const { blob, name } = await api.download(`booking/${enc(o._id)}/invoice`, `${number}.pdf`);
+      saveFile(blob, name);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The invoice could not be downloaded. Please try again.'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Loaded data={order.data} error={order.error} onRetry={order.reload} label="Loading the order…">
+      {(o) => {
+        const invoice = o.invoices.find((d) => d.kind === 'invoice');
+        return (
+          <article aria-labelledby="order-heading" className="grid gap-6">
+            <header className="flex flex-wrap items-center justify-between gap-3 border-b border-steel-200 pb-4">
+              <div>
+                <h1 id="order-heading" className="text-2xl font-black tracking-tight sm:text-3xl">
+                  Order {o._id.slice(-8).toUpperCase()}
+                </h1>
+                <p className="mt-1 text-sm text-steel-600">
+                  Placed <time dateTime={o.createdAt}>{when(o.createdAt)}</time>
+                </p>
+              </div>
+              <StatusBadge order={o} />
+            </header>
+
+            <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+              <section aria-labelledby="lines-heading" className="card p-4 sm:p-6">
+                <h2 id="lines-heading" className="mb-2 text-lg font-bold">
+                  What was ordered
+                </h2>
+                <OrderLinesList order={o} />
+                <p className="mt-3 flex justify-between border-t border-steel-200 pt-3 font-bold">
+                  <span>Total</span>
+                  <span className="tabular-nums">{formatCents(o.totalCents)}</span>
+                </p>
+                <div className="mt-4 flex flex-wrap gap-2">
+                  {o.payment === 'unpaid' && !isAdmin && (
+                    <a
+                      href={`/dashboard/payment/${o._id}`}
+                      className="btn btn-primary no-underline"
+                      onClick={(e) => {
+                        e.preventDefault();
+                        navigate(`/dashboard/payment/${o._id}`);
+                      }}
+                    >
+                      Make payment
+                    </a>
+                  )}
+                  {invoice && (
+                    <button type="button" className="btn btn-outline" disabled={busy === 'invoice'} aria-busy={busy === 'invoice' || undefined} onClick={() => downloadInvoice(o, invoice.number)}>
+                      {busy === 'invoice' ? 'Downloading…' : `Download invoice ${invoice.number}`}
+                    </button>
+                  )}
+                </div>
+              </section>
+
+              <section aria-labelledby="ship-heading" className="card p-4 sm:p-6">
+                <h2 id="ship-heading" className="mb-2 text-lg font-bold">
+                  Shipping
+                </h2>
+                <p className="font-semibold">{o.userName}</p>
+                <p className="whitespace-pre-line text-sm text-steel-700">{o.address}</p>
+                {o.phone && <p className="text-sm text-steel-700">{o.phone}</p>}
+                {o.shipment && (o.shipment.carrier || o.shipment.trackingNumber) && (
+                  <p className="mt-3 text-sm">
+                    {o.shipment.carrier}, tracking number <strong className="break-all">{o.shipment.trackingNumber}</strong>
+                    {o.shipment.trackingUrl && (
+                      <a href={o.shipment.trackingUrl} className="mt-1 block font-semibold text-amber-dark" target="_blank" rel="noopener noreferrer">
+                        Track your parcel<span className="sr-only"> (opens the carrier's site)</span>
+                      </a>
+                    )}
+                  </p>
+                )}
+                {isAdmin && o.payment === 'paid' && (
+                  <div className="mt-4 flex flex-wrap gap-2">
+                    {o.shippingStatus === 'pending' && (
+                      <button type="button" className="btn btn-primary" aria-haspopup="dialog" onClick={() => setShipping(true)}>
+                        Ship this order
+                      </button>
+                    )}
+                    {o.shippingStatus === 'shipped' && (
+                      <button type="button" className="btn btn-primary" disabled={busy === 'deliver'} aria-busy={busy === 'deliver' || undefined} onClick={() => deliver(o)}>
+                        {busy === 'deliver' ? 'Saving…' : 'Mark delivered'}
+                      </button>
+                    )}
+                  </div>
+                )}
+              </section>
+            </div>
+
+            <section aria-labelledby="history-heading" className="card p-4 sm:p-6">
+              <h2 id="history-heading" className="mb-3 text-lg font-bold">
+                Timeline
+              </h2>
+              <ol className="grid gap-3 border-l-2 border-amber pl-4">
+                {o.history.map((step, i) => (
+                  <li key={i} data-testid="order-step">
+                    <p className="font-semibold">{STEP_LABEL[step.status] ?? step.status}</p>
+                    <p className="text-sm text-steel-600">
+                      <time dateTime={step.at}>{when(step.at)}</time>
+                      {step.by && <span className="break-all"> · by {step.by}</span>}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </section>
+            {shipping && (
+              <ShipDialog
+                order={o}
+                onClose={() => setShipping(false)}
+                onShipped={() => {
+                  setShipping(false);
+                  toast.success(`${o.productName} for ${o.email} is marked shipped`);
+                  order.reload();
+                }}
+              />
+            )}
+          </article>
+        );
+      }}
+    </Loaded>
+  );
+}

@@ -1,0 +1,96 @@
+// The ship form (issue 25): the carrier (known ones suggested) and the tracking number, checked with the
+// API's own schema, in a modal dialog. Used from Manage All Orders and from an order's page.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { KNOWN_CARRIERS } from '../../lib/carriers';
+import type { Order } from '../../lib/entities';
+import { fieldErrors, shipmentSchema } from '../../lib/schemas';
+import { Field } from './Field';
+
+interface Props {
+  order: Pick<Order, '_id' | 'productName' | 'email'>;
+  onShipped(order: Order): void;
+  onClose(): void;
+}
+
+export function ShipDialog({ order, onShipped, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [values, setValues] = useState({ carrier: '', trackingNumber: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current!;
+    const previous = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    return () => previous?.focus();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = shipmentSchema.safeParse(values);
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
+    setBusy(true);
+    try {
+      const { order: shipped } = await api.put<{ order: Order }>(`booking/ship/${enc(order._id)}`, parsed.data);
+      onShipped(shipped);
+    } catch (error) {
+      setErrors({ form: errorMessage(error, 'The order could not be marked shipped. Please try again.') });
+      setBusy(false);
+    }
+  }
+
+  const bind = (name: 'carrier' | 'trackingNumber') => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    disabled: busy,
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      setErrors((old) => ({ ...old, [name]: '', form: '' }));
+    },
+  });
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="ship-title"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-2xl backdrop:bg-black/50"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
+      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
+        <div>
+          <h2 id="ship-title" className="text-xl font-bold">
+            Ship this order
+          </h2>
+          <p className="mt-1 text-sm text-steel-600">
+            {order.productName} for <span className="break-all">{order.email}</span>. The buyer is emailed the tracking number.
+          </p>
+        </div>
+        <Field label="Carrier" list="known-carriers" autoComplete="off" maxLength={60} {...bind('carrier')} />
+        <datalist id="known-carriers">
+          {KNOWN_CARRIERS.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        <Field label="Tracking number" autoComplete="off" maxLength={60} {...bind('trackingNumber')} />
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="flex justify-end gap-3">
+          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy || undefined}>
+            {busy ? 'Saving…' : 'Mark shipped'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,75 @@
+// What an order's events say (events/events.service.ts): each carries the facts its consumers need
+// (the buyer, the lines, the total, when the hold ends), as they were when it happened, so an email
+// never reads an order that changed or went since. Written in the transaction of the change.
+import type { Queryable } from '../db/client.ts';
+import { emit, emitMany, type EventType } from '../events/events.service.ts';
+
+export interface OrderFacts {
+  email: string;
+  buyerName: string;
+  address: string;
+  lines: { productName: string; quantity: number; unitCents: number }[];
+  totalCents: number;
+  /** When an unpaid order's hold runs out. */
+  expiresAt: string;
+}
+
+/** The facts of an order row as ORDER_SELECT reads it. */
+export function factsOf(row: {
+  email: string;
+  user_name: string;
+  address: string;
+  total_cents: number | string;
+  expires_at: string | Date;
+  items: { productName: string; priceCents: number; quantity: number }[] | null;
+}): OrderFacts {
+  return {
+    email: row.email,
+    buyerName: row.user_name,
+    address: row.address,
+    lines: (row.items ?? []).map((i) => ({ productName: i.productName, quantity: i.quantity, unitCents: i.priceCents })),
+    totalCents: Number(row.total_cents),
+    expiresAt: new Date(row.expires_at).toISOString(),
+  };
+}
+
+export type OrderEventType = Extract<EventType, `order.${string}`>;
+
+/** One order event, in the caller's transaction. `by`: who did it (null: the store, e.g. a hold that ran out). */
+export const emitOrderEvent = (
+  tx: Queryable,
+  type: OrderEventType,
+  orderId: string,
+  by: string | null,
+  facts: OrderFacts,
+  extra: Record<string, unknown> = {},
+) => emit(tx, { type, subject: orderId, actor: by, data: { ...facts, ...extra } });
+
+/** Orders placed together (one batch), one event each. */
+export const emitOrdersPlaced = (tx: Queryable, placed: { id: string; by: string; facts: OrderFacts }[]) =>
+  emitMany(
+    tx,
+    'order.placed',
+    placed.map((p) => ({ subject: p.id, actor: p.by, data: { ...p.facts } })),
+  );
+
+/**
+ * Tells the shop when a sale takes a tool below its low-stock line: LOW_STOCK_UNITS, or the tool's
+ * minimum order × 2 (a buyer could no longer take two minimum orders). Once per crossing.
+ */
+export async function emitLowStock(
+  tx: Queryable,
+  lowStockUnits: number | undefined,
+  tools: { id: string; name: string; before: number; after: number; minimumOrderQuantity: number }[],
+): Promise<void> {
+  for (const tool of tools) {
+    const threshold = lowStockUnits ?? tool.minimumOrderQuantity * 2;
+    if (tool.before >= threshold && tool.after < threshold)
+      await emit(tx, {
+        type: 'stock.low',
+        subject: tool.id,
+        actor: null,
+        data: { name: tool.name, availableQuantity: tool.after, threshold },
+      });
+  }
+}

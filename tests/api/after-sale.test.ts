@@ -1,0 +1,209 @@
+// Issue 25, after the sale: each step of an order writes its event in the change's transaction; the
+// outbox turns events into emails (kept here: no SMTP); payment issues the invoice (PDF for the buyer
+// or an admin); ship takes a carrier and tracking number, deliver follows it, each only from the right
+// state; the order's history tells it all; the shop hears of low stock; the Emails screen's calls.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createTestStore, type TestStore } from './harness';
+import { expectApiError, makeTool, payOrder, placeOrder } from './helpers';
+import { pdfText } from './pdf-text';
+
+let store: TestStore;
+let admin: string;
+let buyer: string;
+let other: string;
+const BUYER = 'after.sale@test.example';
+
+beforeAll(async () => {
+  store = await createTestStore({ env: { SHOP_EMAIL: 'shop@test.example', SHOP_TAX_ID: 'BIN-0042' } });
+  admin = await store.tokenFor(ADMIN);
+  buyer = await store.tokenFor(BUYER, 'Ada Buyer');
+  other = await store.tokenFor('someone.else@test.example');
+});
+afterAll(() => store.close());
+
+interface EmailRow {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  state: string;
+  attachments: { document: string; number: string }[];
+}
+
+/** The emails made for one order (outbox run first), oldest first. */
+async function emailsAbout(orderId: string): Promise<EmailRow[]> {
+  await store.outbox.run();
+  const rows = await store.db.query<{ id: string }>(
+    `SELECT m.id FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1 ORDER BY m.seq`,
+    [orderId],
+  );
+  return Promise.all(rows.map(async (r) => (await store.emails.get(r.id)) as unknown as EmailRow));
+}
+
+const ship = (id: string, token: string | null, json?: unknown) => store.request('PUT', `/api/booking/ship/${id}`, { token, json });
+const deliver = (id: string, token: string | null) => store.request('PUT', `/api/booking/deliver/${id}`, { token });
+
+describe('an order from placed to delivered', () => {
+  let tool: string;
+  let orderId: string;
+
+  beforeAll(async () => {
+    tool = await makeTool(store, admin, { name: 'Sledge Hammer 10 lb', price: 42.5, minimumOrderQuantity: 2, availableQuantity: 100 });
+    orderId = await placeOrder(store, buyer, tool, 4);
+  });
+
+  it('placing writes an order.placed event with the order, and the buyer gets an email with the lines, total and a link to pay', async () => {
+    const [event] = await store.db.query<{ type: string; actor: string; data: { totalCents: number } }>(
+      `SELECT type, actor, data FROM events WHERE subject = $1`,
+      [orderId],
+    );
+    expect(event).toMatchObject({ type: 'order.placed', actor: BUYER, data: { totalCents: 17_000 } });
+    const [mail] = await emailsAbout(orderId);
+    expect(mail).toMatchObject({ kind: 'order-placed', recipient: BUYER, state: 'kept' });
+    expect(mail.text).toContain('4 x Sledge Hammer 10 lb at $42.50 = $170.00');
+    expect(mail.text).toContain('$170.00');
+    expect(mail.text).toContain(`/dashboard/payment/${orderId}`);
+  });
+
+  it('the invoice is a 409 while unpaid, and nobody but the buyer and admins may ask', async () => {
+    expectApiError(await store.request('GET', `/api/booking/${orderId}/invoice`, { token: buyer }), 409);
+    expect((await store.request('GET', `/api/booking/${orderId}/invoice`, { token: other })).status).toBe(403);
+    expect((await store.request('GET', `/api/booking/${orderId}/invoice`)).status).toBe(401);
+    expect((await store.request('GET', `/api/booking/${'f'.repeat(24)}/invoice`, { token: admin })).status).toBe(404);
+  });
+
+  it('ship and deliver refuse an unpaid order with 409 and say why', async () => {
+    const res = await ship(orderId, admin, { carrier: 'DHL', trackingNumber: 'JD0146000' });
+    expectApiError(res, 409);
+    expect(res.data.error.message).toBe('Only paid orders can be shipped');
+    expect((await deliver(orderId, admin)).data.error.message).toBe('Only shipped orders can be marked delivered');
+  });
+
+  it('payment issues the invoice in its transaction: the receipt carries the PDF, the shop hears of the sale', async () => {
+    const transactionId = await payOrder(store, buyer, orderId);
+    const mails = await emailsAbout(orderId);
+    const receipt = mails.find((m) => m.kind === 'payment-received')!;
+    const year = new Date().getUTCFullYear();
+    expect(receipt.attachments).toEqual([{ document: 'invoice', number: `INV-${year}-000001` }]);
+    expect(receipt.text).toContain(transactionId);
+    expect(mails.find((m) => m.kind === 'shop-order-paid')?.recipient).toBe('shop@test.example');
+
+    for (const token of [buyer, admin]) {
+      const res = await store.request('GET', `/api/booking/${orderId}/invoice`, { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(res.headers.get('content-disposition')).toContain(`INV-${year}-000001.pdf`);
+    }
+    const pdf = await store.app.request(`/api/booking/${orderId}/invoice`, { headers: { authorization: `Bearer ${buyer}` } });
+    const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    for (const part of [`INV-${year}-000001`, 'BIN-0042', 'Ada Buyer', 'Sledge Hammer 10 lb', '$170.00', transactionId]) expect(text).toContain(part);
+  });
+
+  it('only admins ship and deliver; bad shipping details are 400 with the field', async () => {
+    expect((await ship(orderId, buyer, { carrier: 'DHL', trackingNumber: 'X1' })).status).toBe(403);
+    expect((await ship(orderId, null, { carrier: 'DHL', trackingNumber: 'X1' })).status).toBe(401);
+    expect((await deliver(orderId, buyer)).status).toBe(403);
+    const bad = await ship(orderId, admin, { carrier: '', trackingNumber: 'bad<script>' });
+    expectApiError(bad, 400);
+    expect(Object.keys(bad.data.error.fields ?? {})).toEqual(expect.arrayContaining(['carrier', 'trackingNumber']));
+  });
+
+  it('ships with a carrier and a tracking number (linked for known carriers), once; then delivers, once', async () => {
+    const shipped = await ship(orderId, admin, { carrier: 'DHL', trackingNumber: 'JD0146000' });
+    expect(shipped.status).toBe(200);
+    expect(shipped.data.order.shipment).toMatchObject({ carrier: 'DHL', trackingNumber: 'JD0146000', deliveredAt: null });
+    expect(shipped.data.order.shipment.trackingUrl).toContain('dhl.com');
+    expect((await ship(orderId, admin, { carrier: 'UPS', trackingNumber: '1Z999' })).data.error.message).toBe('This order was shipped already');
+
+    const mails = await emailsAbout(orderId);
+    const shippedMail = mails.find((m) => m.kind === 'order-shipped')!;
+    expect(shippedMail.text).toContain('DHL, tracking number JD0146000');
+    expect(shippedMail.text).toContain('https://www.dhl.com/');
+
+    expect((await deliver(orderId, admin)).data.order.shippingStatus).toBe('delivered');
+    expectApiError(await deliver(orderId, admin), 409);
+    expect((await emailsAbout(orderId)).map((m) => m.kind)).toEqual(['order-placed', 'payment-received', 'shop-order-paid', 'order-shipped', 'order-delivered']);
+  });
+
+  it('GET /booking/{id} tells the history in order, who did each step, the shipment and the invoice', async () => {
+    const res = await store.request('GET', `/api/booking/${orderId}`, { token: buyer });
+    expect(res.status).toBe(200);
+    expect(res.data.history.map((s: { status: string }) => s.status)).toEqual(['placed', 'paid', 'shipped', 'delivered']);
+    expect(res.data.history.map((s: { by?: string }) => s.by)).toEqual([BUYER, BUYER, ADMIN, ADMIN]);
+    const times = res.data.history.map((s: { at: string }) => Date.parse(s.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(res.data.shipment).toMatchObject({ carrier: 'DHL', trackingNumber: 'JD0146000' });
+    expect(res.data.shipment.deliveredAt).toBeTruthy();
+    expect(res.data.invoices).toEqual([expect.objectContaining({ kind: 'invoice', amountCents: 17_000 })]);
+    expect((await store.request('GET', `/api/booking/${orderId}`, { token: other })).status).toBe(403);
+  });
+
+  it("the spec's ship call with no body still ships a paid order (with no tracking)", async () => {
+    const id = await placeOrder(store, buyer, tool, 2);
+    await payOrder(store, buyer, id);
+    const res = await store.request('PUT', `/api/booking/ship/${id}`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
+    expect(res.data.order.shipment).toMatchObject({ carrier: '', trackingNumber: '', trackingUrl: null });
+    const mail = (await emailsAbout(id)).find((m) => m.kind === 'order-shipped')!;
+    expect(mail.text).toContain('is on its way.');
+  });
+});
+
+describe('cancellations and stock', () => {
+  it('a hold that runs out cancels the order, with an event by nobody and an email to the buyer', async () => {
+    const tool = await makeTool(store, admin, { availableQuantity: 50 });
+    const id = await placeOrder(store, buyer, tool, 3);
+    store.advance(store.deps.config.orderHoldMs + 60_000);
+    await store.orders.expireHolds();
+    const history = (await store.request('GET', `/api/booking/${id}`, { token: buyer })).data.history;
+    expect(history.map((s: { status: string }) => s.status)).toEqual(['placed', 'cancelled']);
+    expect(history[1].by).toBeUndefined();
+    expect((await emailsAbout(id)).map((m) => m.kind)).toEqual(['order-placed', 'hold-expired']);
+  });
+
+  it('a buyer deleting an unpaid order writes order.cancelled, and no email (they know)', async () => {
+    const tool = await makeTool(store, admin, { availableQuantity: 50 });
+    const id = await placeOrder(store, buyer, tool, 3);
+    expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
+    const types = await store.db.query<{ type: string; actor: string }>(`SELECT type, actor FROM events WHERE subject = $1 ORDER BY seq`, [id]);
+    expect(types).toEqual([
+      { type: 'order.placed', actor: BUYER },
+      { type: 'order.cancelled', actor: BUYER },
+    ]);
+    expect((await emailsAbout(id)).map((m) => m.kind)).toEqual(['order-placed']);
+  });
+
+  it('a sale that takes a tool below twice its minimum order tells the shop, once', async () => {
+    const tool = await makeTool(store, admin, { name: 'Low Stock Chisel', minimumOrderQuantity: 5, availableQuantity: 14 });
+    await placeOrder(store, buyer, tool, 5); // 9 left: below 10
+    await placeOrder(store, buyer, tool, 5); // 4 left: already below
+    await store.outbox.run();
+    const low = await store.db.query<{ subject: string; text_body: string; recipient: string }>(
+      `SELECT m.subject, m.text_body, m.recipient FROM emails m WHERE m.kind = 'shop-low-stock' AND m.subject LIKE '%Low Stock Chisel%'`,
+    );
+    expect(low).toHaveLength(1);
+    expect(low[0].recipient).toBe('shop@test.example');
+    expect(low[0].subject).toBe('Low stock: Low Stock Chisel (9 left)');
+  });
+});
+
+describe('the Emails screen (admin)', () => {
+  it('lists every email newest first, paged; Resend keeps it again without SMTP; admins only', async () => {
+    await store.outbox.run();
+    const page = await store.request('GET', '/api/emails?limit=2', { token: admin });
+    expect(page.status).toBe(200);
+    expect(page.data.items).toHaveLength(2);
+    expect(page.data.total).toBeGreaterThan(5);
+    expect(page.data.nextCursor).toBeTruthy();
+    const first = page.data.items[0];
+    const resent = await store.request('POST', `/api/emails/${first.id}/resend`, { token: admin });
+    expect(resent.status).toBe(200);
+    expect(resent.data).toMatchObject({ id: first.id, state: 'kept' });
+    expect(resent.data.attempts).toBe(first.attempts + 1);
+    expect((await store.request('GET', '/api/emails', { token: buyer })).status).toBe(403);
+    expect((await store.request('POST', `/api/emails/${first.id}/resend`, { token: buyer })).status).toBe(403);
+    expect((await store.request('POST', `/api/emails/${'a'.repeat(24)}/resend`, { token: admin })).status).toBe(404);
+  });
+});
