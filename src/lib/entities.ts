@@ -19,6 +19,8 @@ export interface Order {
   price: number;
   /** What the order costs (the one payment asks this). */
   totalCents: number;
+  /** Given back by an admin's refunds: the order is refunded when it reaches totalCents, partly refunded below. */
+  refundedCents: number;
   /** The order's lines, as placed (the spec's one tool is one line). */
   items: OrderItem[];
   userName: string;

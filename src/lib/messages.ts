@@ -51,6 +51,11 @@ export const messages = {
   shipUnpaid: 'Only paid orders can be shipped',
   shipTwice: (status: string) => (status === 'delivered' ? 'This order was delivered already' : 'This order was shipped already'),
   deliverUnshipped: 'Only shipped orders can be marked delivered',
+  refundUnpaid: 'Only paid orders can be refunded',
+  refundedAlready: 'This order was refunded in full already',
+  refundTooMuch: (left: string) => `The refund can be at most ${left}, what is left of the payment`,
+  refundUnderWay: 'A refund of this order is under way; try again in a minute',
+  refundFailed: 'The payment provider did not refund this order. Nothing was changed; please try again.',
   invoiceUnpaid: 'This order has no invoice yet: one is issued when it is paid',
   paymentUnsettled: 'We could not confirm the state of this order’s payment. Please try again in a minute.',
   // The cart (not in the spec): a line that cannot be met names its tool before the spec's message.

@@ -292,3 +292,19 @@ export const shipmentSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'A tracking number has letters, digits, spaces and dashes only'),
 });
 export type ShipmentInput = z.infer<typeof shipmentSchema>;
+
+/**
+ * PUT /booking/refund/{id} (admin): give back a paid order's money, all of it by default or `amount`
+ * dollars of it, and with `restock` its units to the stock (once per order).
+ */
+export const refundSchema = z.object({
+  restock: z.boolean({ error: 'restock must be true or false' }),
+  amount: numeric(
+    z
+      .number({ error: 'The amount must be a number' })
+      .positive('The amount must be above 0')
+      .max(1_000_000, 'The amount is too high')
+      .refine((a) => Math.abs(Math.round(a * 100) - a * 100) < 1e-6, 'The amount has at most 2 decimals'),
+  ).optional(),
+});
+export type RefundInput = z.infer<typeof refundSchema>;

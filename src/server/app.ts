@@ -14,6 +14,7 @@ import { emailsRoutes } from './mail/emails.routes.ts';
 import { emailsService, smtpMailer } from './mail/emails.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { ordersService } from './orders/orders.service.ts';
+import { refundsService } from './orders/refunds.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { paymentsService } from './payments/payments.service.ts';
 import { reviewsRoutes } from './reviews/reviews.routes.ts';
@@ -48,6 +49,13 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     eventsWritten: () => events.nudge(),
   });
   const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
+  const refunds = refundsService(deps.db, {
+    gateway: deps.payments,
+    tools,
+    invoices,
+    now: deps.now,
+    eventsWritten: () => events.nudge(),
+  });
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
@@ -76,7 +84,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     })
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
-    .route('/', ordersRoutes(deps, orders, invoices))
+    .route('/', ordersRoutes(deps, orders, invoices, refunds))
     .route('/', emailsRoutes(deps, emails))
     .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
     .route('/', reviewsRoutes(deps, reviews, tools))

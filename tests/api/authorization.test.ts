@@ -110,6 +110,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     await store.request('PUT', `/api/booking/ship/${id}`, { token: access.admin });
     return { url: `/api/booking/deliver/${id}` };
   }],
+  ['PUT /booking/refund/{id} (paid)',              [401, 403, 403, 200], async () => ({ url: `/api/booking/refund/${await paidOrder()}`, json: { restock: false } })],
   ['GET /booking/{id}/invoice (paid)',             [401, 200, 403, 200], () => ({ url: `/api/booking/${fx.paidOrder}/invoice` })],
   ['GET /emails',                                  [401, 403, 403, 200], () => ({ url: '/api/emails?limit=5' })],
   ['POST /emails/{id}/resend',                     [401, 403, 403, 200], async () => {

@@ -39,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { shipOrder: '', leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -178,6 +178,14 @@ const ENDPOINTS: Endpoint[] = [
       trackingNumber: [...REQUIRED_TEXT, 't'.repeat(61), '-leading-dash', 'JD<0146>', SQL, '١٢٣'],
     },
   },
+  {
+    method: 'PUT', path: '/api/booking/refund/{refundOrder}', caller: 'admin', ok: 200,
+    valid: () => ({ restock: true, amount: 1.5 }),
+    fields: {
+      restock: [MISSING, null, 'true', 1, [], {}],
+      amount: [null, '', 'all', true, [], {}, 0, -1, 0.001, 1e308, 'NaN', SQL],
+    },
+  },
 ];
 
 function url(path: string) {
@@ -185,6 +193,7 @@ function url(path: string) {
     .replace('{toolId}', fx.toolId)
     .replace('{payOrder}', fx.payOrder)
     .replace('{shipOrder}', fx.shipOrder)
+    .replace('{refundOrder}', fx.refundOrder)
     .replace('{reviewId}', fx.reviewId)
     .replace('{alice}', ALICE);
 }
@@ -221,6 +230,8 @@ beforeAll(async () => {
   fx.otherTransaction = await confirmSandbox(store, tokens.alice, fx.order);
   fx.shipOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
   await payOrder(store, tokens.alice, fx.shipOrder);
+  fx.refundOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  await payOrder(store, tokens.alice, fx.refundOrder);
 });
 afterAll(() => store.close());
 
@@ -269,6 +280,7 @@ describe('path parameters', () => {
     ['DELETE', '/api/booking/dlt/{}', 'admin'],
     ['PUT', '/api/booking/ship/{}', 'admin'],
     ['PUT', '/api/booking/deliver/{}', 'admin'],
+    ['PUT', '/api/booking/refund/{}', 'admin'],
     ['GET', '/api/booking/{}/invoice', 'admin'],
     ['POST', '/api/emails/{}/resend', 'admin'],
     ['PUT', '/api/booking/makepayment/{}', 'alice'],
@@ -288,6 +300,7 @@ describe('path parameters', () => {
     '/api/tool/update/{}': { availableQuantity: 10 },
     '/api/booking/makepayment/{}': { transactionId: 'pi_unknown' },
     '/api/reviews/hide/{}': { hidden: true },
+    '/api/booking/refund/{}': { restock: false },
   };
   const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
   it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {

@@ -79,6 +79,7 @@ const TABLES: Record<string, string> = {
   // A refused call writes no event either (and so sends no email).
   events: 'SELECT seq, type, subject FROM events',
   invoices: 'SELECT number FROM invoices',
+  refunds: 'SELECT id, state FROM refunds',
 };
 
 /** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */

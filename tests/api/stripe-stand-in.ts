@@ -95,10 +95,16 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
       const intent = intents.get(form.payment_intent ?? '');
       if (!intent) return notFound(res, form.payment_intent ?? '');
       if (intent.status !== 'succeeded') return refused(res, 'payment_intent_unexpected_state', 'This PaymentIntent does not have a successful charge to refund.');
-      if ([...refunds.values()].some((r) => r.payment_intent === intent.id)) {
+      // As Stripe: refunds (whole, or parts with `amount`) add up to at most what was charged.
+      const refunded = [...refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + r.amount, 0);
+      if (refunded >= intent.amount) {
         return refused(res, 'charge_already_refunded', `Charge for ${intent.id} has already been refunded.`);
       }
-      const refund: StandInRefund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', amount: intent.amount, payment_intent: intent.id, status: 'succeeded' };
+      const amount = form.amount ? Number(form.amount) : intent.amount - refunded;
+      if (amount > intent.amount - refunded) {
+        return refused(res, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - refunded}).`);
+      }
+      const refund: StandInRefund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', amount, payment_intent: intent.id, status: 'succeeded' };
       refunds.set(refund.id, refund);
       if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
       return send(res, 200, refund);

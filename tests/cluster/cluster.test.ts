@@ -328,6 +328,28 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     }
   });
 
+  it('after the rush, each order event makes one email and one delivery, whichever of the three servers runs it (issue 25)', async () => {
+    const events = `SELECT e.seq FROM events e JOIN orders o ON o.id = e.subject WHERE e.type = 'order.placed' AND o.address = '2 Rush Street'`;
+    const done = async () => {
+      const [row] = await sql<{ events: string; done: string; emails: string }>(
+        cluster.dbUrl,
+        `SELECT (SELECT count(*) FROM (${events}) x) AS events,
+                (SELECT count(*) FROM event_deliveries WHERE consumer = 'email' AND state = 'done' AND event_seq IN (${events})) AS done,
+                (SELECT count(*) FROM emails WHERE event_seq IN (${events})) AS emails`,
+      );
+      return row;
+    };
+    expect(await within(10_000, async () => (await done()).done === '5')).toBeLessThan(10_000);
+    // Every server's outbox has had time to look again: still one email per event, none sent twice.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await done()).toEqual({ events: '5', done: '5', emails: '5' });
+    const [attempts] = await sql<{ max: number }>(
+      cluster.dbUrl,
+      `SELECT max(attempts)::int AS max FROM emails WHERE event_seq IN (${events})`,
+    );
+    expect(attempts.max).toBe(1);
+  });
+
   it('the sign-in rate limit counts across servers, per client address behind the proxy', async () => {
     const email = 'limited@cluster.test';
     await createAccounts([email]);

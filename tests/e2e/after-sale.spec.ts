@@ -34,9 +34,10 @@ test('an order from payment to delivery: shipped and delivered by the admin, fol
   await expect(page.getByTestId('order-step').last()).toContainText(`by ${DEMO_ADMIN.email}`);
 
   // The buyer, on a phone: My Orders links the order's page; tracking and the invoice are there.
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await browser.newContext();
   const phone = await context.newPage();
   await loginHydrated(phone, buyer, '/dashboard/myorders');
+  await phone.setViewportSize({ width: 390, height: 844 });
   await phone.getByRole('link', { name: /^Order details/ }).first().click();
   await expect(phone).toHaveURL(new RegExp(`/dashboard/orders/${id}$`));
   await expect(phone.getByTestId('order-step')).toHaveText([/Order placed/, /Payment received/, /Shipped/, /Delivered/]);

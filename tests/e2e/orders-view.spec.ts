@@ -10,7 +10,7 @@ const bodyRows = (page: Page) => page.getByRole('row').filter({ has: page.getByR
 
 test('my orders: each order shows its date, total and lines; the transaction id is never broken at 390 px', async ({ page }) => {
   const buyer = await newAccount('Lines Buyer', 'linesbuyer');
-  const saw = await createTool({ name: `Test Lines Saw ${Date.now()}`, price: 20 });
+  const saw = await createTool({ name: `Test Lines Saw ${Date.now()}`, price: 20, availableQuantity: 500 });
   const file = await createTool({ name: `Test Lines File ${Date.now()}`, price: 3.5 });
   const cart = await apiWith<{ insertedId: string }>(buyer.token, 'POST', 'orders', {
     items: [
@@ -23,8 +23,8 @@ test('my orders: each order shows its date, total and lines; the transaction id 
   expect(cart.status, JSON.stringify(cart.data)).toBe(201);
   await placeOrder(buyer, saw, 2, true);
 
-  await page.setViewportSize({ width: 390, height: 844 });
   await loginHydrated(page, buyer, '/dashboard/myorders');
+  await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('heading', { name: 'My Orders: 2' })).toBeVisible();
   const cartRow = bodyRows(page).filter({ hasText: 'Test Lines File' });
   // The lines, each with its own quantity; no sum of different tools (131).
@@ -57,7 +57,7 @@ test('manage all orders: search, payment and shipping filters, dates and sort li
   await loginHydrated(page, DEMO_ADMIN, '/dashboard/manageallproducts');
   const search = page.getByRole('search', { name: 'Find orders' });
   await search.getByLabel('Search').fill(`View${stamp}`);
-  await search.getByRole('button', { name: 'Search' }).click();
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]q=View${stamp}`));
   await expect(total(page)).toHaveText('Total matching orders: 3');
 
@@ -107,7 +107,7 @@ test('all users: search by email, kept in the address, with paging of what match
   await loginHydrated(page, DEMO_ADMIN, '/dashboard/allusers?pageSize=2');
   const search = page.getByRole('search', { name: 'Find users' });
   await search.getByLabel('Search by email').fill(`x${stamp}`);
-  await search.getByRole('button', { name: 'Search' }).click();
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(total(page)).toHaveText('Total matching users: 3');
   await expect(page).toHaveURL(new RegExp(`q=x${stamp}`));
   await expect(bodyRows(page)).toHaveCount(2);

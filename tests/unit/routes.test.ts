@@ -28,6 +28,6 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews']);
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'emails']);
   });
 });

@@ -68,7 +68,9 @@ export default function Emails(_props: { params: Record<string, string> }) {
       header: 'State',
       cell: (e) => (
         <span className="inline-flex flex-col items-end gap-1 sm:items-start">
-          <State email={e} />
+          <span className="whitespace-nowrap">
+            <State email={e} />
+          </span>
           {e.lastError && <span className="max-w-60 text-xs break-words text-danger">{e.lastError}</span>}
         </span>
       ),

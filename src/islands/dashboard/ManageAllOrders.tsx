@@ -23,6 +23,7 @@ const VIEW_FIELDS = ['q', 'payment', 'shipping', 'from', 'to', 'sort'] as const;
 function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
   if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
+  if (order.refundedCents >= order.totalCents) return <Badge tone="danger">Refunded</Badge>;
   if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
   return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
 }
@@ -57,6 +58,9 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       cell: (o) => (
         <>
           <EmailText email={o.email} />
+          <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()} className="block text-xs font-normal text-steel-600">
+            Placed {placedOn(o.createdAt)}
+          </time>
           <a
             href={`/dashboard/orders/${o._id}`}
             className="mt-0.5 block text-xs font-semibold text-amber-dark"
@@ -76,24 +80,6 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity.toLocaleString('en-US')) },
     { header: 'Total', className: 'sm:text-right tabular-nums font-semibold', cell: (o) => formatCents(o.totalCents) },
     {
-      header: 'Placed',
-      className: 'whitespace-nowrap',
-      cell: (o) => (
-        <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()}>
-          {placedOn(o.createdAt)}
-        </time>
-      ),
-    },
-    {
-      header: 'Ship to',
-      cell: (o) => (
-        <span className="block min-w-40 text-xs @max-2xl:max-w-[65%]">
-          <span className="block font-semibold">{o.userName}</span>
-          <span className="text-steel-600">{o.address}</span>
-        </span>
-      ),
-    },
-    {
       header: 'Payment',
       cell: (o) => (
         <span className="inline-flex items-center gap-2 whitespace-nowrap" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
@@ -107,6 +93,15 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
               </span>
             </button>
           )}
+        </span>
+      ),
+    },
+    {
+      header: 'Ship to',
+      cell: (o) => (
+        <span className="block min-w-40 text-xs @max-2xl:max-w-[65%]">
+          <span className="block font-semibold">{o.userName}</span>
+          <span className="text-steel-600">{o.address}</span>
         </span>
       ),
     },

@@ -171,6 +171,9 @@ function PaymentStatus({ order }: { order: Order }) {
       <span className="badge bg-green-100 text-success">Paid</span>
       {order.shippingStatus === 'shipped' && <span className="badge bg-ink text-white">Shipped</span>}
       {order.shippingStatus === 'delivered' && <span className="badge bg-ink text-white">Delivered</span>}
+      {order.refundedCents > 0 && (
+        <span className="badge bg-steel-200 text-steel-700">{order.refundedCents >= order.totalCents ? 'Refunded' : 'Partly refunded'}</span>
+      )}
     </span>
   );
 }

@@ -12,6 +12,7 @@ import type { Order, OrderDetail as Detail, OrderStep } from '../../lib/entities
 import { formatCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
 import { OrderLinesList } from '../ui/OrderLines';
+import { RefundDialog } from '../ui/RefundDialog';
 import { ShipDialog } from '../ui/ShipDialog';
 import { Loaded } from '../ui/States';
 import { useResource } from '../ui/useResource';
@@ -30,6 +31,8 @@ const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle:
 function StatusBadge({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
   if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
+  if (order.refundedCents >= order.totalCents) return <Badge tone="danger">Refunded</Badge>;
+  if (order.refundedCents > 0) return <Badge tone="warning">Partly refunded</Badge>;
   if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
   if (order.shippingStatus === 'shipped') return <Badge tone="success">Shipped</Badge>;
   return <Badge tone="dark">Paid · Pending</Badge>;
@@ -39,6 +42,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
   const isAdmin = useStore($isAdmin) === true;
   const order = useResource<Detail>(`booking/${enc(params.id ?? '')}`, 'Could not load this order. Please try again.');
   const [shipping, setShipping] = useState(false);
+  const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState<'deliver' | 'invoice' | null>(null);
 
   async function deliver(o: Detail) {
@@ -94,6 +98,12 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                   <span>Total</span>
                   <span className="tabular-nums">{formatCents(o.totalCents)}</span>
                 </p>
+                {o.refundedCents > 0 && (
+                  <p className="flex justify-between text-sm text-danger">
+                    <span>Refunded</span>
+                    <span className="tabular-nums">−{formatCents(o.refundedCents)}</span>
+                  </p>
+                )}
                 <div className="mt-4 flex flex-wrap gap-2">
                   {o.payment === 'unpaid' && !isAdmin && (
                     <a
@@ -124,7 +134,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 {o.phone && <p className="text-sm text-steel-700">{o.phone}</p>}
                 {o.shipment && (o.shipment.carrier || o.shipment.trackingNumber) && (
                   <p className="mt-3 text-sm">
-                    {o.shipment.carrier}, tracking number <strong className="break-all">{o.shipment.trackingNumber}</strong>
+                    {o.shipment.carrier}, tracking number <strong className="inline-block whitespace-nowrap">{o.shipment.trackingNumber}</strong>
                     {o.shipment.trackingUrl && (
                       <a href={o.shipment.trackingUrl} className="mt-1 block font-semibold text-amber-dark" target="_blank" rel="noopener noreferrer">
                         Track your parcel<span className="sr-only"> (opens the carrier's site)</span>
@@ -137,6 +147,11 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                     {o.shippingStatus === 'pending' && (
                       <button type="button" className="btn btn-primary" aria-haspopup="dialog" onClick={() => setShipping(true)}>
                         Ship this order
+                      </button>
+                    )}
+                    {o.refundedCents < o.totalCents && (
+                      <button type="button" className="btn btn-outline" aria-haspopup="dialog" onClick={() => setRefunding(true)}>
+                        Refund
                       </button>
                     )}
                     {o.shippingStatus === 'shipped' && (
@@ -165,6 +180,17 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 ))}
               </ol>
             </section>
+            {refunding && (
+              <RefundDialog
+                order={o}
+                onClose={() => setRefunding(false)}
+                onRefunded={() => {
+                  setRefunding(false);
+                  toast.success('The refund went through; the buyer is emailed a credit note');
+                  order.reload();
+                }}
+              />
+            )}
             {shipping && (
               <ShipDialog
                 order={o}

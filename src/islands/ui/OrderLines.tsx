@@ -22,8 +22,9 @@ export function OrderLinesList({ order }: { order: Pick<Order, 'items'> }) {
 /** A table's product cell: the tool's name, or for several lines "N tools" and what they are. */
 export function OrderProduct({ order }: { order: Pick<Order, 'items' | 'productName'> }) {
   if (order.items.length <= 1) return <>{order.productName}</>;
+  // One box: a stacked card's cell lays its children out in a row beside the label.
   return (
-    <>
+    <span className="block">
       {order.productName}
       <ul className="mt-1 text-xs font-normal text-steel-600">
         {order.items.map((item, i) => (
@@ -32,6 +33,6 @@ export function OrderProduct({ order }: { order: Pick<Order, 'items' | 'productN
           </li>
         ))}
       </ul>
-    </>
+    </span>
   );
 }

@@ -308,4 +308,26 @@ export const migrations: string[] = [
   ALTER TABLE orders ADD COLUMN IF NOT EXISTS shipped_at timestamptz;
   ALTER TABLE orders ADD COLUMN IF NOT EXISTS delivered_at timestamptz;
   `,
+  /* 17: an admin's refunds of paid orders, whole or in part, each with its credit note */ `
+  -- A refund is written pending before the provider is asked (so two at once cannot both pass), then done
+  -- with the provider's id and the credit note, or failed with the error. The order keeps how much of it
+  -- was given back and whether its units went back to stock (once). Constant defaults: no table rewrite.
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS refunded_cents bigint NOT NULL DEFAULT 0;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS restocked boolean NOT NULL DEFAULT false;
+  CREATE TABLE IF NOT EXISTS refunds (
+    id                  text PRIMARY KEY,
+    order_id            text NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+    payment_id          text NOT NULL,
+    amount_cents        bigint NOT NULL CHECK (amount_cents > 0),
+    restock             boolean NOT NULL,
+    state               text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'failed')),
+    provider_refund_id  text,
+    credit_note         text,
+    last_error          text,
+    by_email            text NOT NULL,
+    created_at          timestamptz NOT NULL DEFAULT now(),
+    done_at             timestamptz
+  );
+  CREATE INDEX IF NOT EXISTS refunds_order_idx ON refunds (order_id, created_at);
+  `,
 ];

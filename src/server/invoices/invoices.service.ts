@@ -73,7 +73,7 @@ export function invoicesService(seller: Seller) {
     /** An order's invoice and credit notes, in the order they were issued. */
     async forOrder(db: Queryable, orderId: string): Promise<IssuedInvoice[]> {
       const rows = await db.query<Parameters<typeof invoiceJson>[0]>(
-        `SELECT number, kind, order_id, amount_cents, issued_at, document FROM invoices WHERE order_id = $1 ORDER BY issued_at, number`,
+        `SELECT number, kind, order_id, amount_cents, issued_at, document FROM invoices WHERE order_id = $1 ORDER BY issued_at, kind DESC, number`,
         [orderId],
       );
       return rows.map(invoiceJson);

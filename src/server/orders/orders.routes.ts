@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema, orderListQuerySchema, shipmentSchema } from '../../lib/schemas.ts';
+import { cartOrderInputSchema, emailSchema, idSchema, orderInputSchema, orderListQuerySchema, refundSchema, shipmentSchema } from '../../lib/schemas.ts';
 import { adminOnly, isBuyer, pathEmail, selfOrAdmin, signedIn } from '../auth/guards.ts';
 import { messages } from '../../lib/messages.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
@@ -10,13 +10,14 @@ import { jsonBody, parse } from '../http/validate.ts';
 import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import type { OrdersService } from './orders.service.ts';
+import type { RefundsService } from './refunds.service.ts';
 
 /** The query fields of GET /booking that ask for a page rather than the spec's array. */
 const LIST_FIELDS = new Set(['limit', 'cursor', 'q', 'payment', 'shipping', 'from', 'to', 'sort']);
 /** A cursor of the orders sorted by total: the total in cents (as text: a bigint) and the order's number. */
 const totalKeySchema = z.tuple([z.string().regex(/^\d{1,18}$/), seqKeySchema]);
 
-export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: InvoicesService) {
+export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: InvoicesService, refunds: RefundsService) {
   const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
   const idParam = (c: { req: { param(name: string): string | undefined } }) => parse(idSchema, c.req.param('id'));
   return (
@@ -85,6 +86,13 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: Invoic
         const shipment = sent ? await jsonBody(c, shipmentSchema) : undefined;
         const order = await orders.markShipped(id, c.get('user').email, shipment);
         return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1, order });
+      })
+      // Admins give back a paid order's money (all that is left, or `amount`), restocking its units if asked.
+      .put('/booking/refund/:id', adminOnly(deps), async (c) => {
+        const id = idParam(c);
+        const ask = await jsonBody(c, refundSchema);
+        const refund = await refunds.refund(id, c.get('user').email, ask);
+        return c.json({ acknowledged: true, refund, order: await orders.detail(id) });
       })
       .put('/booking/deliver/:id', adminOnly(deps), async (c) => {
         const order = await orders.markDelivered(idParam(c), c.get('user').email);

@@ -42,6 +42,8 @@ export interface OrderRow {
   created_at: string | Date;
   expires_at: string | Date;
   paid_at?: string | Date | null;
+  /** Given back by an admin's refunds (bigint in the database). */
+  refunded_cents?: number | string;
   /** What the order costs, all lines (bigint in the database). */
   total_cents: number | string;
   /** The lines (ORDER_SELECT), in the buyer's order. */
@@ -58,6 +60,7 @@ export const orderJson = (r: OrderRow): Order => ({
   productName: r.product_name,
   price: toDollars(r.unit_price_cents),
   totalCents: Number(r.total_cents),
+  refundedCents: Number(r.refunded_cents ?? 0),
   items: (r.items ?? []).map(
     (i): OrderItem => ({ toolId: i.toolId, productName: i.productName, price: toDollars(i.priceCents), quantity: i.quantity }),
   ),

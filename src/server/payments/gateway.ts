@@ -26,4 +26,9 @@ export interface PaymentGateway {
   cancel(intentId: string): Promise<string>;
   /** Gives a succeeded intent's money back in full (its order was cancelled or deleted); idempotent. */
   refund(intentId: string): Promise<{ id: string }>;
+  /**
+   * An admin's refund of a paid order: `amountCents` of a succeeded intent back to the card. `key` names
+   * this refund: asked again with the same key (a retry after a crash), the provider makes no second one.
+   */
+  refundPart(intentId: string, amountCents: number, key: string): Promise<{ id: string }>;
 }

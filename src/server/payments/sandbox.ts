@@ -20,6 +20,13 @@ export function sandboxGateway(db: Db): PaymentGateway {
       await ledger.cancel(intentId);
       return (await retrieve(intentId))?.status ?? 'canceled';
     },
+    // The sandbox moves no money: a part refund of a succeeded intent is its key, recorded by the caller.
+    async refundPart(intentId, _amountCents, key) {
+      const row = await ledger.find(intentId);
+      if (!row || (row.status !== 'succeeded' && row.status !== 'refunded'))
+        throw new Error(`sandbox intent ${intentId} has no succeeded payment to refund`);
+      return { id: `re_sandbox_${key}` };
+    },
     async refund(intentId) {
       const id = await ledger.refund(intentId);
       if (!id) throw new Error(`sandbox intent ${intentId} has no succeeded payment to refund`);

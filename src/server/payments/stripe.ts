@@ -45,6 +45,13 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
         return { id: earlier.id };
       }
     },
+    async refundPart(intentId, amountCents, key) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: intentId, amount: amountCents },
+        { idempotencyKey: `admin-refund-${key}` },
+      );
+      return { id: refund.id };
+    },
     async retrieve(intentId) {
       try {
         const intent = await stripe.paymentIntents.retrieve(intentId);

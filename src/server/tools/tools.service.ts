@@ -126,6 +126,14 @@ export function toolsService(db: Db, changes: ChangeBus) {
       );
       return row;
     },
+    /**
+     * Units that came back (a refunded order the admin restocks): added to the stock whatever restock
+     * happened since, since they are physically back. A deleted tool takes nothing.
+     */
+    async returnUnits(tx: Queryable, id: string | null, quantity: number): Promise<void> {
+      if (!id) return;
+      await tx.query('UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1', [id, quantity]);
+    },
     /** Returns an order's units, unless the tool was restocked since they were taken (stockVersion). */
     async giveBack(tx: Queryable, id: string | null, quantity: number, stockVersion: number): Promise<void> {
       if (!id) return;

@@ -1,0 +1,97 @@
+// The refund form (admin, issue 25): all that is left of the payment by default, or an amount; and
+// whether the order's units go back to the stock. Checked with the API's schema; sent once.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import type { Order } from '../../lib/entities';
+import { formatCents } from '../../lib/money';
+import { fieldErrors, refundSchema } from '../../lib/schemas';
+import { Field } from './Field';
+
+interface Props {
+  order: Pick<Order, '_id' | 'totalCents' | 'refundedCents'>;
+  onRefunded(): void;
+  onClose(): void;
+}
+
+export function RefundDialog({ order, onRefunded, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const left = order.totalCents - order.refundedCents;
+  const [amount, setAmount] = useState('');
+  const [restock, setRestock] = useState(true);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current!;
+    const previous = document.activeElement as HTMLElement | null;
+    dialog.showModal();
+    return () => previous?.focus();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = refundSchema.safeParse({ restock, ...(amount.trim() ? { amount: amount.trim() } : {}) });
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
+    setBusy(true);
+    try {
+      await api.put(`booking/refund/${enc(order._id)}`, parsed.data);
+      onRefunded();
+    } catch (error) {
+      setErrors({ form: errorMessage(error, 'The refund did not go through. Please try again.') });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="refund-title"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-2xl backdrop:bg-black/50"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
+      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
+        <div>
+          <h2 id="refund-title" className="text-xl font-bold">
+            Refund this order
+          </h2>
+          <p className="mt-1 text-sm text-steel-600">
+            {formatCents(left)} of {formatCents(order.totalCents)} can be given back to the buyer's card. They are emailed a credit note.
+          </p>
+        </div>
+        <Field
+          label="Amount in dollars (empty: all that is left)"
+          name="amount"
+          inputMode="decimal"
+          placeholder={(left / 100).toFixed(2)}
+          value={amount}
+          error={errors.amount}
+          disabled={busy}
+          onChange={(e) => {
+            setAmount(e.target.value);
+            setErrors({});
+          }}
+        />
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={restock} disabled={busy} onChange={(e) => setRestock(e.target.checked)} className="h-4 w-4 accent-amber-dark" />
+          Put the order's units back in stock
+        </label>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="flex justify-end gap-3">
+          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-danger" disabled={busy} aria-busy={busy || undefined}>
+            {busy ? 'Refunding…' : 'Refund'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

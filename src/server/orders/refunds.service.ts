@@ -1,0 +1,153 @@
+// An admin's refund of a paid order (issue 25): all of what is left by default, or part of it; with
+// `restock`, the order's units go back to the stock, once per order. Exactly once, in three steps:
+//  1. in a transaction under the order's lock, the refund is written 'pending' (a second refund asked
+//     meanwhile finds it and is refused with 409, or finds nothing left to refund);
+//  2. the provider is asked, with the refund's id as its idempotency key;
+//  3. in a transaction, the refund is done: the order's refunded amount, the restock, the credit note
+//     (numbered with no gaps) and the 'order.refunded' event (the buyer's email) are written together.
+// A provider that refuses marks the refund failed (nothing else changed). A process that stops between
+// 2 and 3 leaves a pending refund; the next refund asked after REFUND_STALE_MS takes it up again with
+// the same key, so the provider makes no second refund.
+import type { OrderFacts } from './order-events.ts';
+import { emitOrderEvent, factsOf } from './order-events.ts';
+import { formatCents, toCents } from '../../lib/money.ts';
+import { messages } from '../../lib/messages.ts';
+import type { RefundInput } from '../../lib/schemas.ts';
+import type { Db } from '../db/client.ts';
+import { ApiError, conflict, notFound, unprocessable } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { InvoicesService } from '../invoices/invoices.service.ts';
+import { logger } from '../logger.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
+import type { ToolsService } from '../tools/tools.service.ts';
+
+/** A pending refund older than this was left by a process that stopped: the next ask takes it up. */
+const REFUND_STALE_MS = 2 * 60_000;
+
+interface RefundableOrder {
+  id: string;
+  payment: string;
+  transaction_id: string | null;
+  total_cents: number | string;
+  refunded_cents: number | string;
+  restocked: boolean;
+  email: string;
+  user_name: string;
+  address: string;
+  expires_at: string | Date;
+  items: { toolId: string | null; productName: string; priceCents: number; quantity: number }[] | null;
+}
+
+const ORDER_FOR_REFUND = `SELECT o.id, o.payment, o.transaction_id, o.total_cents, o.refunded_cents, o.restocked, o.email,
+  o.user_name, o.address, o.expires_at,
+  (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
+    'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
+  FROM orders o WHERE o.id = $1 FOR UPDATE OF o`;
+
+export interface RefundDone {
+  id: string;
+  amountCents: number;
+  creditNote: string;
+  restocked: boolean;
+  /** The whole payment is given back now. */
+  full: boolean;
+}
+
+interface PendingRefund {
+  id: string;
+  payment_id: string;
+  amount_cents: number | string;
+  restock: boolean;
+}
+
+export function refundsService(
+  db: Db,
+  deps: {
+    gateway: PaymentGateway;
+    tools: ToolsService;
+    invoices: InvoicesService;
+    now: () => Date;
+    eventsWritten: () => void;
+  },
+) {
+  /** Step 1: the refund as asked, written pending; or the stale pending one to take up again. */
+  async function begin(orderId: string, by: string, ask: RefundInput): Promise<PendingRefund> {
+    return db.transaction(async (tx) => {
+      const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
+      if (!order) throw notFound('Order');
+      if (order.payment !== 'paid' || !order.transaction_id) throw conflict(messages.refundUnpaid);
+      const [pending] = await tx.query<PendingRefund & { created_at: string | Date }>(
+        `SELECT id, payment_id, amount_cents, restock, created_at FROM refunds WHERE order_id = $1 AND state = 'pending'`,
+        [orderId],
+      );
+      if (pending) {
+        if (deps.now().getTime() - new Date(pending.created_at).getTime() < REFUND_STALE_MS) throw conflict(messages.refundUnderWay);
+        logger.warn({ orderId, refundId: pending.id }, 'taking up a refund a stopped process left pending');
+        return pending;
+      }
+      const left = Number(order.total_cents) - Number(order.refunded_cents);
+      if (left <= 0) throw conflict(messages.refundedAlready);
+      const amountCents = ask.amount === undefined ? left : toCents(ask.amount);
+      if (amountCents > left) throw unprocessable(messages.refundTooMuch(formatCents(left)), { amount: messages.refundTooMuch(formatCents(left)) });
+      const refund: PendingRefund = { id: newId(), payment_id: order.transaction_id, amount_cents: amountCents, restock: ask.restock };
+      await tx.query(
+        `INSERT INTO refunds (id, order_id, payment_id, amount_cents, restock, by_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [refund.id, orderId, refund.payment_id, amountCents, ask.restock, by, deps.now()],
+      );
+      return refund;
+    });
+  }
+
+  /** Step 3: the refund is done, with everything that follows from it, in one transaction. */
+  async function finish(orderId: string, by: string, refund: PendingRefund, providerRefundId: string): Promise<RefundDone> {
+    const amountCents = Number(refund.amount_cents);
+    return db.transaction(async (tx) => {
+      const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
+      const facts: OrderFacts = factsOf(order);
+      const restock = refund.restock && !order.restocked;
+      if (restock) for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity);
+      const refundedCents = Number(order.refunded_cents) + amountCents;
+      await tx.query(`UPDATE orders SET refunded_cents = $2, restocked = restocked OR $3 WHERE id = $1`, [orderId, refundedCents, restock]);
+      const full = refundedCents >= Number(order.total_cents);
+      const [invoice] = (await deps.invoices.forOrder(tx, orderId)).filter((d) => d.kind === 'invoice');
+      const creditNote = await deps.invoices.issue(tx, {
+        kind: 'credit note',
+        correcting: invoice?.number,
+        orderId,
+        buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
+        // A whole refund credits the lines; a part of one is one line of its amount.
+        lines: full && refundedCents === amountCents ? facts.lines : [{ productName: `Partial refund of order ${orderId.slice(-8).toUpperCase()}`, quantity: 1, unitCents: amountCents }],
+        totalCents: amountCents,
+        paymentReference: providerRefundId,
+        at: deps.now(),
+      });
+      await tx.query(`UPDATE refunds SET state = 'done', provider_refund_id = $2, credit_note = $3, done_at = now() WHERE id = $1`, [
+        refund.id,
+        providerRefundId,
+        creditNote,
+      ]);
+      await emitOrderEvent(tx, 'order.refunded', orderId, by, facts, { amountCents, creditNoteNumber: creditNote, full, restocked: restock });
+      return { id: refund.id, amountCents, creditNote, restocked: restock, full };
+    });
+  }
+
+  return {
+    async refund(orderId: string, by: string, ask: RefundInput): Promise<RefundDone> {
+      const refund = await begin(orderId, by, ask);
+      let provider: { id: string };
+      try {
+        provider = await deps.gateway.refundPart(refund.payment_id, Number(refund.amount_cents), refund.id);
+      } catch (error) {
+        await db.query(`UPDATE refunds SET state = 'failed', last_error = $2 WHERE id = $1`, [refund.id, (error as Error).message.slice(0, 1000)]);
+        logger.warn({ orderId, refundId: refund.id, err: (error as Error).message }, 'the provider refused a refund');
+        throw new ApiError(502, 'refund_failed', messages.refundFailed);
+      }
+      const done = await finish(orderId, by, refund, provider.id);
+      if (done.restocked) deps.tools.invalidate();
+      deps.eventsWritten();
+      return done;
+    },
+
+  };
+}
+export type RefundsService = ReturnType<typeof refundsService>;
