@@ -76,6 +76,7 @@ const TABLES: Record<string, string> = {
   payments: 'SELECT id, order_id, gateway, amount_cents, status, client_secret FROM payments',
   reviews: 'SELECT * FROM reviews',
   contact_messages: 'SELECT * FROM contact_messages',
+  events: 'SELECT * FROM events',
 };
 
 /** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */
