@@ -16,6 +16,8 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   manageProducts: lazy(() => import('./ManageProducts')),
   manageAllOrders: lazy(() => import('./ManageAllOrders')),
   manageReviews: lazy(() => import('./ManageReviews')),
+  messages: lazy(() => import('./Messages')),
+  activity: lazy(() => import('./Activity')),
   payment: lazy(() => import('./Payment')),
 };
 
