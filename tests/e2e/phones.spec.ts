@@ -128,6 +128,8 @@ test.describe('signed in', () => {
       '/dashboard/allproduct',
       '/dashboard/manageallproducts',
       '/dashboard/managereviews',
+      '/dashboard/messages',
+      '/dashboard/activity',
     ]);
   });
 });
