@@ -181,10 +181,11 @@ test.describe('dashboard as an admin', () => {
     // By keyboard: Enter on a menu item, and the next Tab lands inside the new screen.
     await dashboardMenu(page).getByRole('link', { name: 'Make Admin' }).press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'All Users' })).toBeVisible();
-    // The list arrives after the heading (a page of users from the API); Tab once it is there.
+    // The list arrives after the heading (a page of users from the API); Tab once it is there. The
+    // screen's first control is its search (issue 24), then the list.
     await expect(page.getByRole('region', { name: 'All users' })).toBeVisible();
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('region', { name: 'All users' })).toBeFocused();
+    await expect(page.getByLabel('Search by email')).toBeFocused();
 
     await page.goto('/dashboard/allproduct');
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Products' })).toBeVisible();
