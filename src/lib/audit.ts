@@ -34,8 +34,14 @@ const FIELD_LABELS: Record<string, string> = {
   email: 'email',
 };
 
-const show = (value: unknown): string =>
-  value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+const show = (value: unknown, key = ''): string =>
+  value === undefined || value === null
+    ? '—'
+    : key === 'price' && typeof value === 'number'
+      ? `$${value.toFixed(2)}`
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
 
 /**
  * A change as lines of `field: before → after`, one per field that differs; a thing added or removed
@@ -44,6 +50,6 @@ const show = (value: unknown): string =>
 export function describeChange(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return keys
-    .filter((key) => show(before?.[key]) !== show(after?.[key]))
-    .map((key) => `${FIELD_LABELS[key] ?? key}: ${show(before?.[key])} → ${show(after?.[key])}`);
+    .filter((key) => show(before?.[key], key) !== show(after?.[key], key))
+    .map((key) => `${FIELD_LABELS[key] ?? key}: ${show(before?.[key], key)} → ${show(after?.[key], key)}`);
 }

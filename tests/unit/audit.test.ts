@@ -16,7 +16,7 @@ describe('the audit log in words', () => {
   });
 
   it('shows a thing added or removed on one side only', () => {
-    expect(describeChange(null, { name: 'Mallet', price: 9.5 })).toEqual(['name: — → Mallet', 'price: — → 9.5']);
+    expect(describeChange(null, { name: 'Mallet', price: 9.5 })).toEqual(['name: — → Mallet', 'price: — → $9.50']);
     expect(describeChange({ email: 'a@b.co' }, null)).toEqual(['email: a@b.co → —']);
     expect(describeChange(null, null)).toEqual([]);
   });
