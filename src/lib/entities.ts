@@ -167,3 +167,35 @@ export interface ListPage<T> {
   /** Ask for the next page with `cursor=` this; null on the last page. */
   nextCursor: string | null;
 }
+
+/** GET /contact (admins): a message sent through the home page's 'Get In Touch' form. */
+export interface ContactMessage {
+  _id: string;
+  name: string;
+  email: string;
+  message: string;
+  receivedAt: string;
+  read: boolean;
+}
+
+/** GET /contact: a page of messages, newest first, with how many of all are unread. */
+export interface ContactPage extends ListPage<ContactMessage> {
+  unread: number;
+}
+
+/** GET /audit (admins): one admin action, as its event recorded it. */
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  /** The event type, e.g. 'tool.restocked' (labels in src/lib/audit.ts). */
+  type: string;
+  /** The admin's email. */
+  actor: string;
+  /** What was acted on: an email, a tool id, a review id, an order id. */
+  subject: string;
+  /** A readable name of the subject when the event recorded one (a tool's name), else the subject. */
+  target: string;
+  /** What changed; null before: something was added; null after: something was removed. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}

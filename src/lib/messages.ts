@@ -24,6 +24,10 @@ export const messages = {
   reviewHidden: 'The review is hidden from the store',
   reviewShown: 'The review is shown in the store again',
   reviewModerationFailed: 'The review could not be changed. Please try again.',
+  // The contact inbox and the audit log (issue 25; not in the spec).
+  contactMarkFailed: 'The message could not be changed. Please try again.',
+  noMessages: "No messages yet. What visitors send through 'Get In Touch' on the home page shows here.",
+  noActivity: 'No admin actions yet. Making admins, deleting users, changing tools and hiding reviews show here.',
   resetEmailSent: 'email sent',
   authInvalidEmail: 'Invalid email provided, please provide a valid email',
   authWrongPassword: 'Wrong password. Intruder!!',

@@ -4,6 +4,7 @@ import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MAX_TOOL_R
 import { messages } from './messages.ts';
 import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
+import { AUDIT_ACTION_TYPES } from './audit.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.
@@ -171,6 +172,10 @@ export const contactSchema = z.object({
 });
 export type ContactInput = z.output<typeof contactSchema>;
 
+/** PUT /contact/{id}/read (admins): a message marked read, or unread again. */
+export const contactReadSchema = z.object({ read: z.boolean({ error: 'read must be true or false' }) });
+export type ContactRead = z.output<typeof contactReadSchema>;
+
 export const reviewsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(5),
   pageNumber: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -308,3 +313,8 @@ export const refundSchema = z.object({
   ).optional(),
 });
 export type RefundInput = z.infer<typeof refundSchema>;
+/** GET /audit (admins): a page of the admins' actions, newest first, of one kind when `type` is given. */
+export const auditQuerySchema = listPageQuerySchema.extend({
+  type: z.enum(AUDIT_ACTION_TYPES, { error: `type must be one of ${AUDIT_ACTION_TYPES.join(', ')}` }).optional(),
+});
+export type AuditQuery = z.output<typeof auditQuerySchema>;

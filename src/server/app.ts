@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { accountRoutes } from './account/account.routes.ts';
 import { accountService } from './account/account.service.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+import { auditService } from './audit/audit.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
@@ -90,7 +92,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', reviewsRoutes(deps, reviews, tools))
     .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
-    .route('/', contactRoutes(deps, contactService(deps.db)));
+    .route('/', contactRoutes(deps, contactService(deps.db)))
+    .route('/', auditRoutes(deps, auditService(deps.db)));
 
   const app = new Hono<AppEnv>()
     .route('/api', api)

@@ -23,7 +23,7 @@ interface Call {
 let store: TestStore;
 const access: Partial<Record<Caller, string>> = {};
 // Resources owned by the signed-in "user" (Alice), made in beforeAll.
-const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '' };
+const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '' };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${++serial}`;
 
@@ -118,6 +118,10 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM emails ORDER BY seq LIMIT 1');
     return { url: `/api/emails/${id}/resend` };
   }],
+  ['GET /contact (the inbox)',                     [401, 403, 403, 200], () => ({ url: '/api/contact?limit=10' })],
+  ['PUT /contact/{id}/read',                       [401, 403, 403, 200], () => ({ url: `/api/contact/${fx.contactId}/read`, json: { read: true } })],
+  ['GET /audit (the audit log)',                   [401, 403, 403, 200], () => ({ url: '/api/audit?limit=10' })],
+  ['GET /audit?type= (one action)',                [401, 403, 403, 200], () => ({ url: '/api/audit?type=tool.restocked' })],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];
@@ -133,6 +137,8 @@ beforeAll(async () => {
   await payOrder(store, access.user!, fx.paidOrder);
   const intentOrder = await placeOrder(store, access.user!, fx.toolId);
   fx.clientSecret = (await store.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })).data.clientSecret;
+  fx.contactId = (await store.request('POST', '/api/contact', {
+    json: { name: 'Visitor', email: 'visitor@example.com', message: 'Is the anvil in stock?' }, headers: { 'x-test-ip': 'authorization-fixture' } })).data.insertedId;
 });
 afterAll(() => store.close());
 

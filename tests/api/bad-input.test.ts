@@ -39,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', contactId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -162,6 +162,11 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'PUT', path: '/api/contact/{contactId}/read', caller: 'admin', ok: 200,
+    valid: () => ({ read: true }),
+    fields: { read: [MISSING, null, 'true', 'false', 1, 0, [], {}, '', NUL] },
+  },
+  {
     method: 'POST', path: '/api/contact', caller: 'anonymous', ok: 201,
     valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship abroad?' }),
     fields: {
@@ -195,6 +200,7 @@ function url(path: string) {
     .replace('{shipOrder}', fx.shipOrder)
     .replace('{refundOrder}', fx.refundOrder)
     .replace('{reviewId}', fx.reviewId)
+    .replace('{contactId}', fx.contactId)
     .replace('{alice}', ALICE);
 }
 
@@ -232,6 +238,7 @@ beforeAll(async () => {
   await payOrder(store, tokens.alice, fx.shipOrder);
   fx.refundOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
   await payOrder(store, tokens.alice, fx.refundOrder);
+  fx.contactId = (await call('POST', '/api/contact', 'anonymous', { json: { name: 'Visitor', email: 'visitor@example.com', message: 'Hello' } })).data.insertedId;
 });
 afterAll(() => store.close());
 
@@ -286,6 +293,7 @@ describe('path parameters', () => {
     ['PUT', '/api/booking/makepayment/{}', 'alice'],
     ['GET', '/api/images/{}', 'anonymous'],
     ['PUT', '/api/reviews/hide/{}', 'admin'],
+    ['PUT', '/api/contact/{}/read', 'admin'],
     ['GET', '/api/tools/{}/reviews', 'anonymous'],
     ['GET', '/api/tools/{}/reviews/eligibility', 'alice'],
   ];
@@ -301,6 +309,7 @@ describe('path parameters', () => {
     '/api/booking/makepayment/{}': { transactionId: 'pi_unknown' },
     '/api/reviews/hide/{}': { hidden: true },
     '/api/booking/refund/{}': { restock: false },
+    '/api/contact/{}/read': { read: true },
   };
   const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
   it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {
@@ -348,6 +357,8 @@ describe('dashboard list paging query', () => {
     ['/api/tools', 'anonymous'],
     ['/api/booking', 'admin'],
     [`/api/booking/email/${ALICE}`, 'alice'],
+    ['/api/contact', 'admin'],
+    ['/api/audit', 'admin'],
   ];
   const listCases = LISTS.flatMap(([path, caller]) => cases.map((q) => [`GET ${path}?${q.slice(0, 40)}`, path, caller, q] as const));
   it.each(listCases)('refuses %s', async (_name, path, caller, query) => {
@@ -402,5 +413,12 @@ describe('metacharacters and unicode in free text are stored verbatim, never int
     const res = await call('POST', '/api/booking', 'alice', { json: { toolId: fx.toolId, quantity: 2, address, phone: `+88${PHONE}` } });
     expect(res.status).toBe(201);
     expect((await call('GET', `/api/booking/${res.data.insertedId}`, 'alice')).data.address).toBe(address);
+  });
+});
+
+describe('GET /audit query', () => {
+  const cases = ['', 'order.placed', 'contact.received', 'TOOL.RESTOCKED', 'tool', encodeURIComponent(SQL), encodeURIComponent(HTML), '%00', 'a'.repeat(5000)].map((v) => `type=${v}`);
+  it.each(cases)('refuses ?%s', async (query) => {
+    await expectRefused(() => call('GET', `/api/audit?${query}`, 'admin'));
   });
 });

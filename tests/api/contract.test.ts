@@ -345,6 +345,37 @@ describe('account', () => {
   });
 });
 
+describe('inbox and audit log (admins)', () => {
+  it('POST /contact, GET /contact and PUT /contact/{id}/read: a page of messages with the unread count', async () => {
+    const sent = await store.request('POST', '/api/contact', {
+      json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship abroad?' },
+      headers: { 'x-test-ip': 'contract-contact' },
+    });
+    expect(sent).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const { status, data } = await store.request('GET', '/api/contact?limit=1', { token: admin });
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(['items', 'nextCursor', 'total', 'unread']);
+    expect(data.items[0]).toEqual({
+      _id: sent.data.insertedId,
+      name: 'Visitor',
+      email: 'visitor@example.com',
+      message: 'Do you ship abroad?',
+      receivedAt: expect.any(String),
+      read: false,
+    });
+    expect(await store.request('PUT', `/api/contact/${sent.data.insertedId}/read`, { token: admin, json: { read: true } })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
+  });
+  it('GET /audit: a page of entries {seq, at, type, actor, subject, target, before, after}', async () => {
+    const { status, data } = await store.request('GET', '/api/audit?limit=1', { token: admin });
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(['items', 'nextCursor', 'total']);
+    expect(Object.keys(data.items[0]).sort()).toEqual(['actor', 'after', 'at', 'before', 'seq', 'subject', 'target', 'type']);
+  });
+});
+
 describe('errors', () => {
   it('unknown ids answer a JSON 404', async () => {
     expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({

@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews', 'Emails'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews', 'Messages', 'Activity', 'Emails'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -169,6 +169,8 @@ test.describe('dashboard as an admin', () => {
       ['Manage product', '/dashboard/allproduct', 'Manage Products'],
       ['Manage All Orders', '/dashboard/manageallproducts', 'Manage All Orders'],
       ['Manage Reviews', '/dashboard/managereviews', 'Manage Reviews'],
+      ['Messages', '/dashboard/messages', 'Messages'],
+      ['Activity', '/dashboard/activity', 'Activity'],
       ['Emails', '/dashboard/emails', 'Emails'],
       ['Profile', '/dashboard', `Hello, ${DEMO_ADMIN.name}`],
     ];
@@ -495,6 +497,8 @@ test.describe('dashboard accessibility', () => {
         ['/dashboard/allproduct', 'Manage Products'],
         ['/dashboard/manageallproducts', 'Manage All Orders'],
         ['/dashboard/managereviews', 'Manage Reviews'],
+        ['/dashboard/messages', 'Messages'],
+        ['/dashboard/activity', 'Activity'],
       ];
       for (const [path, heading] of admin) {
         await page.goto(path);

@@ -136,6 +136,8 @@ test.describe('signed in', () => {
       '/dashboard/allproduct?pageSize=8',
       '/dashboard/manageallproducts?pageSize=8',
       '/dashboard/managereviews?pageSize=8',
+      '/dashboard/messages?pageSize=8',
+      '/dashboard/activity?pageSize=8',
       '/dashboard/emails?pageSize=8',
       `/dashboard/orders/${paid}`,
     ]);

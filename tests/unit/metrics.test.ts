@@ -29,6 +29,8 @@ describe('route labels', () => {
     expect(routeLabel('/api/booking/email/a@b.test')).toBe('/api/booking/email/:email');
     expect(routeLabel('/api/booking/xyz')).toBe('/api/booking/:id');
     expect(routeLabel('/api/images/abc.webp')).toBe('/api/images/:name');
+    expect(routeLabel('/api/contact/65f0c0ffee/read')).toBe('/api/contact/:id/read');
+    expect(routeLabel('/api/audit?type=tool.restocked')).toBe('/api/audit');
     expect(routeLabel('/tools/abc/')).toBe('/tools/:id');
     expect(routeLabel('/_astro/client.1234.js')).toBe('/_astro/*');
   });

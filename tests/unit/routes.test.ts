@@ -13,6 +13,8 @@ describe('dashboard routes (spec point 2)', () => {
     ['/dashboard/allproduct', 'Manage product', 'admin'],
     ['/dashboard/manageallproducts', 'Manage All Orders', 'admin'],
     ['/dashboard/managereviews', 'Manage Reviews', 'admin'],
+    ['/dashboard/messages', 'Messages', 'admin'],
+    ['/dashboard/activity', 'Activity', 'admin'],
   ])('%s is %s for %s', (path, label, audience) => {
     const matched = matchRoute(path);
     expect(matched?.route.label).toBe(label);
@@ -28,6 +30,6 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'emails']);
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'messages', 'activity', 'emails']);
   });
 });

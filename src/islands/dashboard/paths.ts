@@ -17,6 +17,9 @@ export const dashboardPaths = {
   manageAllOrders: { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin' },
   // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
   manageReviews: { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin' },
+  // Issue 25: what visitors send through 'Get In Touch', and the admins' audit log.
+  messages: { path: '/dashboard/messages', label: 'Messages', audience: 'admin' },
+  activity: { path: '/dashboard/activity', label: 'Activity', audience: 'admin' },
   // After the sale: what the store emailed (admin).
   emails: { path: '/dashboard/emails', label: 'Emails', audience: 'admin' },
   // Carries an order id, so it is not prebuilt (pages/dashboard/payment/[id].astro renders on request).

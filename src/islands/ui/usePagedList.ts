@@ -12,7 +12,8 @@ function pageSize(): number {
   return Number.isInteger(asked) && asked >= 1 && asked <= MAX_LIST_PAGE_SIZE ? asked : LIST_PAGE_SIZE;
 }
 
-export function usePagedList<T>(path: string | null, failure?: string) {
+/** `P`: the page's shape, when a list answers more than ListPage's fields (the inbox's unread count). */
+export function usePagedList<T, P extends ListPage<T> = ListPage<T>>(path: string | null, failure?: string) {
   const [size] = useState(pageSize);
   // cursors[i] opens page i (null: the first page), for the list at `path`: a new search or filter
   // (another path) starts again at its first page.
@@ -25,7 +26,7 @@ export function usePagedList<T>(path: string | null, failure?: string) {
   );
   const cursor = cursors[cursors.length - 1];
   const joiner = path?.includes('?') ? '&' : '?';
-  const list = useResource<ListPage<T>>(path && `${path}${joiner}limit=${size}${cursor ? `&cursor=${cursor}` : ''}`, failure);
+  const list = useResource<P>(path && `${path}${joiner}limit=${size}${cursor ? `&cursor=${cursor}` : ''}`, failure);
   const nextCursor = list.data?.nextCursor ?? null;
 
   // While a page loads, the data (and nextCursor) are still the last page's: a second click waits.
@@ -48,6 +49,9 @@ export function usePagedList<T>(path: string | null, failure?: string) {
   );
 
   return {
+    /** The page as answered (its extra fields), and a way to change it after a successful write. */
+    page: list.data,
+    updatePage: update,
     rows: list.data?.items,
     total: list.data?.total,
     error: list.error,

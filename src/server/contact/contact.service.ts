@@ -1,20 +1,73 @@
+import type { ContactMessage, ContactPage } from '../../lib/entities.ts';
 import type { ContactInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
+import { emit } from '../events/events.service.ts';
+import { listPage, type PageAsk } from '../http/paging.ts';
 import { newId } from '../ids.ts';
 
-/** 'Get In Touch': the spec shows no handling; we keep the message for the shop instead of dropping it. */
+interface ContactRow {
+  id: string;
+  seq: number;
+  name: string;
+  email: string;
+  message: string;
+  created_at: string | Date;
+  is_read: boolean;
+}
+
+const contactJson = (r: ContactRow): ContactMessage => ({
+  _id: r.id,
+  name: r.name,
+  email: r.email,
+  message: r.message,
+  receivedAt: new Date(r.created_at).toISOString(),
+  read: r.is_read,
+});
+
+/**
+ * 'Get In Touch': the spec shows no handling; we keep the message for the shop (the admins' Messages
+ * screen) and, in the same transaction, write its 'contact.received' event, whose email consumer tells
+ * the shop. A message is never without its event, or an event without its message.
+ */
 export function contactService(db: Db) {
   return {
-    /** Keeps a message; returns its id. */
+    /** Keeps a message and its event; returns its id. */
     async add(input: ContactInput): Promise<string> {
       const id = newId();
-      await db.query('INSERT INTO contact_messages (id, name, email, message) VALUES ($1, $2, $3, $4)', [
-        id,
-        input.name,
-        input.email,
-        input.message,
-      ]);
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO contact_messages (id, name, email, message) VALUES ($1, $2, $3, $4)', [
+          id,
+          input.name,
+          input.email,
+          input.message,
+        ]);
+        await emit(tx, {
+          type: 'contact.received',
+          subject: id,
+          data: { name: input.name, email: input.email, message: input.message },
+        });
+      });
       return id;
+    },
+
+    /** A page of the messages, newest first (contact_messages_seq_idx), with the total and the unread count. */
+    async page({ limit, after }: PageAsk<number>): Promise<ContactPage> {
+      const rows = await db.query<ContactRow>(
+        `SELECT id, seq, name, email, message, created_at, is_read FROM contact_messages
+          WHERE $2::bigint IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
+        [limit + 1, after ?? null],
+      );
+      const [{ total, unread }] = await db.query<{ total: number; unread: number }>(
+        `SELECT (SELECT count(*)::int FROM contact_messages) AS total,
+                (SELECT count(*)::int FROM contact_messages WHERE NOT is_read) AS unread`,
+      );
+      return { ...listPage(rows, limit, total, (r) => Number(r.seq), contactJson), unread };
+    },
+
+    /** Marks a message read or unread; returns how many matched (0: no such message). */
+    async setRead(id: string, read: boolean): Promise<number> {
+      const rows = await db.query('UPDATE contact_messages SET is_read = $2 WHERE id = $1 RETURNING id', [id, read]);
+      return rows.length;
     },
   };
 }

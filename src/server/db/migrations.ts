@@ -330,4 +330,17 @@ export const migrations: string[] = [
   );
   CREATE INDEX IF NOT EXISTS refunds_order_idx ON refunds (order_id, created_at);
   `,
+  /* 18: the contact inbox (read or unread, newest first) and the audit log's index */ `
+  -- Messages in the order they came (seq; existing rows get numbers in table order) and whether an admin
+  -- has read them. The Messages screen pages newest first on seq; the unread count reads a partial index.
+  ALTER TABLE contact_messages ADD COLUMN IF NOT EXISTS seq bigint GENERATED ALWAYS AS IDENTITY;
+  ALTER TABLE contact_messages ADD COLUMN IF NOT EXISTS is_read boolean NOT NULL DEFAULT false;
+  CREATE UNIQUE INDEX IF NOT EXISTS contact_messages_seq_idx ON contact_messages (seq);
+  CREATE INDEX IF NOT EXISTS contact_messages_unread_idx ON contact_messages (seq) WHERE NOT is_read;
+  -- The audit log: events by an admin (an actor) of the admin-action types (src/lib/audit.ts
+  -- AUDIT_ACTIONS; audit.service.ts asks with the same list, so its pages and count read this index).
+  CREATE INDEX IF NOT EXISTS events_audit_idx ON events (seq) WHERE actor IS NOT NULL AND type IN (
+    'user.made_admin', 'user.deleted', 'tool.added', 'tool.deleted', 'tool.restocked', 'review.hidden',
+    'review.shown', 'order.shipped', 'order.delivered', 'order.refunded');
+  `,
 ];

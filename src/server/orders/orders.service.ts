@@ -161,6 +161,9 @@ const INSERT_BATCH = `
 /** Where a page of Manage All Orders ends: the last order's number, or its total (cents, as text) and number. */
 export type OrderCursor = number | [totalCents: string, seq: number];
 
+/** How the audit log names an order: its short reference and its buyer. */
+export const orderTarget = (order: { id: string; email: string }) => `Order ${order.id.slice(-8).toUpperCase()} of ${order.email}`;
+
 export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
 
 export function ordersService(
@@ -792,6 +795,10 @@ export function ordersService(
         await emitOrderEvent(tx, 'order.shipped', id, by, factsOf(current), {
           carrier: shipment?.carrier ?? null,
           trackingNumber: shipment?.trackingNumber ?? null,
+          // What the audit log shows (Activity).
+          target: orderTarget(current),
+          before: { shipping: 'pending' },
+          after: { shipping: 'shipped', carrier: shipment?.carrier ?? null, tracking: shipment?.trackingNumber ?? null },
         });
         return (await getRow(tx, id))!;
       });
@@ -806,7 +813,11 @@ export function ordersService(
         if (!current) throw notFound('Order');
         if (current.payment !== 'paid' || current.shipping_status !== 'shipped') throw conflict(messages.deliverUnshipped);
         await tx.query(`UPDATE orders SET shipping_status = 'delivered', delivered_at = now() WHERE id = $1`, [id]);
-        await emitOrderEvent(tx, 'order.delivered', id, by, factsOf(current));
+        await emitOrderEvent(tx, 'order.delivered', id, by, factsOf(current), {
+          target: orderTarget(current),
+          before: { shipping: 'shipped' },
+          after: { shipping: 'delivered' },
+        });
         return (await getRow(tx, id))!;
       });
       eventsWritten();

@@ -126,7 +126,16 @@ export function refundsService(
         providerRefundId,
         creditNote,
       ]);
-      await emitOrderEvent(tx, 'order.refunded', orderId, by, facts, { amountCents, creditNoteNumber: creditNote, full, restocked: restock });
+      await emitOrderEvent(tx, 'order.refunded', orderId, by, facts, {
+        amountCents,
+        creditNoteNumber: creditNote,
+        full,
+        restocked: restock,
+        // What the audit log shows (Activity).
+        target: `Order ${orderId.slice(-8).toUpperCase()} of ${order.email}`,
+        before: { refunded: formatCents(Number(order.refunded_cents)) },
+        after: { refunded: formatCents(refundedCents), ...(restock ? { restocked: true } : {}) },
+      });
       return { id: refund.id, amountCents, creditNote, restocked: restock, full };
     });
   }

@@ -93,7 +93,7 @@ export function reviewsRoutes(deps: Deps, reviews: ReviewsService, tools: ToolsS
     })
     .put('/reviews/hide/:id', adminOnly(deps), async (c) => {
       const { hidden } = await jsonBody(c, reviewHiddenSchema);
-      const matchedCount = await reviews.setHidden(parse(idSchema, c.req.param('id')), hidden);
+      const matchedCount = await reviews.setHidden(parse(idSchema, c.req.param('id')), hidden, c.get('user').email);
       if (!matchedCount) throw notFound('Review');
       return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });
     });

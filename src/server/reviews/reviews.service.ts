@@ -5,6 +5,7 @@ import type { ReviewInput } from '../../lib/schemas.ts';
 import { ttlCache } from '../cache.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import type { ChangeBus } from '../changes.ts';
+import { emit } from '../events/events.service.ts';
 import { toolReviews } from './tool-reviews.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';
 
@@ -166,14 +167,30 @@ export function reviewsService(db: Db, changes: ChangeBus) {
       return n;
     },
 
-    /** Hides or shows a review; returns how many matched (0: no such review). */
-    async setHidden(id: string, value: boolean): Promise<number> {
-      const rows = await db.query<{ id: string }>('UPDATE reviews SET hidden = $2 WHERE id = $1 RETURNING id', [
-        id,
-        value,
-      ]);
-      if (rows.length) changes.announce('reviews');
-      return rows.length;
+    /**
+     * Hides or shows a review; returns how many matched (0: no such review). A change writes its audit
+     * event ('review.hidden' or 'review.shown', by `actor`) in the same transaction; hiding a hidden
+     * review changes nothing and records nothing.
+     */
+    async setHidden(id: string, value: boolean, actor: string): Promise<number> {
+      const matched = await db.transaction(async (tx) => {
+        const [before] = await tx.query<{ hidden: boolean; name: string }>(
+          'SELECT hidden, name FROM reviews WHERE id = $1 FOR UPDATE',
+          [id],
+        );
+        if (!before) return 0;
+        if (before.hidden === value) return 1;
+        await tx.query('UPDATE reviews SET hidden = $2 WHERE id = $1', [id, value]);
+        await emit(tx, {
+          type: value ? 'review.hidden' : 'review.shown',
+          subject: id,
+          actor,
+          data: { target: `Review by ${before.name}`, before: { hidden: before.hidden }, after: { hidden: value } },
+        });
+        return 1;
+      });
+      if (matched) changes.announce('reviews');
+      return matched;
     },
   };
 }

@@ -27,17 +27,17 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
     })
     .post('/tools', adminOnly(deps), async (c) => {
       const input = (await jsonBody(c, toolInputSchema)) as ToolInput;
-      const insertedId = await tools.create(input);
+      const insertedId = await tools.create(input, c.get('user').email);
       return c.json({ acknowledged: true, insertedId }, 201);
     })
     .delete('/tools/dlt/:id', adminOnly(deps), async (c) => {
-      const deletedCount = await tools.remove(parse(idSchema, c.req.param('id')));
+      const deletedCount = await tools.remove(parse(idSchema, c.req.param('id')), c.get('user').email);
       if (!deletedCount) throw notFound('Tool');
       return c.json({ acknowledged: true, deletedCount });
     })
     .put('/tool/update/:id', adminOnly(deps), async (c) => {
       const { availableQuantity } = await jsonBody(c, restockSchema);
-      const matchedCount = await tools.restock(parse(idSchema, c.req.param('id')), availableQuantity);
+      const matchedCount = await tools.restock(parse(idSchema, c.req.param('id')), availableQuantity, c.get('user').email);
       if (!matchedCount) throw notFound('Tool');
       return c.json({ acknowledged: true, matchedCount, modifiedCount: matchedCount });
     });

@@ -2,6 +2,7 @@ import type { ListPage, Tool } from '../../lib/entities.ts';
 import { toCents, toDollars } from '../../lib/money.ts';
 import type { ToolInput } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';
+import { emit } from '../events/events.service.ts';
 import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import type { Change, ChangeBus } from '../changes.ts';
@@ -25,6 +26,14 @@ export const toolJson = (r: ToolRow): Tool => ({
   minimumOrderQuantity: r.minimum_order_quantity,
   availableQuantity: r.available_quantity,
   price: toDollars(r.price_cents),
+});
+
+/** What the audit log keeps of a tool added or deleted. */
+const auditedTool = (r: ToolRow) => ({
+  name: r.name,
+  price: toDollars(r.price_cents),
+  minimumOrderQuantity: r.minimum_order_quantity,
+  availableQuantity: r.available_quantity,
 });
 
 const CACHE_TTL_MS = 5000;
@@ -75,18 +84,23 @@ export function toolsService(db: Db, changes: ChangeBus) {
     async get(id: string): Promise<Tool | undefined> {
       return (await list()).find((t) => t._id === id);
     },
-    async create(input: ToolInput): Promise<string> {
+    /** Adds a tool and its audit event ('tool.added', by `actor`) in one transaction; returns its id. */
+    async create(input: ToolInput, actor: string): Promise<string> {
       const id = newId();
-      await db.query(
-        `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, input.name, input.description, input.img, toCents(input.price), input.minimumOrderQuantity, input.availableQuantity],
-      );
+      await db.transaction(async (tx) => {
+        const [row] = await tx.query<ToolRow>(
+          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+          [id, input.name, input.description, input.img, toCents(input.price), input.minimumOrderQuantity, input.availableQuantity],
+        );
+        await emit(tx, { type: 'tool.added', subject: id, actor, data: { target: row.name, before: null, after: auditedTool(row) } });
+      });
       ids?.add(id);
       invalidate('tools');
       return id;
     },
-    async remove(id: string): Promise<number> {
+    /** Deletes a tool and writes its audit event ('tool.deleted', by `actor`) in one transaction. */
+    async remove(id: string, actor: string): Promise<number> {
       const rows = await db.transaction(async (tx) => {
         // Deleting the tool rewrites its orders' tool_id. Lock those orders first, as every other writer
         // does (order, then stock): locking the tool first deadlocked with a buyer deleting their order.
@@ -94,7 +108,10 @@ export function toolsService(db: Db, changes: ChangeBus) {
           'SELECT o.id FROM orders o WHERE o.id IN (SELECT order_id FROM order_items WHERE tool_id = $1) ORDER BY o.id FOR UPDATE OF o',
           [id],
         );
-        return tx.query('DELETE FROM tools WHERE id = $1 RETURNING id', [id]);
+        const gone = await tx.query<ToolRow>(`DELETE FROM tools WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+        if (gone.length)
+          await emit(tx, { type: 'tool.deleted', subject: id, actor, data: { target: gone[0].name, before: auditedTool(gone[0]), after: null } });
+        return gone;
       });
       // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
       ids?.delete(id);
@@ -103,13 +120,33 @@ export function toolsService(db: Db, changes: ChangeBus) {
     },
     /**
      * Sets the units for sale. Units still held by unpaid orders are not counted on top: those orders
-     * took them from an older stock_version, so they do not give them back on expiry or delete.
+     * took them from an older stock_version, so they do not give them back on expiry or delete. The
+     * audit event ('tool.restocked', by `actor`, units before → after) is written in the same transaction.
      */
-    async restock(id: string, availableQuantity: number): Promise<number> {
-      const rows = await db.query(
-        'UPDATE tools SET available_quantity = $2, stock_version = stock_version + 1 WHERE id = $1 RETURNING id',
-        [id, availableQuantity],
-      );
+    async restock(id: string, availableQuantity: number, actor: string): Promise<number> {
+      const rows = await db.transaction(async (tx) => {
+        // The units before, under the row's lock: the audit event's before → after is exact.
+        const [before] = await tx.query<{ name: string; available_quantity: number }>(
+          'SELECT name, available_quantity FROM tools WHERE id = $1 FOR UPDATE',
+          [id],
+        );
+        if (!before) return [];
+        await tx.query('UPDATE tools SET available_quantity = $2, stock_version = stock_version + 1 WHERE id = $1', [
+          id,
+          availableQuantity,
+        ]);
+        await emit(tx, {
+          type: 'tool.restocked',
+          subject: id,
+          actor,
+          data: {
+            target: before.name,
+            before: { availableQuantity: before.available_quantity },
+            after: { availableQuantity },
+          },
+        });
+        return [id];
+      });
       invalidate();
       return rows.length;
     },

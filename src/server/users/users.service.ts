@@ -2,6 +2,7 @@ import type { ProfileUpdate } from '../../lib/schemas.ts';
 import type { ListPage, UserProfile } from '../../lib/entities.ts';
 import { usableRole } from '../auth/guards.ts';
 import type { Db, Queryable } from '../db/client.ts';
+import { emit } from '../events/events.service.ts';
 import type { CurrentUser } from '../types.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 
@@ -123,15 +124,28 @@ export function usersService(db: Db, adminEmails: string[]) {
     /** Makes a user admin; only an owner may ('not owner' otherwise). Returns the rows matched. */
     async makeAdmin(actor: CurrentUser, email: string): Promise<number | 'not owner'> {
       if (!isOwner(actor)) return 'not owner';
-      const rows = await db.query(`UPDATE users SET role = 'admin' WHERE email = $1 RETURNING email`, [email]);
-      return rows.length;
+      return db.transaction(async (tx) => {
+        const [before] = await tx.query<{ role: string }>('SELECT role FROM users WHERE email = $1 FOR UPDATE', [email]);
+        if (!before) return 0;
+        await tx.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [email]);
+        // The audit log records a change: making an admin of an admin changes nothing.
+        if (before.role !== 'admin')
+          await emit(tx, {
+            type: 'user.made_admin',
+            subject: email,
+            actor: actor.email,
+            data: { target: email, before: { role: before.role }, after: { role: 'admin' } },
+          });
+        return 1;
+      });
     },
     /**
      * Deletes the user record (their orders and reviews stay, keyed by email, for the shop's books).
-     * Owners are never deleted; an admin is removed only by an owner; the last admin never. The sign-in
-     * account goes first, inside the transaction: if Firebase refuses, the row stays (rolled back), so
-     * there is never a sign-in account that could come back with no record of its deletion; a row whose
-     * account is gone is the harmless side.
+     * Owners are never deleted; an admin is removed only by an owner; the last admin never. One
+     * transaction: the row, its audit event ('user.deleted', actor the admin), then the sign-in account:
+     * if Firebase refuses, the row and the event stay as they were (rolled back), so there is never a
+     * sign-in account that could come back with no record of its deletion; a row whose account is gone
+     * (a failed commit) is the harmless side.
      */
     async remove(
       actor: CurrentUser,
@@ -144,8 +158,15 @@ export function usersService(db: Db, adminEmails: string[]) {
         if (!target) return 'missing';
         if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
         if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
+        const [gone] = await tx.query<{ name: string; role: string }>('DELETE FROM users WHERE email = $1 RETURNING name, role', [email]);
+        await emit(tx, {
+          type: 'user.deleted',
+          subject: email,
+          actor: actor.email,
+          data: { target: email, before: { email, name: gone.name, role: gone.role }, after: null },
+        });
+        // Last, so nothing of ours can fail after the sign-in account is gone (it throws: all rolls back).
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
-        await tx.query('DELETE FROM users WHERE email = $1', [email]);
         return 'deleted';
       });
     },

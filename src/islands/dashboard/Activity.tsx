@@ -1,0 +1,80 @@
+// Activity (admin; issue 25, not in the spec): the audit log. Every admin action, newest first, with
+// when, who, what, on what, and the change (before → after). Read only: nothing here edits the log.
+import { enc } from '../../client/api';
+import { AUDIT_ACTION_TYPES, auditActionLabel, describeChange } from '../../lib/audit';
+import type { AuditEntry } from '../../lib/entities';
+import { messages } from '../../lib/messages';
+import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { Pager } from '../ui/Pager';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { Loaded } from '../ui/States';
+import { usePagedList } from '../ui/usePagedList';
+import { useUrlQuery } from '../ui/useUrlQuery';
+
+const FILTER_FIELDS = ['type'] as const;
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+const columns: Column<AuditEntry>[] = [
+  {
+    header: 'Time',
+    cell: (e) => (
+      <time className="whitespace-nowrap" dateTime={e.at} title={new Date(e.at).toLocaleString()}>
+        {when(e.at)}
+      </time>
+    ),
+  },
+  { header: 'Actor', cell: (e) => <span className="[overflow-wrap:anywhere]"><EmailText email={e.actor} /></span> },
+  { header: 'Action', rowHeader: true, cell: (e) => auditActionLabel(e.type) },
+  { header: 'Target', cell: (e) => <span className="[overflow-wrap:anywhere]">{e.target}</span> },
+  {
+    header: 'Change',
+    cell: (e) => {
+      const lines = describeChange(e.before, e.after);
+      if (!lines.length) return <span className="text-steel-500">—</span>;
+      return (
+        <ul className="m-0 list-none p-0 text-sm [overflow-wrap:anywhere]">
+          {lines.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      );
+    },
+  },
+];
+
+export default function Activity(_props: { params: Record<string, string> }) {
+  const [view, setView] = useUrlQuery(FILTER_FIELDS);
+  const type = (AUDIT_ACTION_TYPES as string[]).includes(view.type) ? view.type : '';
+  const log = usePagedList<AuditEntry>(type ? `audit?type=${enc(type)}` : 'audit', 'Could not load the activity. Please try again.');
+
+  return (
+    <>
+      <ScreenHeader title="Activity" total={log.total} noun={type ? `“${auditActionLabel(type)}” actions` : 'actions'}>
+        Every admin action, newest first: who did what, and what changed.
+      </ScreenHeader>
+      <div className="mb-4 max-w-xs">
+        <label className="label" htmlFor="activity-type">
+          Action
+        </label>
+        <select id="activity-type" className="input" value={type} onChange={(event) => setView({ type: event.target.value })}>
+          <option value="">All actions</option>
+          {AUDIT_ACTION_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {auditActionLabel(t)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Loaded data={log.rows} error={log.error} onRetry={log.reload} label="Loading activity…">
+        {(rows) => (
+          <>
+            <DataTable caption="Activity" columns={columns} rows={rows} rowKey={(e) => String(e.seq)} empty={type ? `No “${auditActionLabel(type)}” actions yet.` : messages.noActivity} busy={log.loading} />
+            <Pager label="Activity pages" pager={log.pager} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+// Messages (admin; issue 25, not in the spec): what visitors sent through the home page's 'Get In
+// Touch' form, newest first, a page at a time, each marked read or unread by whoever handled it.
+import { useState } from 'react';
+import { api, enc, errorMessage } from '../../client/api';
+import { toast } from '../../client/toast';
+import type { ContactMessage, ContactPage } from '../../lib/entities';
+import { messages } from '../../lib/messages';
+import { Badge } from '../ui/Badge';
+import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { Pager } from '../ui/Pager';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { Loaded } from '../ui/States';
+import { usePagedList } from '../ui/usePagedList';
+
+const receivedOn = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+export default function Messages(_props: { params: Record<string, string> }) {
+  const inbox = usePagedList<ContactMessage, ContactPage>('contact', 'Could not load the messages. Please try again.');
+  const [saving, setSaving] = useState<string | null>(null);
+
+  async function setRead(message: ContactMessage, read: boolean) {
+    setSaving(message._id);
+    try {
+      await api.put(`contact/${enc(message._id)}/read`, { read });
+      inbox.updatePage((page) => ({
+        ...page,
+        items: page.items.map((m) => (m._id === message._id ? { ...m, read } : m)),
+        unread: Math.max(0, page.unread + (read ? -1 : 1)),
+      }));
+    } catch (error) {
+      toast.error(errorMessage(error, messages.contactMarkFailed));
+    } finally {
+      setSaving(null);
+    }
+  }
+
+  const columns: Column<ContactMessage>[] = [
+    { header: 'From', rowHeader: true, cell: (m) => m.name },
+    {
+      header: 'Email',
+      cell: (m) => (
+        <a className="text-ink underline decoration-steel-300 [overflow-wrap:anywhere] hover:text-amber-dark hover:decoration-amber-dark" href={`mailto:${m.email}`}>
+          <EmailText email={m.email} />
+        </a>
+      ),
+    },
+    {
+      header: 'Message',
+      cell: (m) => <span className="block max-w-prose whitespace-pre-wrap text-left [overflow-wrap:anywhere]">{m.message}</span>,
+    },
+    {
+      header: 'Received',
+      cell: (m) => (
+        <time className="whitespace-nowrap" dateTime={m.receivedAt} title={new Date(m.receivedAt).toLocaleString()}>
+          {receivedOn(m.receivedAt)}
+        </time>
+      ),
+    },
+    { header: 'Status', cell: (m) => (m.read ? <Badge>Read</Badge> : <Badge tone="warning">Unread</Badge>) },
+    {
+      header: 'Action',
+      className: 'sm:text-right',
+      cell: (m) => (
+        <button
+          type="button"
+          className={`btn btn-sm whitespace-nowrap ${m.read ? 'btn-outline' : 'btn-primary'}`}
+          disabled={saving !== null}
+          aria-busy={saving === m._id || undefined}
+          onClick={() => setRead(m, !m.read)}
+        >
+          {saving === m._id ? 'Saving…' : m.read ? 'Mark unread' : 'Mark read'}
+          <span className="sr-only"> the message from {m.name}</span>
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ScreenHeader title="Messages" total={inbox.total} noun="messages">
+        What visitors sent through &lsquo;Get In Touch&rsquo;, newest first.
+        {inbox.page && (
+          <>
+            {' '}
+            <strong data-testid="unread">{inbox.page.unread} unread</strong>.
+          </>
+        )}
+      </ScreenHeader>
+      <Loaded data={inbox.rows} error={inbox.error} onRetry={inbox.reload} label="Loading messages…">
+        {(rows) => (
+          <>
+            <DataTable caption="Messages" columns={columns} rows={rows} rowKey={(m) => m._id} empty={messages.noMessages} busy={inbox.loading} />
+            <Pager label="Message pages" pager={inbox.pager} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}

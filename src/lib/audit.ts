@@ -1,0 +1,55 @@
+// The audit log's vocabulary, shared by the API (which events are admin actions) and the Activity
+// screen (their names in words, and a change shown as before → after).
+
+/**
+ * The event types that are admin actions, each with its name on the Activity screen. Ship, deliver and
+ * refund are listed ahead of their writers: they show once the order flow emits them.
+ */
+export const AUDIT_ACTIONS = {
+  'user.made_admin': 'Made admin',
+  'user.deleted': 'Deleted user',
+  'tool.added': 'Added tool',
+  'tool.deleted': 'Deleted tool',
+  'tool.restocked': 'Restocked',
+  'review.hidden': 'Hid review',
+  'review.shown': 'Showed review',
+  'order.shipped': 'Shipped order',
+  'order.delivered': 'Delivered order',
+  'order.refunded': 'Refunded order',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_TYPES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
+
+/** The words for an action; an unknown type as itself. */
+export const auditActionLabel = (type: string): string => AUDIT_ACTIONS[type as AuditAction] ?? type;
+
+const FIELD_LABELS: Record<string, string> = {
+  role: 'role',
+  hidden: 'hidden',
+  availableQuantity: 'available',
+  minimumOrderQuantity: 'minimum order',
+  price: 'price',
+  name: 'name',
+  email: 'email',
+};
+
+const show = (value: unknown, key = ''): string =>
+  value === undefined || value === null
+    ? '—'
+    : key === 'price' && typeof value === 'number'
+      ? `$${value.toFixed(2)}`
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+
+/**
+ * A change as lines of `field: before → after`, one per field that differs; a thing added or removed
+ * lists its fields on one side only (`name: — → Claw hammer`).
+ */
+export function describeChange(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return keys
+    .filter((key) => show(before?.[key], key) !== show(after?.[key], key))
+    .map((key) => `${FIELD_LABELS[key] ?? key}: ${show(before?.[key], key)} → ${show(after?.[key], key)}`);
+}
