@@ -189,6 +189,24 @@ describe('cancellations and stock', () => {
   });
 });
 
+describe("the shop's emails", () => {
+  it("a 'Get In Touch' message is emailed to the shop, escaped, once", async () => {
+    const res = await store.request('POST', '/api/contact', {
+      json: { name: 'Vera <b>Visitor</b>', email: 'vera@example.com', message: 'Do you ship 500 hammers to Sylhet?' },
+      headers: { 'x-test-ip': 'contact-mail' },
+    });
+    expect(res.status).toBe(201);
+    await store.outbox.run();
+    await store.outbox.run();
+    const mails = await store.db.query<{ recipient: string; subject: string; html_body: string }>(
+      `SELECT recipient, subject, html_body FROM emails WHERE kind = 'shop-contact' AND text_body LIKE '%Sylhet%'`,
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0].recipient).toBe('shop@test.example');
+    expect(mails[0].html_body).toContain('Vera &#60;b&#62;Visitor&#60;/b&#62;');
+  });
+});
+
 describe('the Emails screen (admin)', () => {
   it('lists every email newest first, paged; Resend keeps it again without SMTP; admins only', async () => {
     await store.outbox.run();

@@ -65,6 +65,38 @@ test('an order from payment to delivery: shipped and delivered by the admin, fol
   await expect(toastSaying(page, `Kept again for ${buyer.email}`)).toBeVisible();
 });
 
+test('the admin refunds part of a paid order, then the rest with a restock, from its page', async ({ page }) => {
+  const buyer = await newAccount('Rufus Refund', 'refund');
+  const product = `Test Refund Wrench ${Date.now()}`;
+  const tool = await createTool({ name: product, price: 20, availableQuantity: 50 });
+  const { id } = await placeOrder(buyer, tool, 3, true);
+  await loginHydrated(page, DEMO_ADMIN, `/dashboard/orders/${id}`);
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  const form = page.getByRole('dialog', { name: 'Refund this order' });
+  await expect(form).toContainText('$60.00 of $60.00 can be given back');
+  await form.getByLabel(/^Amount in dollars/).fill('70');
+  await form.getByLabel("Put the order's units back in stock").uncheck();
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(form.getByRole('alert')).toHaveText('The refund can be at most $60.00, what is left of the payment');
+  await form.getByLabel(/^Amount in dollars/).fill('15');
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(toastSaying(page, 'The refund went through; the buyer is emailed a credit note')).toBeVisible();
+  await expect(page.getByText('Partly refunded')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Download invoice/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(form).toContainText('$45.00 of $60.00 can be given back');
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(page.getByText('Refunded', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('order-step')).toHaveText([/Order placed/, /Payment received/, /Refunded/, /Refunded/]);
+  const stock = await (await fetch(`${new URL(page.url()).origin}/api/tools/${tool}`)).json();
+  expect(stock.availableQuantity).toBe(50);
+  // Activity lists the admin's refunds.
+  await page.goto('/dashboard/activity');
+  await expect(page.getByRole('row').filter({ hasText: 'Refunded order' }).filter({ hasText: id.slice(-8).toUpperCase() })).toHaveCount(2);
+});
+
 test("another shopper's order page is refused, and an unknown order says so", async ({ page }) => {
   const owner = await newAccount('Owner Olga', 'owner');
   const stranger = await newAccount('Stranger Stan', 'stranger');

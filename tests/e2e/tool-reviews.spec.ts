@@ -188,13 +188,15 @@ test('screenshots of a tool page with reviews, 390 and 1280 px, light and dark',
   await reviewedBy(toolId, 'Shirin Akter', 5, 'Best hammer on our site.\nThe claw pulls 4-inch nails without a fuss.');
   const buyer = await newAccount('Rahim Uddin');
   await placeOrder(buyer, toolId, 1, true);
+  // Signed in once at desktop width (the phone header keeps Sign Out in its menu), then each theme and width.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await login(page, buyer, `/tools/${toolId}`);
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [390, 1280]) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-      const page = await context.newPage();
-      // Signed in at desktop width (the phone header keeps Sign Out in its menu), then the width asked for.
-      await login(page, buyer, `/tools/${toolId}`);
+      await page.emulateMedia({ colorScheme });
       await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/tools/${toolId}`);
       const section = reviews(page);
       await section.scrollIntoViewIfNeeded();
       const write = section.getByRole('button', { name: 'Write a review' });
@@ -206,7 +208,7 @@ test('screenshots of a tool page with reviews, 390 and 1280 px, light and dark',
       await expect(section.getByRole('form', { name: 'Review this tool' })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       await section.screenshot({ path: `test-results/tool-reviews-form-${colorScheme}-${width}.png` });
-      await context.close();
     }
   }
+  await context.close();
 });
