@@ -55,8 +55,9 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     {
       header: 'Email',
       rowHeader: true,
+      // One box: a stacked card's cell lays its children out in a row beside the label.
       cell: (o) => (
-        <>
+        <span className="block min-w-0">
           <EmailText email={o.email} />
           <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()} className="block text-xs font-normal text-steel-600">
             Placed {placedOn(o.createdAt)}
@@ -71,7 +72,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           >
             Order details<span className="sr-only"> of {o.productName} for {o.email}</span>
           </a>
-        </>
+        </span>
       ),
     },
     { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => (o.phone ? <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> : <span className="text-steel-600">None</span>) },
