@@ -40,3 +40,6 @@ export const LIMITS = {
 /** Product images: the types and size POST /images accepts (checked again, by content, on the server). */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Stripe's largest charge ($999,999.99); it also keeps every amount inside a 32-bit integer column. */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999;

@@ -51,6 +51,8 @@ export const messages = {
   // The login page, when a tool's page sent the visitor (the tool's name follows).
   loginToOrder: 'Log in to order this tool:',
   paidOrderKept: "A paid order cannot be deleted: it stays in the shop's books. To cancel it, refund the payment instead.",
+  /** An unpaid order whose hold ran out: its cancel reason, and the answer to paying it after. */
+  holdExpired: 'Not paid in time: the order was cancelled and its units went back to stock.',
   // After the sale (issue 25): each step only from the step before it.
   shipUnpaid: 'Only paid orders can be shipped',
   shipTwice: (status: string) => (status === 'delivered' ? 'This order was delivered already' : 'This order was shipped already'),

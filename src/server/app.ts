@@ -9,6 +9,7 @@ import { contactRoutes } from './contact/contact.routes.ts';
 import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
 import { imagesRoutes } from './images/images.routes.ts';
+import { checkoutFlow } from './checkout/checkout.flow.ts';
 import { outbox } from './events/outbox.ts';
 import { invoicesService } from './invoices/invoices.service.ts';
 import { emailConsumer } from './mail/email-consumer.ts';
@@ -41,16 +42,15 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     },
   });
   const events = outbox(deps.db, [emailConsumer(deps.db, emails, { shop: deps.config.shop, shopEmail: deps.config.mail.shopEmail })]);
-  // Orders and payments call each other: an order's payments close before it is let go, and a payment
-  // that succeeded marks its order paid.
+  // Orders and payments know nothing of each other; the checkout flow orchestrates them.
   const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
     maxUnpaidOrders: deps.config.maxUnpaidOrders,
-    closePayments: (orderId) => payments.closeOpen(orderId),
     invoices,
     lowStockUnits: deps.config.lowStockUnits,
     eventsWritten: () => events.nudge(),
   });
-  const payments = paymentsService(deps.db, deps.payments, orders.markPaid);
+  const payments = paymentsService(deps.db, deps.payments);
+  const checkout = checkoutFlow(orders, payments, deps.now);
   const refunds = refundsService(deps.db, {
     gateway: deps.payments,
     tools,
@@ -61,7 +61,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
-  const account = accountService(deps, { users, orders, reviews, tools });
+  const account = accountService(deps, { users, orders, checkout, reviews, tools });
 
   const api = new Hono<AppEnv>()
     // Only the public reads say how they may be cached (cachedJson, images); every other answer is
@@ -86,9 +86,9 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     })
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
-    .route('/', ordersRoutes(deps, orders, invoices, refunds))
+    .route('/', ordersRoutes(deps, orders, checkout, invoices, refunds))
     .route('/', emailsRoutes(deps, emails))
-    .route('/', paymentsRoutes(deps, orders, payments, options.stripe))
+    .route('/', paymentsRoutes(deps, checkout, payments, options.stripe))
     .route('/', reviewsRoutes(deps, reviews, tools))
     .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
@@ -99,6 +99,6 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/api', api)
     .notFound((c) => c.json({ error: { code: 'not_found', message: 'No such API route' } }, 404))
     .onError(onError);
-  return { app, tools, orders, users, reviews, invoices, emails, outbox: events };
+  return { app, tools, orders, checkout, users, reviews, invoices, emails, outbox: events };
 }
 export type Api = ReturnType<typeof createApp>;

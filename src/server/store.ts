@@ -25,8 +25,10 @@ export interface Store extends Api {
   close(): Promise<void>;
 }
 
-/** How often unpaid orders past their hold are swept back to stock, once across all servers. */
+/** The longest the hold timer sleeps (a hold placed on another server is seen within it). */
 const SWEEP_MS = 30_000;
+/** When a hold that ran out could not be let go (its payment provider did not answer), the next try. */
+const UNSETTLED_RETRY_MS = 5_000;
 
 export async function openStore(cfg: Config): Promise<Store> {
   const started = Date.now();
@@ -70,12 +72,29 @@ export async function openStore(cfg: Config): Promise<Store> {
   });
   void search.refresh();
 
-  // Unpaid orders past their hold go back to stock even when nobody reads orders; one server does it.
-  const sweep = setInterval(() => {
-    db.once('hold-expiry', () => built.orders.expireHolds()).catch((error: Error) =>
-      logger.warn({ err: error.message }, 'hold expiry sweep failed; retrying next round'),
-    );
-  }, SWEEP_MS);
+  // Holds end on time: the timer wakes when the next unpaid order's hold runs out (at the latest every
+  // SWEEP_MS, for orders placed on another server), and one server at a time lets the due ones go.
+  // Reads never do it (checkout.flow.ts). Holds the provider could not settle are looked at again in
+  // UNSETTLED_RETRY_MS, not in a tight loop.
+  let sweep: NodeJS.Timeout | undefined;
+  let closing = false;
+  const holdTimer = async () => {
+    await db
+      .once('hold-expiry', () => built.checkout.expireHolds())
+      .catch((error: Error) => logger.warn({ err: error.message }, 'hold expiry failed; retrying next round'));
+    let delay = SWEEP_MS;
+    try {
+      const next = await built.checkout.nextHoldEnd();
+      const wait = next ? next.getTime() - Date.now() : Infinity;
+      delay = wait > 0 ? Math.min(SWEEP_MS, wait + 20) : UNSETTLED_RETRY_MS;
+    } catch {
+      // The database is away: look again after the usual pause.
+    }
+    if (closing) return;
+    sweep = setTimeout(() => void holdTimer(), delay);
+    sweep.unref();
+  };
+  sweep = setTimeout(() => void holdTimer(), 1000);
   sweep.unref();
   // Events' effects (emails): every server runs the outbox; each delivery is leased by one of them.
   built.outbox.start();
@@ -86,7 +105,8 @@ export async function openStore(cfg: Config): Promise<Store> {
     changes,
     search,
     async close() {
-      clearInterval(sweep);
+      closing = true;
+      clearTimeout(sweep);
       await built.outbox.stop();
       await changes.close();
       await db.close();

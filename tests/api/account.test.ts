@@ -240,7 +240,7 @@ describe('DELETE /account', () => {
     // A hold that ran out: cancelled, nobody paid, nothing to keep.
     const expired = await placeOrder(store, user.token, tool, 1);
     await store.db.query(`UPDATE orders SET expires_at = '2000-01-01' WHERE id = $1`, [expired]);
-    await store.orders.expireHolds();
+    await store.checkout.expireHolds();
     expect((await store.orders.getRow(expired))!.payment).toBe('cancelled');
     const review = await store.request('POST', '/api/review', {
       token: user.token,

@@ -156,7 +156,7 @@ describe('cancellations and stock', () => {
     const tool = await makeTool(store, admin, { availableQuantity: 50 });
     const id = await placeOrder(store, buyer, tool, 3);
     store.advance(store.deps.config.orderHoldMs + 60_000);
-    await store.orders.expireHolds();
+    await store.checkout.expireHolds();
     const history = (await store.request('GET', `/api/booking/${id}`, { token: buyer })).data.history;
     expect(history.map((s: { status: string }) => s.status)).toEqual(['placed', 'cancelled']);
     expect(history[1].by).toBeUndefined();

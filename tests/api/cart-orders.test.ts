@@ -139,7 +139,7 @@ describe('paying and letting go of a cart order', () => {
     await checkout(bob, [{ toolId: a, quantity: 3 }, { toolId: b, quantity: 4 }]);
     expect((await store.request('PUT', `/api/tool/update/${a}`, { token: admin, json: { availableQuantity: 20 } })).status).toBe(200);
     store.advance(31 * 60_000);
-    expect(await store.orders.expireHolds()).toBeGreaterThan(0);
+    expect(await store.checkout.expireHolds()).toBeGreaterThan(0);
     expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([20, 10]);
   });
 });

@@ -168,7 +168,7 @@ export async function createTestStore(options: StoreOptions = {}) {
     changes: memoryBus(),
     now: () => new Date(clock),
   };
-  const { app, tools, orders, outbox, emails, invoices } = createApp(deps, { stripe: options.stripe });
+  const { app, tools, orders, checkout, outbox, emails, invoices } = createApp(deps, { stripe: options.stripe });
 
   async function request(
     method: string,
@@ -215,6 +215,8 @@ export async function createTestStore(options: StoreOptions = {}) {
     deps,
     tools,
     orders,
+    /** Where holds end (no read lets a hold go: after `advance`, `checkout.expireHolds()` plays the hold timer). */
+    checkout,
     /** The events' outbox: not running on its own here; `outbox.run()` delivers what is due. */
     outbox,
     emails,

@@ -21,7 +21,7 @@ describe('order metrics', () => {
     await payOrder(store, alice, await placeOrder(store, alice, toolId));
     await placeOrder(store, alice, toolId);
     store.advance(store.deps.config.orderHoldMs + 1000);
-    await store.orders.expireHolds();
+    await store.checkout.expireHolds();
     expect(await count('placed')).toBe(before.placed + 2);
     expect(await count('paid')).toBe(before.paid + 1);
     expect(await count('cancelled')).toBe(before.cancelled + 1);

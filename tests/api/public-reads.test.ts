@@ -44,7 +44,7 @@ describe('writes that change public reads drop the copies of them', () => {
     const toolId = await makeTool(store, admin);
     await placeOrder(store, alice, toolId, 3);
     store.advance(25 * 3600_000);
-    expect(await bumps(() => store.orders.expireHolds())).toBe(true);
+    expect(await bumps(() => store.checkout.expireHolds())).toBe(true);
   });
 
   it('a new review', async () => {

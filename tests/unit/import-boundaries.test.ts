@@ -36,6 +36,19 @@ describe('import boundaries of src/', () => {
     expect(crossing).toEqual([]);
   });
 
+  it('orders and payments import nothing of each other; the checkout flow ties them (issue 25)', () => {
+    const folder = (file: string) => /^src\/server\/([^/]+)\//.exec(file)?.[1];
+    // Their code: the services and routes. The provider's interface (payments/gateway.ts) and the one SQL
+    // fragment orders read of the payments table (payments/payment-reads.ts) are shared, not code of either.
+    const code = (file: string) => /\.(service|routes)\.ts$/.test(file);
+    const crossing = edges
+      .filter((e) => code(e.to!))
+      .filter((e) => (folder(e.from) === 'orders' && folder(e.to!) === 'payments') || (folder(e.from) === 'payments' && folder(e.to!) === 'orders'))
+      .map(describeEdge);
+    expect(crossing).toEqual([]);
+    expect(edges.some((e) => e.from === 'src/server/checkout/checkout.flow.ts' && e.to === 'src/server/payments/payments.service.ts')).toBe(true);
+  });
+
   it('has no import cycle', () => {
     const found = cycles(edges).map((c) => c.join(' → '));
     expect(found, `import cycles:\n${found.join('\n')}`).toEqual([]);

@@ -7,6 +7,7 @@ import { messages } from '../../lib/messages.ts';
 import type { VerifiedIdentity } from '../auth/identity.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
 import { logger } from '../logger.ts';
+import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import type { ReviewsService } from '../reviews/reviews.service.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
@@ -19,6 +20,7 @@ export const EXPORT_PAGE_SIZE = 200;
 interface Modules {
   users: UsersService;
   orders: OrdersService;
+  checkout: CheckoutFlow;
   reviews: ReviewsService;
   tools: ToolsService;
 }
@@ -39,7 +41,7 @@ export function reauthenticationRefusal(user: CurrentUser, proof: VerifiedIdenti
   return null;
 }
 
-export function accountService(deps: Deps, { users, orders, reviews, tools }: Modules) {
+export function accountService(deps: Deps, { users, orders, checkout, reviews, tools }: Modules) {
   return {
     /**
      * Deletes the signed-in user's account, after checking the fresh re-authentication (idToken).
@@ -55,7 +57,7 @@ export function accountService(deps: Deps, { users, orders, reviews, tools }: Mo
       const refusal = reauthenticationRefusal(user, proof, deps.now());
       if (refusal) throw refusal;
       const uid = proof!.uid;
-      const ready = await orders.closeBuyerPayments(user.email, uid);
+      const ready = await checkout.closeBuyerPayments(user.email, uid);
       let reviewsForgotten = 0;
       const outcome = await users.removeOwn(
         user,

@@ -9,6 +9,7 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { jsonBody, parse } from '../http/validate.ts';
 import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
+import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from './orders.service.ts';
 import type { RefundsService } from './refunds.service.ts';
 
@@ -17,7 +18,7 @@ const LIST_FIELDS = new Set(['limit', 'cursor', 'q', 'payment', 'shipping', 'fro
 /** A cursor of the orders sorted by total: the total in cents (as text: a bigint) and the order's number. */
 const totalKeySchema = z.tuple([z.string().regex(/^\d{1,18}$/), seqKeySchema]);
 
-export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: InvoicesService, refunds: RefundsService) {
+export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: CheckoutFlow, invoices: InvoicesService, refunds: RefundsService) {
   const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
   const idParam = (c: { req: { param(name: string): string | undefined } }) => parse(idSchema, c.req.param('id'));
   return (
@@ -26,13 +27,13 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: Invoic
       // Per buyer: one account cannot flood the stock with orders (unpaid ones are also capped, in place()).
       .post('/booking', signedIn(deps), bookingLimit, async (c) => {
         const input = await jsonBody(c, orderInputSchema);
-        const insertedId = await orders.placeOne(c.get('user'), input);
+        const insertedId = await checkout.placeOne(c.get('user'), input);
         return c.json({ acknowledged: true, insertedId }, 201);
       })
       // A cart: one order with several lines, all or nothing. Same limits as /booking (one shared count).
       .post('/orders', signedIn(deps), bookingLimit, async (c) => {
         const cart = await jsonBody(c, cartOrderInputSchema);
-        const insertedId = await orders.placeCart(c.get('user'), cart);
+        const insertedId = await checkout.placeCart(c.get('user'), cart);
         return c.json({ acknowledged: true, insertedId }, 201);
       })
       // Without any query, every order (the spec's array); with paging, search, filters or a sort, a page
@@ -54,7 +55,6 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: Invoic
       })
       // The order with its history (placed, paid, shipped …) and its invoice and credit notes.
       .get('/booking/:id', signedIn(deps), async (c) => {
-        await orders.expireHolds();
         const order = await orders.getRow(idParam(c));
         if (!order) throw notFound('Order');
         const user = c.get('user');
@@ -76,7 +76,7 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, invoices: Invoic
         });
       })
       .delete('/booking/dlt/:id', signedIn(deps), async (c) => {
-        await orders.remove(c.get('user'), idParam(c));
+        await checkout.remove(c.get('user'), idParam(c));
         return c.json({ acknowledged: true, deletedCount: 1 });
       })
       // The spec's call sends no body; the ship form sends the carrier and tracking number.

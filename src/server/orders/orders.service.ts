@@ -3,7 +3,7 @@ import type { ListPage, Order, OrderDetail, OrderItem, OrderStep } from '../../l
 import { orderTotalCents, toDollars } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
-import type { CartOrderInput, OrderInput, OrderListQuery, ShipmentInput } from '../../lib/schemas.ts';
+import type { CartOrderInput, OrderListQuery, ShipmentInput } from '../../lib/schemas.ts';
 import { eventsAbout } from '../events/events.service.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf } from './order-events.ts';
@@ -15,9 +15,9 @@ import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
 import { isBuyer } from '../auth/guards.ts';
 import type { CurrentUser } from '../types.ts';
 import { batched } from '../batched.ts';
-import { memoise } from '../cache.ts';
 import { metrics } from '../metrics.ts';
-import { MAX_ORDER_TOTAL_CENTS, ORDER_REFUND_JOIN, type PaidOutcome, type PaymentsClosed } from '../payments/payments.service.ts';
+import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
+import { ORDER_REFUND_JOIN } from '../payments/payment-reads.ts';
 
 export interface OrderRow {
   id: string;
@@ -113,7 +113,7 @@ export interface LineRefusal {
   toolName: string | null;
   message: string;
 }
-class Refused extends Error {
+export class Refused extends Error {
   readonly refusal: LineRefusal;
   /** Whether an unpaid order past its hold still holds units of the tool (undefined: not looked). */
   readonly expiredHolds: boolean | undefined;
@@ -164,7 +164,10 @@ export type OrderCursor = number | [totalCents: string, seq: number];
 /** How the audit log names an order: its short reference and its buyer. */
 export const orderTarget = (order: { id: string; email: string }) => `Order ${order.id.slice(-8).toUpperCase()} of ${order.email}`;
 
-export const HOLD_EXPIRED_REASON = 'Not paid in time: the order was cancelled and its units went back to stock.';
+/** What marking an order paid came to: 'ok' (now or before, with this payment), or why not. */
+export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
+
+export const HOLD_EXPIRED_REASON = messages.holdExpired;
 
 export function ordersService(
   db: Db,
@@ -174,8 +177,6 @@ export function ordersService(
   options: {
     /** Unpaid orders one buyer may hold at once. */
     maxUnpaidOrders?: number;
-    /** Cancels an order's open payments at the provider before the order is let go (payments.service's closeOpen). */
-    closePayments?: (orderId: string) => Promise<PaymentsClosed>;
     /** Issues the invoice in the payment's transaction. */
     invoices?: InvoicesService;
     /** LOW_STOCK_UNITS (undefined: each tool's minimum order × 2). */
@@ -186,52 +187,29 @@ export function ordersService(
 ) {
   const {
     maxUnpaidOrders = Infinity,
-    closePayments = async (): Promise<PaymentsClosed> => ({ state: 'none' }),
     invoices,
     lowStockUnits,
     eventsWritten = () => {},
   } = options;
 
   /**
-   * Cancels unpaid orders whose hold ran out and returns their units. Each order's payment is closed
-   * at the provider first: one that went through makes the order paid instead, one that cannot be
-   * closed now keeps the order until the next run. Concurrent callers share one run.
+   * Cancels one unpaid order whose hold ran out and gives its units back, with its event, in one
+   * transaction; false when it is no longer unpaid. The checkout flow closes its payments first.
    */
-  const expireHolds = memoise(() => expireDue().finally(() => expireHolds.reset()));
-  async function expireDue(): Promise<number> {
-    const due = await db.query<{ id: string }>(
-      `SELECT id FROM orders WHERE payment = 'unpaid' AND expires_at <= $1 ORDER BY expires_at LIMIT 200`,
-      [now()],
-    );
-    let changed = 0;
-    for (const { id } of due) {
-      const payments = await closePayments(id);
-      if (payments.state === 'unsettled') continue;
-      if (payments.state === 'succeeded') {
-        if ((await markPaid(id, payments.intentId, payments.amountCents)) === 'ok') changed++;
-        continue;
-      }
-      const cancelled = await db.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: string }>(
-          `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
-          [id, HOLD_EXPIRED_REASON],
-        );
-        if (!row) return false;
-        await giveBackLines(tx, id);
-        const order = (await getRow(tx, id))!;
-        await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
-        return true;
-      });
-      if (cancelled) {
-        changed++;
-        metrics.orderCancelled();
-      }
-    }
-    if (changed) {
-      tools.invalidate();
-      eventsWritten();
-    }
-    return changed;
+  async function cancelExpired(id: string): Promise<boolean> {
+    const cancelled = await db.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string }>(
+        `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
+        [id, HOLD_EXPIRED_REASON],
+      );
+      if (!row) return false;
+      await giveBackLines(tx, id);
+      const order = (await getRow(tx, id))!;
+      await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
+      return true;
+    });
+    if (cancelled) metrics.orderCancelled();
+    return cancelled;
   }
 
   /**
@@ -528,24 +506,12 @@ export function ordersService(
   }
 
   /**
-   * Places an order; a line that cannot be met is thrown by `refuse` (nothing is taken). Placing runs no
-   * expiry sweep (the background job does, every 30 s): only when a line falls short while a hold on
-   * its tool has run out are the due holds let go (payments closed first) and the order tried again.
+   * Places an order once: its id, or Refused (a line that cannot be met; nothing was taken), or 409 for
+   * a buyer at the unpaid-order limit. Placing runs no hold expiry: the checkout flow decides whether
+   * holds that ran out on the order's tools should go first (checkout.flow.ts).
    */
-  async function place(user: CurrentUser, cart: CartOrderInput, refuse: (r: LineRefusal) => ApiError): Promise<string> {
-    let placed: string | 'limit';
-    for (let attempt = 1; ; attempt++) {
-      try {
-        placed = await insertOrder(user, cart);
-        break;
-      } catch (error) {
-        if (!(error instanceof Refused)) throw error;
-        const retry =
-          attempt === 1 && error.refusal.toolName !== null && (error.expiredHolds ?? (await expiredHoldsOn(cart.items.map((i) => i.toolId))));
-        if (!retry) throw refuse(error.refusal);
-        await expireHolds();
-      }
-    }
+  async function placeOnce(user: CurrentUser, cart: CartOrderInput): Promise<string> {
+    const placed = await insertOrder(user, cart);
     if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
     eventsWritten();
     // A one-line order's batch has announced its stock change already.
@@ -560,26 +526,34 @@ export function ordersService(
   }
 
   return {
-    expireHolds,
     getRow: (id: string) => getRow(db, id),
+    placeOnce,
+    expiredHoldsOn,
+    cancelExpired,
 
-    /** POST /booking: the spec's one tool is a one-line order; its refusals read as they always did. */
-    placeOne: (user: CurrentUser, input: OrderInput): Promise<string> =>
-      place(user, { items: [{ toolId: input.toolId, quantity: input.quantity }], address: input.address, phone: input.phone }, (r) =>
-        r.toolName === null ? notFound('Tool') : unprocessable(r.message, { quantity: r.message }),
-      ),
+    /** Unpaid orders whose hold has run out, the longest past first (a batch for the checkout flow). */
+    async dueHolds(limit = 200): Promise<string[]> {
+      const due = await db.query<{ id: string }>(
+        `SELECT id FROM orders WHERE payment = 'unpaid' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+        [now(), limit],
+      );
+      return due.map((r) => r.id);
+    },
 
-    /** POST /orders: a cart; a line that cannot be met is named, with the spec's message for it. */
-    placeCart: (user: CurrentUser, cart: CartOrderInput): Promise<string> =>
-      place(user, cart, (r) =>
-        unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
-          [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
-        }),
-      ),
+    /** When the next unpaid order's hold runs out (orders_unpaid_expiry_idx), or null with none. */
+    async nextHoldEnd(): Promise<Date | null> {
+      const [row] = await db.query<{ at: string | Date | null }>(`SELECT min(expires_at) AS at FROM orders WHERE payment = 'unpaid'`);
+      return row?.at ? new Date(row.at) : null;
+    },
+
+    /** After holds were let go: the stock changed, and events wait for the outbox. */
+    released() {
+      tools.invalidate();
+      eventsWritten();
+    },
 
     /** All orders, an email's, or (with buyerUid) only those that Firebase account placed under that email. */
     async list(email?: string, buyerUid?: string | null): Promise<Order[]> {
-      await expireHolds();
       const rows = email
         ? buyerUid !== undefined
           ? await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.email = $1 AND o.buyer_uid IS NOT DISTINCT FROM $2 ORDER BY o.seq DESC`, [email, buyerUid])
@@ -594,7 +568,6 @@ export function ordersService(
      * kept count (migration 8), since counting a million rows would take longer than the page.
      */
     async page({ limit, after }: PageAsk<number>, email?: string, buyerUid?: string | null): Promise<ListPage<Order>> {
-      await expireHolds();
       const params: unknown[] = [];
       const filters: string[] = [];
       if (email) {
@@ -621,7 +594,6 @@ export function ordersService(
      * page never repeats or skips an order whatever is placed meanwhile.
      */
     async find(ask: OrderListQuery, after?: OrderCursor): Promise<ListPage<Order>> {
-      await expireHolds();
       const params: unknown[] = [];
       const filters: string[] = [];
       const q = ask.q?.trim();
@@ -656,24 +628,10 @@ export function ordersService(
 
     /**
      * Deletes an unpaid (or cancelled) order; an unpaid one gives its units back. A paid order is never
-     * deleted, by its buyer or an admin (409): it stays in the shop's books.
-     * An unpaid order's payment is cancelled at the provider first: if the card went through meanwhile,
-     * the order becomes paid and stays (409), so nobody is charged for an order that is gone.
+     * deleted, by its buyer or an admin (409): it stays in the shop's books. The checkout flow closes an
+     * unpaid order's payments at the provider before calling this (checkout.flow.ts remove).
      */
     async remove(user: CurrentUser, id: string): Promise<void> {
-      await expireHolds();
-      const current = await getRow(db, id);
-      if (!current) throw notFound('Order');
-      const isAdmin = user.role === 'admin';
-      if (!isAdmin && !isBuyer(user, current)) throw forbidden();
-      if (current.payment === 'unpaid') {
-        const payments = await closePayments(id);
-        if (payments.state === 'succeeded') {
-          await markPaid(id, payments.intentId, payments.amountCents);
-          throw conflict(messages.orderPaidMeanwhile);
-        }
-        if (payments.state === 'unsettled') throw new ApiError(503, 'payment_unsettled', messages.paymentUnsettled);
-      }
       const outcome = await db.transaction(async (tx) => {
         const order = await getRow(tx, id, true);
         if (!order) return 'missing';
@@ -696,26 +654,13 @@ export function ordersService(
       eventsWritten();
     },
 
-    /**
-     * The first step of deleting an account, before its transaction: each of the buyer's unpaid orders
-     * has its open payments closed at the provider, as remove() does. A payment that went through
-     * makes its order paid (it is then kept, anonymised); one that cannot be settled now stops the
-     * deletion (503). Returns the unpaid orders that are ready to go.
-     */
-    async closeBuyerPayments(email: string, buyerUid: string): Promise<Set<string>> {
-      // orders_unpaid_buyer_idx; a buyer holds at most MAX_UNPAID_ORDERS of them.
+    /** The buyer's unpaid orders (orders_unpaid_buyer_idx; at most MAX_UNPAID_ORDERS of them). */
+    async unpaidOf(email: string, buyerUid: string): Promise<string[]> {
       const unpaid = await db.query<{ id: string }>(
         `SELECT id FROM orders WHERE email = $1 AND buyer_uid = $2 AND payment = 'unpaid' ORDER BY id`,
         [email, buyerUid],
       );
-      const ready = new Set<string>();
-      for (const { id } of unpaid) {
-        const payments = await closePayments(id);
-        if (payments.state === 'unsettled') throw new ApiError(503, 'payment_unsettled', messages.paymentUnsettled);
-        if (payments.state === 'succeeded') await markPaid(id, payments.intentId, payments.amountCents);
-        else ready.add(id);
-      }
-      return ready;
+      return unpaid.map((r) => r.id);
     },
 
     /**
@@ -724,7 +669,7 @@ export function ordersService(
      * cancelled ones nobody paid for. Every order that stays (paid, or cancelled and refunded) keeps its
      * lines and money for the shop's books, but not the buyer's name, address or phone. Set-based, so
      * a buyer with 10,000 orders costs a few statements. 'changed': an unpaid order that
-     * closeBuyerPayments did not see (placed since); nothing is changed then.
+     * the checkout flow's closeBuyerPayments did not see (placed since); nothing is changed then.
      */
     async forgetBuyer(tx: Queryable, email: string, buyerUid: string, ready: Set<string>): Promise<'ok' | 'changed'> {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`unpaid-orders:${email}`]);
@@ -764,7 +709,6 @@ export function ordersService(
      * of orders_buyer_idx: an export of 10,000 orders never holds more than one page.
      */
     async *pagesOf(email: string, buyerUid: string, size: number): AsyncGenerator<Order[]> {
-      await expireHolds();
       let after: number | null = null;
       for (;;) {
         const rows: (OrderRow & { seq: number })[] = await db.query<OrderRow & { seq: number }>(

@@ -7,7 +7,7 @@ import { messages } from '../../lib/messages.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import { jsonBody, parse, readBounded } from '../http/validate.ts';
 import { logger } from '../logger.ts';
-import { HOLD_EXPIRED_REASON, type OrdersService } from '../orders/orders.service.ts';
+import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { AppEnv, CurrentUser, Deps } from '../types.ts';
 import type { PaymentsService } from './payments.service.ts';
 
@@ -33,10 +33,10 @@ const sandboxConfirmSchema = z.object({
   }),
 });
 
-export function paymentsRoutes(deps: Deps, orders: OrdersService, payments: PaymentsService, stripe?: Stripe) {
+export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: PaymentsService, stripe?: Stripe) {
+  /** The buyer's own order, its hold settled first if it ran out (never charge for units given back). */
   async function ownOrder(user: CurrentUser, id: string) {
-    await orders.expireHolds();
-    const order = await orders.getRow(id);
+    const order = await checkout.orderForPayment(id);
     if (!order) throw notFound('Order');
     if (!isBuyer(user, order)) throw forbidden('Only the buyer can pay for this order');
     return order;
@@ -58,17 +58,16 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, payments: Paym
     .put('/booking/makepayment/:id', signedIn(deps), async (c) => {
       const id = parse(idSchema, c.req.param('id'));
       const { transactionId } = await jsonBody(c, makePaymentSchema);
-      await orders.expireHolds();
-      const order = await orders.getRow(id);
+      const order = await checkout.orderForPayment(id);
       if (order && !isBuyer(c.get('user'), order)) throw forbidden('Only the buyer can pay for this order');
       const intent = await payments.retrieve(transactionId);
       if (!intent || intent.orderId !== id) throw order ? badRequest('Unknown payment for this order') : notFound('Order');
       if (intent.status !== 'succeeded') throw new ApiError(402, 'payment_incomplete', 'The payment has not succeeded');
-      const outcome = await payments.settleSucceeded({ ...intent, orderId: id });
+      const outcome = await checkout.settle({ ...intent, orderId: id });
       if (outcome === 'refunded') throw new ApiError(409, 'payment_refunded', messages.paymentRefunded);
       if (outcome === 'missing') throw notFound('Order');
       if (outcome === 'other') throw conflict('This order was already paid with another payment');
-      if (outcome === 'cancelled') throw conflict(HOLD_EXPIRED_REASON);
+      if (outcome === 'cancelled') throw conflict(messages.holdExpired);
       if (outcome === 'amount') throw conflict('The payment amount does not match the order total');
       return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
     });
@@ -111,7 +110,7 @@ export function paymentsRoutes(deps: Deps, orders: OrdersService, payments: Paym
         if (orderId) {
           let outcome;
           try {
-            outcome = await payments.settleSucceeded({ id: intent.id, status: intent.status, amountCents: intent.amount, orderId });
+            outcome = await checkout.settle({ id: intent.id, status: intent.status, amountCents: intent.amount, orderId });
           } catch (error) {
             logger.error({ orderId, intentId: intent.id, err: (error as Error).message }, 'webhook could not settle a payment');
             throw new ApiError(503, 'retry', 'Could not settle the payment now');

@@ -4,6 +4,7 @@
 // stripe.ts) are adapters behind gateway.ts; the sandbox keeps its intents through `sandboxLedger`.
 import { randomBytes } from 'node:crypto';
 import type { CardInput } from '../../lib/cards.ts';
+import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
 import { messages } from '../../lib/messages.ts';
 import type { Db } from '../db/client.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
@@ -19,19 +20,6 @@ export type PaymentsClosed =
   /** The provider could not be reached or the payment is still processing: try again later. */
   | { state: 'unsettled' };
 
-/** What marking an order paid with a payment came to (orders.service's markPaid). */
-export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
-
-/** Stripe's largest charge ($999,999.99); it also keeps every amount inside a 32-bit integer column. */
-export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
-
-/**
- * An order's refunded payment, joined into the orders' reads (orders.service's ORDER_SELECT): the one
- * read of this table made outside this file, written here so the table's SQL stays in one place.
- */
-export const ORDER_REFUND_JOIN = `LEFT JOIN LATERAL (SELECT refund_id, amount_cents AS refund_cents, refunded_at FROM payments
-    WHERE order_id = o.id AND status = 'refunded' ORDER BY refunded_at DESC LIMIT 1) r ON true`;
-
 /** The order a payment is for, as the payment needs it. */
 interface PayableOrder {
   id: string;
@@ -41,9 +29,10 @@ interface PayableOrder {
   total_cents: number | string;
 }
 
-export type MarkPaid = (orderId: string, intentId: string, amountCents: number) => Promise<PaidOutcome>;
+/** What marking the order paid came to (orders.service's markPaid), as the payment settles. */
+export type OrderPaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
 
-export function paymentsService(db: Db, gateway: PaymentGateway, markPaid: MarkPaid) {
+export function paymentsService(db: Db, gateway: PaymentGateway) {
   return {
     kind: gateway.kind,
     retrieve: (intentId: string) => gateway.retrieve(intentId),
@@ -137,12 +126,12 @@ export function paymentsService(db: Db, gateway: PaymentGateway, markPaid: MarkP
     },
 
     /**
-     * A payment the provider says succeeded: it pays its order, or is refunded in full when the order was
-     * cancelled, or deleted before being paid. Idempotent (makepayment and Stripe's webhook both call it,
-     * Stripe retries). Throws when the provider cannot refund now, so the webhook is delivered again.
+     * A payment the provider says succeeded, once the checkout flow has tried to mark its order paid
+     * (`outcome`): recorded as succeeded, or refunded in full when the order was cancelled, or deleted
+     * before being paid. Idempotent (makepayment and Stripe's webhook both settle, Stripe retries).
+     * Throws when the provider cannot refund now, so the webhook is delivered again.
      */
-    async settleSucceeded(intent: IntentStatus & { orderId: string }): Promise<PaidOutcome | 'refunded'> {
-      const outcome = await markPaid(intent.orderId, intent.id, intent.amountCents);
+    async settle(intent: IntentStatus & { orderId: string }, outcome: OrderPaidOutcome): Promise<OrderPaidOutcome | 'refunded'> {
       const [row] = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [intent.id]);
       if (outcome === 'ok') {
         await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [intent.id]);

@@ -1,0 +1,55 @@
+// Issue 25: holds end on time with nobody reading. The store's hold timer (store.ts) wakes when the next
+// unpaid order's hold runs out and lets it go (checkout flow): the order cancelled, its units back, its
+// event written, without any request.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
+import { openStore, type Store } from '../../src/server/store';
+import { PROJECT_ID } from './harness';
+
+let store: Store;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-hold-timer-'));
+  store = await openStore(
+    loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+      // Two seconds to pay.
+      ORDER_HOLD_MINUTES: String(2 / 60),
+    }),
+  );
+}, 60_000);
+afterAll(async () => {
+  await store?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('an unpaid order is cancelled when its hold ends, with no read asking, and its units come back', async () => {
+  await store.db.query(
+    `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+     VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'Timer Hammer', 'For the hold timer.', '/images/tools/rubber-mallet.svg', 1000, 1, 10)`,
+  );
+  const buyer = { email: 'timer@test.example', name: 'Tim', role: 'user' as const, uid: 'uid-timer' };
+  const id = await store.checkout.placeOne(buyer, { toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa', quantity: 4, address: '1 Clock Lane', phone: '01712345678' });
+  const state = async () =>
+    (await store.db.query<{ payment: string; stock: number }>(
+      `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = 'aaaaaaaaaaaaaaaaaaaaaaaa'`,
+      [id],
+    ))[0];
+  expect(await state()).toEqual({ payment: 'unpaid', stock: 6 });
+  const started = Date.now();
+  while (Date.now() - started < 8000 && (await state()).payment === 'unpaid') await new Promise((r) => setTimeout(r, 100));
+  expect(await state()).toEqual({ payment: 'cancelled', stock: 10 });
+  // On time: the hold was 2 s; the timer wakes at its end (not at the next 30-second round).
+  expect(Date.now() - started).toBeLessThan(5000);
+  const [event] = await store.db.query<{ type: string; actor: string | null }>(`SELECT type, actor FROM events WHERE subject = $1 AND type = 'order.cancelled'`, [id]);
+  expect(event).toEqual({ type: 'order.cancelled', actor: null });
+});
