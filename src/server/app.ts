@@ -17,6 +17,7 @@ import { emailsRoutes } from './mail/emails.routes.ts';
 import { emailsService, smtpMailer } from './mail/emails.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { ordersService } from './orders/orders.service.ts';
+import { fulfilmentService } from './orders/fulfilment.service.ts';
 import { refundsService } from './orders/refunds.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { paymentsService } from './payments/payments.service.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     now: deps.now,
     eventsWritten: () => events.nudge(),
   });
+  const fulfilment = fulfilmentService(deps.db, { invoices, eventsWritten: () => events.nudge() });
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
@@ -86,7 +88,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     })
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
-    .route('/', ordersRoutes(deps, orders, checkout, invoices, refunds))
+    .route('/', ordersRoutes(deps, orders, checkout, { invoices, fulfilment, refunds }))
     .route('/', emailsRoutes(deps, emails))
     .route('/', paymentsRoutes(deps, checkout, payments, options.stripe))
     .route('/', reviewsRoutes(deps, reviews, tools))

@@ -11,6 +11,7 @@ import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from './orders.service.ts';
+import type { FulfilmentService } from './fulfilment.service.ts';
 import type { RefundsService } from './refunds.service.ts';
 
 /** The query fields of GET /booking that ask for a page rather than the spec's array. */
@@ -18,7 +19,14 @@ const LIST_FIELDS = new Set(['limit', 'cursor', 'q', 'payment', 'shipping', 'fro
 /** A cursor of the orders sorted by total: the total in cents (as text: a bigint) and the order's number. */
 const totalKeySchema = z.tuple([z.string().regex(/^\d{1,18}$/), seqKeySchema]);
 
-export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: CheckoutFlow, invoices: InvoicesService, refunds: RefundsService) {
+/** After the sale: the invoices, shipping and delivery, refunds. */
+interface AfterSale {
+  invoices: InvoicesService;
+  fulfilment: FulfilmentService;
+  refunds: RefundsService;
+}
+
+export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: CheckoutFlow, { invoices, fulfilment, refunds }: AfterSale) {
   const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
   const idParam = (c: { req: { param(name: string): string | undefined } }) => parse(idSchema, c.req.param('id'));
   return (
@@ -59,7 +67,7 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: Checko
         if (!order) throw notFound('Order');
         const user = c.get('user');
         if (user.role !== 'admin' && !isBuyer(user, order)) throw forbidden();
-        return c.json(await orders.detail(order.id));
+        return c.json(await fulfilment.detail(order.id));
       })
       // The invoice as a PDF, for its buyer or an admin; an unpaid order has none yet (409).
       .get('/booking/:id/invoice', signedIn(deps), async (c) => {
@@ -84,7 +92,7 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: Checko
         const id = idParam(c);
         const sent = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
         const shipment = sent ? await jsonBody(c, shipmentSchema) : undefined;
-        const order = await orders.markShipped(id, c.get('user').email, shipment);
+        const order = await fulfilment.markShipped(id, c.get('user').email, shipment);
         return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1, order });
       })
       // Admins give back a paid order's money (all that is left, or `amount`), restocking its units if asked.
@@ -92,10 +100,10 @@ export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: Checko
         const id = idParam(c);
         const ask = await jsonBody(c, refundSchema);
         const refund = await refunds.refund(id, c.get('user').email, ask);
-        return c.json({ acknowledged: true, refund, order: await orders.detail(id) });
+        return c.json({ acknowledged: true, refund, order: await fulfilment.detail(id) });
       })
       .put('/booking/deliver/:id', adminOnly(deps), async (c) => {
-        const order = await orders.markDelivered(idParam(c), c.get('user').email);
+        const order = await fulfilment.markDelivered(idParam(c), c.get('user').email);
         return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1, order });
       })
   );

@@ -1,10 +1,9 @@
 import { trackingLink } from '../../lib/carriers.ts';
-import type { ListPage, Order, OrderDetail, OrderItem, OrderStep } from '../../lib/entities.ts';
+import type { ListPage, Order, OrderItem } from '../../lib/entities.ts';
 import { orderTotalCents, toDollars } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
-import type { CartOrderInput, OrderListQuery, ShipmentInput } from '../../lib/schemas.ts';
-import { eventsAbout } from '../events/events.service.ts';
+import type { CartOrderInput, OrderListQuery } from '../../lib/schemas.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf } from './order-events.ts';
 import type { Db, Queryable } from '../db/client.ts';
@@ -95,6 +94,12 @@ const ORDER_SELECT = `SELECT o.*, r.refund_id, r.refund_cents, r.refunded_at,
     'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
   FROM orders o
   ${ORDER_REFUND_JOIN}`;
+
+/** One order as the reads show it; with `lock`, its row locked for the caller's transaction. */
+export async function readOrder(q: Queryable, id: string, lock = false): Promise<OrderRow | undefined> {
+  const [row] = await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1${lock ? ' FOR UPDATE OF o' : ''}`, [id]);
+  return row;
+}
 
 /** A line as placed, with the restock its units came from (only then do they go back). */
 interface HeldLine {
@@ -520,10 +525,7 @@ export function ordersService(
     return placed;
   }
 
-  async function getRow(q: Queryable, id: string, lock = false): Promise<OrderRow | undefined> {
-    const [row] = await q.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = $1${lock ? ' FOR UPDATE OF o' : ''}`, [id]);
-    return row;
-  }
+  const getRow = readOrder;
 
   return {
     getRow: (id: string) => getRow(db, id),
@@ -720,74 +722,6 @@ export function ordersService(
         if (rows.length < size) return;
         after = rows[rows.length - 1].seq;
       }
-    },
-
-    /**
-     * A paid order leaves the shop: with the carrier and tracking number (the spec's call sends none).
-     * Only from paid and pending; anything else is a 409 saying why.
-     */
-    async markShipped(id: string, by: string, shipment?: ShipmentInput): Promise<Order> {
-      const order = await db.transaction(async (tx) => {
-        const current = await getRow(tx, id, true);
-        if (!current) throw notFound('Order');
-        if (current.payment !== 'paid') throw conflict(messages.shipUnpaid);
-        if (current.shipping_status !== 'pending') throw conflict(messages.shipTwice(current.shipping_status));
-        await tx.query(
-          `UPDATE orders SET shipping_status = 'shipped', carrier = $2, tracking_number = $3, shipped_at = now() WHERE id = $1`,
-          [id, shipment?.carrier ?? null, shipment?.trackingNumber ?? null],
-        );
-        await emitOrderEvent(tx, 'order.shipped', id, by, factsOf(current), {
-          carrier: shipment?.carrier ?? null,
-          trackingNumber: shipment?.trackingNumber ?? null,
-          // What the audit log shows (Activity).
-          target: orderTarget(current),
-          before: { shipping: 'pending' },
-          after: { shipping: 'shipped', carrier: shipment?.carrier ?? null, tracking: shipment?.trackingNumber ?? null },
-        });
-        return (await getRow(tx, id))!;
-      });
-      eventsWritten();
-      return orderJson(order);
-    },
-
-    /** A shipped order reached its buyer. Only from shipped; otherwise a 409 saying why. */
-    async markDelivered(id: string, by: string): Promise<Order> {
-      const order = await db.transaction(async (tx) => {
-        const current = await getRow(tx, id, true);
-        if (!current) throw notFound('Order');
-        if (current.payment !== 'paid' || current.shipping_status !== 'shipped') throw conflict(messages.deliverUnshipped);
-        await tx.query(`UPDATE orders SET shipping_status = 'delivered', delivered_at = now() WHERE id = $1`, [id]);
-        await emitOrderEvent(tx, 'order.delivered', id, by, factsOf(current), {
-          target: orderTarget(current),
-          before: { shipping: 'shipped' },
-          after: { shipping: 'delivered' },
-        });
-        return (await getRow(tx, id))!;
-      });
-      eventsWritten();
-      return orderJson(order);
-    },
-
-    /**
-     * One order with its history (from its events, oldest first) and its invoice and credit notes. An
-     * order from before events were kept gets the steps its own columns still tell.
-     */
-    async detail(id: string): Promise<OrderDetail | undefined> {
-      const row = await getRow(db, id);
-      if (!row) return undefined;
-      const events = (await eventsAbout(db, id)).filter((e) => e.type.startsWith('order.'));
-      const history: OrderStep[] = events.length
-        ? events.map((e) => ({ status: e.type.slice('order.'.length) as OrderStep['status'], at: e.at, ...(e.actor ? { by: e.actor } : {}) }))
-        : [
-            { status: 'placed', at: new Date(row.created_at).toISOString() },
-            ...(row.paid_at ? [{ status: 'paid' as const, at: new Date(row.paid_at).toISOString() }] : []),
-          ];
-      const documents = invoices ? await invoices.forOrder(db, id) : [];
-      return {
-        ...orderJson(row),
-        history,
-        invoices: documents.map((d) => ({ number: d.number, kind: d.kind, amountCents: d.amountCents, issuedAt: d.issuedAt })),
-      };
     },
 
     markPaid,
