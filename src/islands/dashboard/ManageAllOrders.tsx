@@ -83,8 +83,9 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     {
       header: 'Payment',
       cell: (o) => (
-        <span className="inline-flex items-center gap-2 whitespace-nowrap" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
+        <span className="inline-flex flex-col items-end gap-1 whitespace-nowrap sm:items-start" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
           <PaymentStatus order={o} />
+          {o.refundedCents > 0 && o.refundedCents < o.totalCents && <Badge tone="warning">Partly refunded</Badge>}
           {o.payment === 'paid' && o.shippingStatus === 'pending' && (
             <button type="button" className="btn btn-primary btn-sm" aria-haspopup="dialog" onClick={() => setShipping(o)}>
               Shipped
