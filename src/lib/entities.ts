@@ -199,3 +199,25 @@ export interface AuditEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
+
+/** A document attached to an email, rendered when it is sent (from the invoice kept with its number). */
+export interface EmailAttachmentRef {
+  document: 'invoice' | 'credit note';
+  number: string;
+}
+
+/** An email the store made (the admin's Emails screen): sent, kept (no SMTP), failed, or waiting. */
+export interface StoreEmail {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: EmailAttachmentRef[];
+  state: 'pending' | 'sent' | 'kept' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}

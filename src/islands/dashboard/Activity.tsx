@@ -10,19 +10,15 @@ import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
+import { When } from '../ui/When';
 
 const FILTER_FIELDS = ['type'] as const;
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 const columns: Column<AuditEntry>[] = [
   {
     header: 'Time',
     cell: (e) => (
-      <time className="whitespace-nowrap" dateTime={e.at} title={new Date(e.at).toLocaleString()}>
-        {when(e.at)}
-      </time>
+<When at={e.at} withTime className="whitespace-nowrap" />
     ),
   },
   { header: 'Actor', cell: (e) => <span className="[overflow-wrap:anywhere]"><EmailText email={e.actor} /></span> },

@@ -3,25 +3,15 @@
 import { useState } from 'react';
 import { api, enc, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
+import type { StoreEmail as Email } from '../../lib/entities';
 import { Badge } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { Pager } from '../ui/Pager';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
+import { When } from '../ui/When';
 
-interface Email {
-  id: string;
-  kind: string;
-  recipient: string;
-  subject: string;
-  state: 'pending' | 'sent' | 'kept' | 'failed';
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  attachments: { document: string; number: string }[];
-}
 
 function State({ email }: { email: Email }) {
   if (email.state === 'sent') return <Badge tone="success">Sent</Badge>;
@@ -62,7 +52,7 @@ export default function Emails(_props: { params: Record<string, string> }) {
     {
       header: 'Made',
       className: 'whitespace-nowrap',
-      cell: (e) => <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</time>,
+      cell: (e) => <When at={e.createdAt} withTime />,
     },
     {
       header: 'State',

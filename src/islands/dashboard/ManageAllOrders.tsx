@@ -17,6 +17,7 @@ import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 import { queryString, useUrlQuery } from '../ui/useUrlQuery';
+import { When } from '../ui/When';
 
 const VIEW_FIELDS = ['q', 'payment', 'shipping', 'from', 'to', 'sort'] as const;
 
@@ -27,8 +28,6 @@ function PaymentStatus({ order }: { order: Order }) {
   if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
   return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
 }
-
-const placedOn = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 export default function ManageAllOrders(_props: { params: Record<string, string> }) {
   const [view, setView] = useUrlQuery(VIEW_FIELDS);
@@ -59,9 +58,9 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       cell: (o) => (
         <span className="block min-w-0">
           <EmailText email={o.email} />
-          <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()} className="block text-xs font-normal text-steel-600">
-            Placed {placedOn(o.createdAt)}
-          </time>
+          <span className="block text-xs font-normal text-steel-600">
+            Placed <When at={o.createdAt} />
+          </span>
           <a
             href={`/dashboard/orders/${o._id}`}
             className="mt-0.5 block text-xs font-semibold text-amber-dark"

@@ -11,9 +11,7 @@ import { Pager } from '../ui/Pager';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
-
-const receivedOn = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+import { When } from '../ui/When';
 
 export default function Messages(_props: { params: Record<string, string> }) {
   const inbox = usePagedList<ContactMessage, ContactPage>('contact', 'Could not load the messages. Please try again.');
@@ -52,9 +50,7 @@ export default function Messages(_props: { params: Record<string, string> }) {
     {
       header: 'Received',
       cell: (m) => (
-        <time className="whitespace-nowrap" dateTime={m.receivedAt} title={new Date(m.receivedAt).toLocaleString()}>
-          {receivedOn(m.receivedAt)}
-        </time>
+<When at={m.receivedAt} withTime className="whitespace-nowrap" />
       ),
     },
     { header: 'Status', cell: (m) => (m.read ? <Badge>Read</Badge> : <Badge tone="warning">Unread</Badge>) },

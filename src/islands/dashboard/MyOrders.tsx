@@ -16,6 +16,7 @@ import { OrderProduct } from '../ui/OrderLines';
 import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
+import { When } from '../ui/When';
 
 export default function MyOrders() {
   const email = useStore($user)?.email ?? '';
@@ -57,11 +58,7 @@ export default function MyOrders() {
     {
       header: 'Date',
       className: 'whitespace-nowrap',
-      cell: (o) => (
-        <time dateTime={o.createdAt} title={new Date(o.createdAt).toLocaleString()}>
-          {new Date(o.createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
-        </time>
-      ),
+      cell: (o) => <When at={o.createdAt} />,
     },
     { header: 'Payment', cell: (o) => <PaymentStatus order={o} /> },
     {

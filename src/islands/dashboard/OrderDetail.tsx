@@ -16,6 +16,7 @@ import { RefundDialog } from '../ui/RefundDialog';
 import { ShipDialog } from '../ui/ShipDialog';
 import { Loaded } from '../ui/States';
 import { useResource } from '../ui/useResource';
+import { When } from '../ui/When';
 
 const STEP_LABEL: Record<OrderStep['status'], string> = {
   placed: 'Order placed',
@@ -25,8 +26,6 @@ const STEP_LABEL: Record<OrderStep['status'], string> = {
   cancelled: 'Cancelled',
   refunded: 'Refunded',
 };
-
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function StatusBadge({ order }: { order: Order }) {
   if (order.payment === 'unpaid') return <Badge tone="warning">Unpaid</Badge>;
@@ -82,7 +81,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                   Order {o._id.slice(-8).toUpperCase()}
                 </h1>
                 <p className="mt-1 text-sm text-steel-600">
-                  Placed <time dateTime={o.createdAt}>{when(o.createdAt)}</time>
+                  Placed <When at={o.createdAt} withTime />
                 </p>
               </div>
               <StatusBadge order={o} />
@@ -173,7 +172,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                   <li key={i} data-testid="order-step">
                     <p className="font-semibold">{STEP_LABEL[step.status] ?? step.status}</p>
                     <p className="text-sm text-steel-600">
-                      <time dateTime={step.at}>{when(step.at)}</time>
+                      <When at={step.at} withTime />
                       {step.by && <span className="break-all"> · by {step.by}</span>}
                     </p>
                   </li>

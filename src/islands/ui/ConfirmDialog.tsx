@@ -1,6 +1,7 @@
 // The one confirmation dialog: a native modal <dialog> (focus stays inside, Escape cancels),
 // used through useConfirm() → `if (await confirm({...}))`.
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { Modal } from './Modal';
 import { messages } from '../../lib/messages';
 
 export interface ConfirmOptions {
@@ -29,24 +30,8 @@ export function useConfirm() {
 }
 
 function ConfirmDialog({ title = messages.confirmTitle, text, confirmLabel = 'Yes', danger = true, onClose }: ConfirmOptions & { onClose(ok: boolean): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current!;
-    const previous = document.activeElement as HTMLElement | null;
-    dialog.showModal();
-    return () => previous?.focus();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="confirm-title"
-      aria-describedby="confirm-text"
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-2xl backdrop:bg-black/50"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose(false);
-      }}
-    >
+    <Modal labelledBy="confirm-title" describedBy="confirm-text" onCancel={() => onClose(false)}>
       <div className="p-6">
         <h2 id="confirm-title" className="text-xl font-bold">
           {title}
@@ -63,6 +48,6 @@ function ConfirmDialog({ title = messages.confirmTitle, text, confirmLabel = 'Ye
           </button>
         </div>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 // The refund form (admin, issue 25): all that is left of the payment by default, or an amount; and
 // whether the order's units go back to the stock. Checked with the API's schema; sent once.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { Modal } from './Modal';
 import { api, enc, errorMessage } from '../../client/api';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
@@ -14,19 +15,12 @@ interface Props {
 }
 
 export function RefundDialog({ order, onRefunded, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const left = order.totalCents - order.refundedCents;
   const [amount, setAmount] = useState('');
   const [restock, setRestock] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    const dialog = ref.current!;
-    const previous = document.activeElement as HTMLElement | null;
-    dialog.showModal();
-    return () => previous?.focus();
-  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -43,15 +37,7 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="refund-title"
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-2xl backdrop:bg-black/50"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) onClose();
-      }}
-    >
+    <Modal labelledBy="refund-title" onCancel={() => !busy && onClose()}>
       <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
         <div>
           <h2 id="refund-title" className="text-xl font-bold">
@@ -92,6 +78,6 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 // The ship form (issue 25): the carrier (known ones suggested) and the tracking number, checked with the
 // API's own schema, in a modal dialog. Used from Manage All Orders and from an order's page.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { Modal } from './Modal';
 import { api, enc, errorMessage } from '../../client/api';
 import { KNOWN_CARRIERS } from '../../lib/carriers';
 import type { Order } from '../../lib/entities';
@@ -14,17 +15,10 @@ interface Props {
 }
 
 export function ShipDialog({ order, onShipped, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [values, setValues] = useState({ carrier: '', trackingNumber: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    const dialog = ref.current!;
-    const previous = document.activeElement as HTMLElement | null;
-    dialog.showModal();
-    return () => previous?.focus();
-  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -52,15 +46,7 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
   });
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="ship-title"
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-2xl backdrop:bg-black/50"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) onClose();
-      }}
-    >
+    <Modal labelledBy="ship-title" onCancel={() => !busy && onClose()}>
       <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
         <div>
           <h2 id="ship-title" className="text-xl font-bold">
@@ -91,6 +77,6 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

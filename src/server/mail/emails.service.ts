@@ -4,17 +4,11 @@
 // failure, a restart, or the admin's Resend) never makes a second row, and a sent row is not sent again
 // by the outbox.
 import { createTransport } from 'nodemailer';
-import type { ListPage } from '../../lib/entities.ts';
+import type { EmailAttachmentRef as AttachmentRef, ListPage, StoreEmail as EmailRow } from '../../lib/entities.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import { newId } from '../ids.ts';
 import type { Rendered } from './templates.ts';
-
-/** A document attached to an email, rendered when it is sent (from the invoice kept with its number). */
-export interface AttachmentRef {
-  document: 'invoice' | 'credit note';
-  number: string;
-}
 
 export interface OutgoingMail {
   /** What it is: 'order-placed', 'shop-contact' … (one per event and recipient). */
@@ -62,23 +56,6 @@ export function smtpMailer(url: string): Mailer {
       await transport.sendMail(message);
     },
   };
-}
-
-export type EmailState = 'pending' | 'sent' | 'kept' | 'failed';
-
-export interface EmailRow {
-  id: string;
-  kind: string;
-  recipient: string;
-  subject: string;
-  text: string;
-  html: string;
-  attachments: AttachmentRef[];
-  state: EmailState;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
 }
 
 const COLUMNS = `id, kind, recipient, subject, text_body AS text, html_body AS html, attachments, state, attempts,

@@ -172,7 +172,6 @@ export const orderTarget = (order: { id: string; email: string }) => `Order ${or
 /** What marking an order paid came to: 'ok' (now or before, with this payment), or why not. */
 export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
 
-export const HOLD_EXPIRED_REASON = messages.holdExpired;
 
 export function ordersService(
   db: Db,
@@ -205,7 +204,7 @@ export function ordersService(
     const cancelled = await db.transaction(async (tx) => {
       const [row] = await tx.query<{ id: string }>(
         `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
-        [id, HOLD_EXPIRED_REASON],
+        [id, messages.holdExpired],
       );
       if (!row) return false;
       await giveBackLines(tx, id);
