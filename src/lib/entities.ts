@@ -8,6 +8,59 @@ export interface Tool {
   minimumOrderQuantity: number;
   availableQuantity: number;
   price: number;
+  /** Quantity prices (issue 26), ascending: from `minQuantity` units on, `price` dollars each. Empty: one price. */
+  priceBreaks: { minQuantity: number; price: number }[];
+  /** Quantities are whole packs of this many units (1: any quantity). */
+  packSize: number;
+  /** Above this many units a buyer asks for a quote instead of ordering (null: never required). */
+  quoteAbove: number | null;
+}
+
+/** A tool as Manage products lists it (admins): its low-stock level and whether stock is below it. */
+export interface AdminTool extends Tool {
+  lowStockUnits: number;
+  lowStock: boolean;
+}
+
+/** One movement of a tool's stock (GET /tools/{id}/ledger); `balance` is the units for sale after it. */
+export interface StockMovement {
+  id: number;
+  toolId: string;
+  delta: number;
+  reason: StockReason;
+  orderId: string | null;
+  actor: string | null;
+  at: string;
+  balance: number;
+}
+export const STOCK_REASONS = ['sale', 'hold released', 'refund restock', 'admin restock', 'import', 'correction'] as const;
+export type StockReason = (typeof STOCK_REASONS)[number];
+
+/** A quote request (issue 26): requested, then answered by the shop, then accepted (an order) or declined. */
+export interface Quote {
+  _id: string;
+  email: string;
+  userName: string;
+  note: string;
+  /** 'expired': answered, and its offer ran out before the buyer accepted. */
+  state: 'requested' | 'answered' | 'accepted' | 'declined' | 'expired';
+  lines: QuoteLine[];
+  /** The quoted total in cents, once answered. */
+  totalCents: number | null;
+  createdAt: string;
+  answeredAt: string | null;
+  expiresAt: string | null;
+  /** The order placed by accepting it. */
+  orderId: string | null;
+}
+export interface QuoteLine {
+  toolId: string | null;
+  productName: string;
+  quantity: number;
+  /** The list (price-break) unit price when asked, in dollars. */
+  listPrice: number;
+  /** The shop's unit price, in dollars, once answered. */
+  price: number | null;
 }
 
 export interface Order {

@@ -138,29 +138,83 @@ const imageUrl = z
   .max(LIMITS.url)
   .refine((v) => /^\/(api\/images|images)\/[\w./-]+$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'Invalid image URL');
 
+/** At most this many price breaks per tool (issue 26). */
+export const MAX_PRICE_BREAKS = 5;
+
+/** A price break as the API and the forms write it: from `minQuantity` units on, `price` dollars each. */
+export const priceBreakSchema = z.object({
+  minQuantity: wholeCount(2, 'A break starts at 2 units or more'),
+  price: priceDollars,
+});
+export type PriceBreak = z.output<typeof priceBreakSchema>;
+
+const optionalCount = (min: number, message: string) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), wholeCount(min, message).optional());
+
+/** The fields of a tool an admin writes, as sent (both spellings of the minimum, see below). */
+const toolFields = z.object({
+  name: required(LIMITS.shortText, 'Name is required'),
+  description: required(LIMITS.description, 'Description is required'),
+  price: priceDollars,
+  minimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
+  MinimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
+  availableQuantity: wholeCount(0, 'Available quantity cannot be negative'),
+  img: imageUrl,
+  // The trade (issue 26); each optional, so the spec's calls work unchanged.
+  priceBreaks: z.array(priceBreakSchema, { error: 'Price breaks must be a list' }).max(MAX_PRICE_BREAKS, `At most ${MAX_PRICE_BREAKS} price breaks`).default([]),
+  packSize: z.preprocess((v) => (v === '' || v === null ? undefined : v), wholeCount(1, 'Pack size must be at least 1').default(1)),
+  quoteAbove: optionalCount(1, 'Quote threshold must be at least 1'),
+  lowStockUnits: optionalCount(0, 'Low-stock level cannot be negative'),
+});
+
+type ToolFields = z.output<typeof toolFields>;
+
+/** The rules between a tool's fields: the minimum in whole packs, breaks above it, ascending, cheaper each. */
+function checkTool(t: Omit<ToolFields, 'MinimumOrderQuantity' | 'availableQuantity'>, ctx: z.RefinementCtx) {
+  const min = t.minimumOrderQuantity;
+  if (min === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'Minimum order quantity is required', path: ['minimumOrderQuantity'] });
+    return;
+  }
+  if (min % t.packSize !== 0)
+    ctx.addIssue({ code: 'custom', message: `The minimum order must be a multiple of the pack size (${t.packSize})`, path: ['minimumOrderQuantity'] });
+  if (t.quoteAbove !== undefined && t.quoteAbove < min)
+    ctx.addIssue({ code: 'custom', message: 'Quotes must start at or above the minimum order', path: ['quoteAbove'] });
+  let last = { minQuantity: min, price: t.price };
+  t.priceBreaks.forEach((b, i) => {
+    if (b.minQuantity <= last.minQuantity)
+      ctx.addIssue({
+        code: 'custom',
+        message: i === 0 ? 'The first break must be above the minimum order' : 'Break quantities must go up',
+        path: ['priceBreaks', i, 'minQuantity'],
+      });
+    else if (b.price >= last.price)
+      ctx.addIssue({ code: 'custom', message: 'Each break must be cheaper than the price before it', path: ['priceBreaks', i, 'price'] });
+    last = b;
+  });
+}
+
 /**
  * POST /tools. The spec's form sends MinimumOrderQuantity (capital M) with the two quantity fields swapped;
  * we accept either spelling of the minimum and store every number in its own column.
  */
-export const toolInputSchema = z
-  .object({
-    name: required(LIMITS.shortText, 'Name is required'),
-    description: required(LIMITS.description, 'Description is required'),
-    price: priceDollars,
-    minimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
-    MinimumOrderQuantity: wholeCount(1, 'Minimum order must be at least 1').optional(),
-    availableQuantity: wholeCount(0, 'Available quantity cannot be negative'),
-    img: imageUrl,
-  })
+export const toolInputSchema = toolFields
   .transform(({ MinimumOrderQuantity, minimumOrderQuantity, ...rest }) => ({
     ...rest,
     minimumOrderQuantity: minimumOrderQuantity ?? MinimumOrderQuantity,
   }))
-  .refine((t) => t.minimumOrderQuantity !== undefined, {
-    message: 'Minimum order quantity is required',
-    path: ['minimumOrderQuantity'],
-  });
+  .superRefine(checkTool);
 export type ToolInput = z.output<typeof toolInputSchema> & { minimumOrderQuantity: number };
+
+/** PUT /tools/{id} (Edit product): every field but the stock, which keeps its own restock call. */
+export const toolEditSchema = toolFields
+  .omit({ availableQuantity: true })
+  .transform(({ MinimumOrderQuantity, minimumOrderQuantity, ...rest }) => ({
+    ...rest,
+    minimumOrderQuantity: minimumOrderQuantity ?? MinimumOrderQuantity,
+  }))
+  .superRefine(checkTool);
+export type ToolEdit = z.output<typeof toolEditSchema> & { minimumOrderQuantity: number };
 
 /** PUT /tool/update/{id}: an admin restock (sets the stock; buying never calls it). */
 export const restockSchema = z.object({ availableQuantity: wholeCount(0, 'Available quantity cannot be negative') });
@@ -318,3 +372,29 @@ export const auditQuerySchema = listPageQuerySchema.extend({
   type: z.enum(AUDIT_ACTION_TYPES, { error: `type must be one of ${AUDIT_ACTION_TYPES.join(', ')}` }).optional(),
 });
 export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+/** GET /tools/{id}/ledger (admins): a page of a tool's stock movements, newest first. */
+export const ledgerQuerySchema = listPageQuerySchema;
+
+/** POST /quotes: a signed-in buyer asks a price for these tools and quantities (each tool once). */
+export const quoteRequestSchema = z.object({
+  items: cartOrderInputSchema.shape.items,
+  note: text(LIMITS.message).default(''),
+});
+export type QuoteRequest = z.output<typeof quoteRequestSchema>;
+
+/** PUT /quotes/{id}/answer (admins): a unit price for every line and the day or moment the offer ends. */
+export const quoteAnswerSchema = z.object({
+  lines: z
+    .array(z.object({ toolId: idSchema, price: priceDollars }), { error: 'lines must be a list' })
+    .min(1, 'Give a price for every line')
+    .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines`),
+  expiresAt: z
+    .string({ error: 'expiresAt is required' })
+    .trim()
+    .max(40)
+    .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), 'expiresAt must be a date')
+    // A bare day offers the quote until the end of that day (UTC).
+    .transform((v) => new Date(v.length === 10 ? `${v}T23:59:59.999Z` : v)),
+});
+export type QuoteAnswer = z.output<typeof quoteAnswerSchema>;

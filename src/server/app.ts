@@ -30,7 +30,7 @@ import { usersRoutes } from './users/users.routes.ts';
 import { usersService } from './users/users.service.ts';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
-  const tools = toolsService(deps.db, deps.changes);
+  const tools = toolsService(deps.db, deps.changes, { lowStockUnits: deps.config.lowStockUnits });
   // After the sale: invoices issued with payments, and the outbox that turns events into emails.
   const invoices = invoicesService(deps.config.shop);
   const emails = emailsService(deps.db, {

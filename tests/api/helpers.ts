@@ -64,7 +64,15 @@ export async function stockOf(store: TestStore, toolId: string): Promise<number>
 /** Sets a tool's stock and minimum directly in the database (and drops the API's catalogue cache). */
 export async function setTool(store: TestStore, toolId: string, values: { minimum?: number; available?: number }) {
   if (values.minimum !== undefined) await store.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
-  if (values.available !== undefined) await store.db.query('UPDATE tools SET available_quantity = $2 WHERE id = $1', [toolId, values.available]);
+  if (values.available !== undefined) {
+    // A correction in the stock ledger too, so its balance still equals the stock.
+    await store.db.query(
+      `WITH old AS (SELECT available_quantity AS n FROM tools WHERE id = $1 FOR UPDATE),
+         upd AS (UPDATE tools SET available_quantity = $2 WHERE id = $1)
+       INSERT INTO stock_ledger (tool_id, delta, reason, balance) SELECT $1, $2 - n, 'correction', $2 FROM old WHERE n <> $2`,
+      [toolId, values.available],
+    );
+  }
   store.tools.invalidate();
 }
 
@@ -78,6 +86,8 @@ const TABLES: Record<string, string> = {
   contact_messages: 'SELECT * FROM contact_messages',
   // A refused call writes no event either (and so sends no email).
   events: 'SELECT seq, type, subject FROM events',
+  stock_ledger: 'SELECT * FROM stock_ledger',
+  quotes: 'SELECT * FROM quotes',
   invoices: 'SELECT number FROM invoices',
   refunds: 'SELECT id, state FROM refunds',
 };

@@ -219,7 +219,7 @@ describe('the audit log: every admin action writes one event with its change', (
     expect(row.available_quantity).toBe(40);
     const name = `Never added ${unique()}`;
     await expect(
-      tools.create({ name, description: 'x', img: '/images/tools/anvil.svg', price: 1, minimumOrderQuantity: 1, availableQuantity: 1 }, ADMIN),
+      tools.create({ name, description: "x", img: "/images/tools/anvil.svg", price: 1, minimumOrderQuantity: 1, availableQuantity: 1, priceBreaks: [], packSize: 1 }, ADMIN),
     ).rejects.toThrow(/event/);
     expect(await store.db.query('SELECT id FROM tools WHERE name = $1', [name])).toEqual([]);
   });

@@ -32,6 +32,9 @@ const tool = (n: number, extra: Partial<Tool> = {}): Tool => ({
   minimumOrderQuantity: 1,
   availableQuantity: 10,
   price: n,
+  priceBreaks: [],
+  packSize: 1,
+  quoteAbove: null,
   ...extra,
 });
 

@@ -343,4 +343,63 @@ export const migrations: string[] = [
     'user.made_admin', 'user.deleted', 'tool.added', 'tool.deleted', 'tool.restocked', 'review.hidden',
     'review.shown', 'order.shipped', 'order.delivered', 'order.refunded');
   `,
+  /* 19: the trade: price breaks, pack sizes, quotes, low-stock levels and the stock ledger */ `
+  -- Price breaks in cents ([{"minQuantity": 100, "priceCents": 1120}], ascending), checked by the tool
+  -- schema; a whole-pack quantity; the quantity above which a buyer asks for a quote; the tool's own
+  -- low-stock level (null: LOW_STOCK_UNITS or the minimum order x 2). Constant defaults: no table rewrite.
+  ALTER TABLE tools ADD COLUMN IF NOT EXISTS price_breaks jsonb NOT NULL DEFAULT '[]';
+  ALTER TABLE tools ADD COLUMN IF NOT EXISTS pack_size integer NOT NULL DEFAULT 1 CHECK (pack_size >= 1);
+  ALTER TABLE tools ADD COLUMN IF NOT EXISTS quote_above integer CHECK (quote_above >= 1);
+  ALTER TABLE tools ADD COLUMN IF NOT EXISTS low_stock_units integer CHECK (low_stock_units >= 0);
+  -- Every change of a tool's units for sale, written in the transaction of the change; balance is the
+  -- units after it, so the newest row of a tool always equals tools.available_quantity.
+  CREATE TABLE IF NOT EXISTS stock_ledger (
+    seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tool_id    text NOT NULL REFERENCES tools(id) ON DELETE CASCADE,
+    delta      integer NOT NULL,
+    reason     text NOT NULL CHECK (reason IN ('sale', 'hold released', 'refund restock', 'admin restock', 'import', 'correction')),
+    order_id   text,
+    actor      text,
+    at         timestamptz NOT NULL DEFAULT now(),
+    balance    integer NOT NULL CHECK (balance >= 0)
+  );
+  CREATE INDEX IF NOT EXISTS stock_ledger_tool_idx ON stock_ledger (tool_id, seq DESC);
+  -- The units already there open each tool's ledger.
+  INSERT INTO stock_ledger (tool_id, delta, reason, balance)
+    SELECT id, available_quantity, 'correction', available_quantity FROM tools t
+    WHERE available_quantity > 0 AND NOT EXISTS (SELECT 1 FROM stock_ledger l WHERE l.tool_id = t.id);
+  -- Quote requests: a buyer's lines (with the list price when asked), the shop's price per line and the
+  -- offer's end; accepting places one order (order_id), once.
+  CREATE TABLE IF NOT EXISTS quotes (
+    id           text PRIMARY KEY,
+    seq          bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    email        text NOT NULL,
+    buyer_uid    text,
+    user_name    text NOT NULL,
+    note         text NOT NULL DEFAULT '',
+    state        text NOT NULL DEFAULT 'requested' CHECK (state IN ('requested', 'answered', 'accepted', 'declined')),
+    answered_by  text,
+    answered_at  timestamptz,
+    expires_at   timestamptz,
+    order_id     text,
+    created_at   timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX IF NOT EXISTS quotes_email_idx ON quotes (email, seq DESC);
+  CREATE TABLE IF NOT EXISTS quote_lines (
+    quote_id          text NOT NULL REFERENCES quotes(id) ON DELETE CASCADE,
+    line              integer NOT NULL,
+    tool_id           text REFERENCES tools(id) ON DELETE SET NULL,
+    product_name      text NOT NULL,
+    quantity          integer NOT NULL CHECK (quantity >= 1),
+    list_unit_cents   integer NOT NULL,
+    quoted_unit_cents integer CHECK (quoted_unit_cents > 0),
+    PRIMARY KEY (quote_id, line)
+  );
+  CREATE INDEX IF NOT EXISTS quotes_order_idx ON quotes (order_id) WHERE order_id IS NOT NULL;
+  -- The audit log's index again, with the trade's admin actions (src/lib/audit.ts AUDIT_ACTIONS).
+  DROP INDEX IF EXISTS events_audit_idx;
+  CREATE INDEX IF NOT EXISTS events_audit_idx ON events (seq) WHERE actor IS NOT NULL AND type IN (
+    'user.made_admin', 'user.deleted', 'tool.added', 'tool.deleted', 'tool.restocked', 'tool.updated', 'tools.imported',
+    'quote.answered', 'review.shown', 'review.hidden', 'order.shipped', 'order.delivered', 'order.refunded');
+  `,
 ];

@@ -17,6 +17,12 @@ export type EventType =
   | 'tool.added'
   | 'tool.deleted'
   | 'tool.restocked'
+  | 'tool.updated'
+  | 'tools.imported'
+  | 'quote.requested'
+  | 'quote.answered'
+  | 'quote.accepted'
+  | 'quote.declined'
   | 'review.hidden'
   | 'review.shown'
   | 'contact.received'
@@ -48,6 +54,8 @@ const CONSUMERS: Record<string, ReadonlySet<EventType>> = {
     'order.refunded',
     'contact.received',
     'stock.low',
+    'quote.requested',
+    'quote.answered',
   ]),
 };
 

@@ -54,16 +54,15 @@ export const emitOrdersPlaced = (tx: Queryable, placed: { id: string; by: string
   );
 
 /**
- * Tells the shop when a sale takes a tool below its low-stock line: LOW_STOCK_UNITS, or the tool's
- * minimum order × 2 (a buyer could no longer take two minimum orders). Once per crossing.
+ * Tells the shop when a sale takes a tool below its low-stock level (tools.service.ts lowStockLevel).
+ * Once per crossing.
  */
 export async function emitLowStock(
   tx: Queryable,
-  lowStockUnits: number | undefined,
-  tools: { id: string; name: string; before: number; after: number; minimumOrderQuantity: number }[],
+  tools: { id: string; name: string; before: number; after: number; threshold: number }[],
 ): Promise<void> {
   for (const tool of tools) {
-    const threshold = lowStockUnits ?? tool.minimumOrderQuantity * 2;
+    const { threshold } = tool;
     if (tool.before >= threshold && tool.after < threshold)
       await emit(tx, {
         type: 'stock.low',

@@ -10,7 +10,9 @@ import type { Db, Queryable } from '../db/client.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
-import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
+import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
+import { recordMovements } from '../tools/stock-ledger.ts';
+import { unitPriceCents } from '../../lib/pricing.ts';
 import { isBuyer } from '../auth/guards.ts';
 import type { CurrentUser } from '../types.ts';
 import { batched } from '../batched.ts';
@@ -144,14 +146,15 @@ type OneLineResult = { placed: true } | { limit: true } | { refused: Refused } |
 const MAX_BATCH = 500;
 
 /**
- * Takes the stock of a batch's accepted orders (their tools are locked already) and inserts the orders
- * and their lines, in arrival order (orders.seq keeps it).
+ * Takes the stock of a batch's accepted orders (their tools are locked already) and inserts the orders,
+ * their lines and their sales in the stock ledger (with the units left after each), in arrival order
+ * (orders.seq keeps it).
  */
 const INSERT_BATCH = `
   WITH req AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-      $10::text[], $11::int[]) WITH ORDINALITY
-      AS r(id, tool_id, quantity, product_name, price_cents, user_name, email, address, phone, buyer_uid, stock_version, n)),
+      $10::text[], $11::int[], $13::int[]) WITH ORDINALITY
+      AS r(id, tool_id, quantity, product_name, price_cents, user_name, email, address, phone, buyer_uid, stock_version, balance, n)),
   taken AS (
     UPDATE tools t SET available_quantity = t.available_quantity - s.units
     FROM (SELECT tool_id, sum(quantity)::int AS units FROM req GROUP BY tool_id) s WHERE t.id = s.tool_id),
@@ -159,9 +162,22 @@ const INSERT_BATCH = `
     INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
       expires_at, buyer_uid, stock_version)
     SELECT id, tool_id, product_name, price_cents, quantity, price_cents::bigint * quantity, user_name, email, address, phone,
-      $12, buyer_uid, stock_version FROM req ORDER BY n)
+      $12, buyer_uid, stock_version FROM req ORDER BY n),
+  ledger AS (
+    INSERT INTO stock_ledger (tool_id, delta, reason, order_id, actor, balance)
+    SELECT tool_id, -quantity, 'sale', id, email, balance FROM req ORDER BY n)
   INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
   SELECT id, 1, tool_id, product_name, price_cents, quantity, stock_version FROM req`;
+
+/**
+ * An order placed from an accepted quote: its unit prices (by tool id) instead of the price breaks,
+ * above the tools' quote thresholds, and `placed` run in the order's transaction (the quote marks
+ * itself accepted there, so a quote becomes one order at most; a throw rolls the order back).
+ */
+export interface QuotedPlacing {
+  unitCents: ReadonlyMap<string, number>;
+  placed: (tx: Queryable, orderId: string) => Promise<void>;
+}
 
 /** Where a page of Manage All Orders ends: the last order's number, or its total (cents, as text) and number. */
 export type OrderCursor = number | [totalCents: string, seq: number];
@@ -207,7 +223,7 @@ export function ordersService(
         [id, messages.holdExpired],
       );
       if (!row) return false;
-      await giveBackLines(tx, id);
+      await giveBackLines(tx, id, null);
       const order = (await getRow(tx, id))!;
       await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
       return true;
@@ -251,9 +267,10 @@ export function ordersService(
     });
   }
 
-  async function giveBackLines(tx: Queryable, orderId: string): Promise<void> {
+  /** An unpaid order's units back to stock; `actor`: who let it go (null: its hold ran out). */
+  async function giveBackLines(tx: Queryable, orderId: string, actor: string | null): Promise<void> {
     for (const line of await tx.query<HeldLine>(HELD_LINES, [orderId])) {
-      await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version);
+      await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, orderId, actor);
     }
   }
 
@@ -273,8 +290,8 @@ export function ordersService(
    * so they never deadlock), then the order and its lines with the database's names and prices. A line
    * that cannot be met throws Refused and everything taken before it is rolled back.
    */
-  async function insertOrder(user: CurrentUser, cart: CartOrderInput): Promise<string | 'limit'> {
-    if (cart.items.length === 1) return insertOneLine(user, cart);
+  async function insertOrder(user: CurrentUser, cart: CartOrderInput, quote?: QuotedPlacing): Promise<string | 'limit'> {
+    if (cart.items.length === 1 && !quote) return insertOneLine(user, cart);
     const id = newId();
     const byToolId = cart.items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
     return db.transaction(async (tx) => {
@@ -287,12 +304,17 @@ export function ordersService(
       if (unpaid >= maxUnpaidOrders) return 'limit' as const;
       const sold: (ToolRow & { stock_version: number })[] = new Array(cart.items.length);
       for (const line of byToolId) {
-        const row = await tools.take(tx, line.toolId, line.quantity);
-        if (!row) throw new Refused(await refusal(tx, line));
+        const row = await tools.take(tx, line.toolId, line.quantity, Boolean(quote));
+        if (!row) throw new Refused(await refusal(tx, line, Boolean(quote)));
         sold[line.index] = row;
       }
-      const lines = cart.items.map((item, i) => ({ ...item, sold: sold[i] }));
-      const totalCents = lines.reduce((sum, l) => sum + orderTotalCents(l.quantity, l.sold.price_cents), 0);
+      // Each line at its price break for its quantity (or the quote's price), from the row just locked.
+      const lines = cart.items.map((item, i) => ({
+        ...item,
+        sold: sold[i],
+        unitCents: quote?.unitCents.get(item.toolId) ?? unitPriceCents(pricingOf(sold[i]), item.quantity),
+      }));
+      const totalCents = lines.reduce((sum, l) => sum + orderTotalCents(l.quantity, l.unitCents), 0);
       // Thrown, not returned: the stock just taken is rolled back.
       if (totalCents > MAX_ORDER_TOTAL_CENTS) {
         throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
@@ -312,7 +334,7 @@ export function ordersService(
           id,
           one ? one.sold.id : null,
           one ? one.sold.name : messages.orderLines(lines.length),
-          one ? one.sold.price_cents : totalCents,
+          one ? one.unitCents : totalCents,
           lines.reduce((sum, l) => sum + l.quantity, 0),
           totalCents,
           user.name || user.email,
@@ -324,7 +346,7 @@ export function ordersService(
           one ? one.sold.stock_version : 0,
           lines.map((l) => l.sold.id),
           lines.map((l) => l.sold.name),
-          lines.map((l) => l.sold.price_cents),
+          lines.map((l) => l.unitCents),
           lines.map((l) => l.quantity),
           lines.map((l) => l.sold.stock_version),
         ],
@@ -337,21 +359,25 @@ export function ordersService(
             email: user.email,
             buyerName: user.name || user.email,
             address: cart.address,
-            lines: lines.map((l) => ({ productName: l.sold.name, quantity: l.quantity, unitCents: l.sold.price_cents })),
+            lines: lines.map((l) => ({ productName: l.sold.name, quantity: l.quantity, unitCents: l.unitCents })),
             totalCents,
             expiresAt: expiresAt.toISOString(),
           },
         },
       ]);
+      await recordMovements(
+        tx,
+        lines.map((l) => ({ toolId: l.sold.id, delta: -l.quantity, reason: 'sale', balance: l.sold.available_quantity, orderId: id, actor: user.email })),
+      );
+      await quote?.placed(tx, id);
       await emitLowStock(
         tx,
-        lowStockUnits,
         lines.map((l) => ({
           id: l.sold.id,
           name: l.sold.name,
           before: l.sold.available_quantity + l.quantity,
           after: l.sold.available_quantity,
-          minimumOrderQuantity: l.sold.minimum_order_quantity,
+          threshold: lowStockLevel(l.sold, lowStockUnits),
         })),
       );
       return id;
@@ -406,35 +432,34 @@ export function ordersService(
       }
       const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
       const rows = await tx.query<ToolRow & { stock_version: number }>(
-        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version FROM tools
+        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
+           low_stock_units FROM tools
          WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
         [toolIds],
       );
       const stock = new Map(rows.map((r) => [r.id, { ...r }]));
       const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number } }[] = [];
+      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number }[] = [];
       const short = new Set<string>();
       const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
         const held = unpaid.get(ask.user.email) ?? 0;
         if (held >= maxUnpaidOrders) return { limit: true };
         const tool = stock.get(ask.toolId);
         if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
-        const message = quantityError(ask.quantity, {
-          minimumOrderQuantity: tool.minimum_order_quantity,
-          availableQuantity: tool.available_quantity,
-        });
+        const message = quantityError(ask.quantity, quantityRulesOf(tool));
         if (message) {
           const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
           if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
           short.add(ask.toolId);
           return { short: refusal };
         }
-        if (orderTotalCents(ask.quantity, tool.price_cents) > MAX_ORDER_TOTAL_CENTS) {
+        const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
+        if (orderTotalCents(ask.quantity, unitCents) > MAX_ORDER_TOTAL_CENTS) {
           return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
         }
         tool.available_quantity -= ask.quantity;
         unpaid.set(ask.user.email, held + 1);
-        accepted.push({ ask, tool });
+        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity });
         return { placed: true };
       });
       if (accepted.length) {
@@ -444,7 +469,7 @@ export function ordersService(
           column((a) => a.tool.id),
           column((a) => a.ask.quantity),
           column((a) => a.tool.name),
-          column((a) => a.tool.price_cents),
+          column((a) => a.unitCents),
           column((a) => a.ask.user.name || a.ask.user.email),
           column((a) => a.ask.user.email),
           column((a) => a.ask.address),
@@ -452,31 +477,31 @@ export function ordersService(
           column((a) => a.ask.user.uid),
           column((a) => a.tool.stock_version),
           expiresAt,
+          column((a) => a.balance),
         ]);
         await emitOrdersPlaced(
           tx,
-          accepted.map(({ ask, tool }) => ({
+          accepted.map(({ ask, tool, unitCents }) => ({
             id: ask.id,
             by: ask.user.email,
             facts: {
               email: ask.user.email,
               buyerName: ask.user.name || ask.user.email,
               address: ask.address,
-              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents: tool.price_cents }],
-              totalCents: orderTotalCents(ask.quantity, tool.price_cents),
+              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
+              totalCents: orderTotalCents(ask.quantity, unitCents),
               expiresAt: expiresAt.toISOString(),
             },
           })),
         );
         await emitLowStock(
           tx,
-          lowStockUnits,
           [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
             id: tool.id,
             name: tool.name,
             before: before.get(tool.id)!,
             after: tool.available_quantity,
-            minimumOrderQuantity: tool.minimum_order_quantity,
+            threshold: lowStockLevel(tool, lowStockUnits),
           })),
         );
       }
@@ -497,15 +522,13 @@ export function ordersService(
   }
 
   /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */
-  async function refusal(tx: Queryable, line: { toolId: string; quantity: number; index: number }): Promise<LineRefusal> {
-    const [tool] = await tx.query<{ name: string; minimum_order_quantity: number; available_quantity: number }>(
-      'SELECT name, minimum_order_quantity, available_quantity FROM tools WHERE id = $1',
+  async function refusal(tx: Queryable, line: { toolId: string; quantity: number; index: number }, quoted: boolean): Promise<LineRefusal> {
+    const [tool] = await tx.query<ToolRow>(
+      'SELECT name, minimum_order_quantity, available_quantity, pack_size, quote_above FROM tools WHERE id = $1',
       [line.toolId],
     );
-    const message = tool
-      ? (quantityError(line.quantity, { minimumOrderQuantity: tool.minimum_order_quantity, availableQuantity: tool.available_quantity }) ??
-        messages.quantityAboveAvailable)
-      : messages.cartToolGone;
+    const rules = tool && { ...quantityRulesOf(tool), quoteAbove: quoted ? null : tool.quote_above };
+    const message = rules ? (quantityError(line.quantity, rules) ?? messages.quantityAboveAvailable) : messages.cartToolGone;
     return { index: line.index, toolId: line.toolId, toolName: tool?.name ?? null, message };
   }
 
@@ -514,12 +537,12 @@ export function ordersService(
    * a buyer at the unpaid-order limit. Placing runs no hold expiry: the checkout flow decides whether
    * holds that ran out on the order's tools should go first (checkout.flow.ts).
    */
-  async function placeOnce(user: CurrentUser, cart: CartOrderInput): Promise<string> {
-    const placed = await insertOrder(user, cart);
+  async function placeOnce(user: CurrentUser, cart: CartOrderInput, quote?: QuotedPlacing): Promise<string> {
+    const placed = await insertOrder(user, cart, quote);
     if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
     eventsWritten();
     // A one-line order's batch has announced its stock change already.
-    if (cart.items.length > 1) tools.invalidate();
+    if (cart.items.length > 1 || quote) tools.invalidate();
     metrics.orderPlaced();
     return placed;
   }
@@ -642,7 +665,7 @@ export function ordersService(
         if (order.payment === 'paid') return 'paid';
         // Lines first: deleting the order deletes them.
         if (order.payment === 'unpaid') {
-          await giveBackLines(tx, id);
+          await giveBackLines(tx, id, user.email);
           await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
         }
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);
@@ -687,7 +710,7 @@ export function ordersService(
            GROUP BY tool_id, stock_version ORDER BY tool_id, stock_version`,
           [ids],
         );
-        for (const line of lines) await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version);
+        for (const line of lines) await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, null, email);
         for (const order of await tx.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1)`, [ids]))
           await emitOrderEvent(tx, 'order.cancelled', order.id, email, factsOf(order), { reason: 'account deleted' });
       }

@@ -105,7 +105,7 @@ export function refundsService(
       const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
       const facts: OrderFacts = factsOf(order);
       const restock = refund.restock && !order.restocked;
-      if (restock) for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity);
+      if (restock) for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity, orderId, by);
       const refundedCents = Number(order.refunded_cents) + amountCents;
       await tx.query(`UPDATE orders SET refunded_cents = $2, restocked = restocked OR $3 WHERE id = $1`, [orderId, refundedCents, restock]);
       const full = refundedCents >= Number(order.total_cents);

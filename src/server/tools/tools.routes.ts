@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { idSchema, restockSchema, toolInputSchema, type ToolInput } from '../../lib/schemas.ts';
+import { z } from 'zod';
+import { idSchema, restockSchema, toolEditSchema, toolInputSchema, type ToolEdit, type ToolInput } from '../../lib/schemas.ts';
 import { adminOnly } from '../auth/guards.ts';
 import { notFound } from '../http/errors.ts';
 import { cachedJson } from '../http/cache.ts';
@@ -7,6 +8,11 @@ import { jsonBody, parse } from '../http/validate.ts';
 import { pageAsk, seqKeySchema } from '../http/paging.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import type { ToolsService } from './tools.service.ts';
+
+/** Manage products' order: newest first (the default) or the tools below their low-stock level first. */
+const toolSortSchema = z.object({ sort: z.enum(['newest', 'low-stock'], { error: 'sort must be newest or low-stock' }).default('newest') });
+/** A ledger page ends at its last movement's number (a bigint column). */
+const ledgerKeySchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export function toolsRoutes(deps: Deps, tools: ToolsService) {
   return new Hono<AppEnv>()
@@ -16,7 +22,8 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
       const ask = pageAsk(c.req.query(), seqKeySchema);
       if (ask) {
         c.header('Cache-Control', 'no-store');
-        return c.json(await tools.page(ask));
+        const { sort } = parse(toolSortSchema, { sort: c.req.query('sort') });
+        return c.json(await tools.page(ask, sort === 'low-stock'));
       }
       return cachedJson(c, await tools.list());
     })
@@ -34,6 +41,19 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
       const deletedCount = await tools.remove(parse(idSchema, c.req.param('id')), c.get('user').email);
       if (!deletedCount) throw notFound('Tool');
       return c.json({ acknowledged: true, deletedCount });
+    })
+    .put('/tools/:id', adminOnly(deps), async (c) => {
+      const id = parse(idSchema, c.req.param('id'));
+      const input = (await jsonBody(c, toolEditSchema)) as ToolEdit;
+      if (!(await tools.update(id, input, c.get('user').email))) throw notFound('Tool');
+      return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
+    })
+    .get('/tools/:id/ledger', adminOnly(deps), async (c) => {
+      c.header('Cache-Control', 'no-store');
+      const ask = pageAsk({ limit: '50', ...c.req.query() }, ledgerKeySchema)!;
+      const page = await tools.ledger(parse(idSchema, c.req.param('id')), ask);
+      if (!page) throw notFound('Tool');
+      return c.json(page);
     })
     .put('/tool/update/:id', adminOnly(deps), async (c) => {
       const { availableQuantity } = await jsonBody(c, restockSchema);

@@ -1,6 +1,8 @@
-import type { ListPage, Tool } from '../../lib/entities.ts';
+import type { AdminTool, ListPage, StockMovement, Tool } from '../../lib/entities.ts';
 import { toCents, toDollars } from '../../lib/money.ts';
-import type { ToolInput } from '../../lib/schemas.ts';
+import type { PriceBreakCents } from '../../lib/pricing.ts';
+import type { PriceBreak, ToolEdit, ToolInput } from '../../lib/schemas.ts';
+import { ledgerPage, recordMovements } from './stock-ledger.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { newId } from '../ids.ts';
@@ -16,6 +18,11 @@ export interface ToolRow {
   minimum_order_quantity: number;
   available_quantity: number;
   price_cents: number;
+  /** Cents, ascending (jsonb). */
+  price_breaks: PriceBreakCents[];
+  pack_size: number;
+  quote_above: number | null;
+  low_stock_units: number | null;
 }
 
 export const toolJson = (r: ToolRow): Tool => ({
@@ -26,25 +33,64 @@ export const toolJson = (r: ToolRow): Tool => ({
   minimumOrderQuantity: r.minimum_order_quantity,
   availableQuantity: r.available_quantity,
   price: toDollars(r.price_cents),
+  priceBreaks: r.price_breaks.map((b) => ({ minQuantity: b.minQuantity, price: toDollars(b.priceCents) })),
+  packSize: r.pack_size,
+  quoteAbove: r.quote_above,
 });
 
-/** What the audit log keeps of a tool added or deleted. */
+/** The pricing a row carries, as src/lib/pricing.ts reads it. */
+export const pricingOf = (r: ToolRow) => ({
+  priceCents: r.price_cents,
+  minimumOrderQuantity: r.minimum_order_quantity,
+  priceBreaks: r.price_breaks,
+});
+
+/** The quantity rules a row carries, as src/lib/rules.ts reads them. */
+export const quantityRulesOf = (r: ToolRow) => ({
+  minimumOrderQuantity: r.minimum_order_quantity,
+  availableQuantity: r.available_quantity,
+  packSize: r.pack_size,
+  quoteAbove: r.quote_above,
+});
+
+/**
+ * A tool's low-stock level: its own, else the shop's (LOW_STOCK_UNITS), else two minimum orders (a buyer
+ * could no longer take two of them).
+ */
+export const lowStockLevel = (r: Pick<ToolRow, 'low_stock_units' | 'minimum_order_quantity'>, shopLevel?: number): number =>
+  r.low_stock_units ?? shopLevel ?? r.minimum_order_quantity * 2;
+
+const breaksCents = (breaks: PriceBreak[]): PriceBreakCents[] =>
+  breaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) }));
+
+/** What the audit log keeps of a tool added, edited or deleted (the trade's fields only when set). */
 const auditedTool = (r: ToolRow) => ({
   name: r.name,
   price: toDollars(r.price_cents),
   minimumOrderQuantity: r.minimum_order_quantity,
   availableQuantity: r.available_quantity,
+  ...(r.price_breaks.length
+    ? { priceBreaks: r.price_breaks.map((b) => `${b.minQuantity}+ at $${toDollars(b.priceCents).toFixed(2)}`).join(', ') }
+    : {}),
+  ...(r.pack_size !== 1 ? { packSize: r.pack_size } : {}),
+  ...(r.quote_above !== null ? { quoteAbove: r.quote_above } : {}),
+  ...(r.low_stock_units !== null ? { lowStockUnits: r.low_stock_units } : {}),
 });
 
 const CACHE_TTL_MS = 5000;
-const COLUMNS = 'id, name, img, description, minimum_order_quantity, available_quantity, price_cents';
+const COLUMNS =
+  'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
 
 /**
  * The catalogue, newest first. Reads are cached in memory and dropped on every change announced on
  * the bus, by this server (all tool and stock writes announce; callers of take/giveBack invalidate
  * after commit) or by another sharing the database, so a public read costs no query.
  */
-export function toolsService(db: Db, changes: ChangeBus) {
+export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnits?: number } = {}) {
+  const adminToolJson = (r: ToolRow): AdminTool => {
+    const lowStockUnits = lowStockLevel(r, options.lowStockUnits);
+    return { ...toolJson(r), lowStockUnits, lowStock: r.available_quantity < lowStockUnits };
+  };
   /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
   let ids: Set<string> | undefined;
   // The TTL is a safety net for a missed announcement (the listener reconnecting).
@@ -70,14 +116,32 @@ export function toolsService(db: Db, changes: ChangeBus) {
   return {
     list,
     invalidate,
-    /** One page of the catalogue, newest first, after the tool numbered `after` (the admin's product list). */
-    async page({ limit, after }: PageAsk<number>): Promise<ListPage<Tool>> {
+    /**
+     * One page of the catalogue for Manage products, after the tool numbered `after`: newest first, or
+     * with `lowStockFirst` the tools below their low-stock level first (then newest first).
+     */
+    async page({ limit, after }: PageAsk<number>, lowStockFirst = false): Promise<ListPage<AdminTool>> {
+      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
+      if (lowStockFirst) {
+        // Ranked in memory: a catalogue is thousands of rows, and the level depends on the shop's setting.
+        const all = (await db.query<ToolRow & { seq: number }>(`SELECT ${COLUMNS}, seq FROM tools ORDER BY seq DESC`)).map(
+          (r) => ({ row: r, json: adminToolJson(r) }),
+        );
+        const ranked = [...all.filter((t) => t.json.lowStock), ...all.filter((t) => !t.json.lowStock)];
+        const start = after === undefined ? 0 : ranked.findIndex((t) => t.row.seq === after) + 1;
+        const rows = ranked.slice(start, start + limit + 1);
+        return listPage(rows, limit, total, (t) => t.row.seq, (t) => t.json);
+      }
       const rows = await db.query<ToolRow & { seq: number }>(
         `SELECT ${COLUMNS}, seq FROM tools WHERE $2::int IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
         [limit + 1, after ?? null],
       );
-      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
-      return listPage(rows, limit, total, (r) => r.seq, toolJson);
+      return listPage(rows, limit, total, (r) => r.seq, adminToolJson);
+    },
+    /** One page of a tool's stock movements, newest first; undefined when there is no such tool. */
+    async ledger(id: string, ask: PageAsk<number>): Promise<ListPage<StockMovement> | undefined> {
+      const [tool] = await db.query('SELECT 1 FROM tools WHERE id = $1', [id]);
+      return tool ? ledgerPage(db, id, ask) : undefined;
     },
     /** Whether a tool exists, from memory: undefined until the catalogue was read once. */
     exists: (id: string): boolean | undefined => ids?.has(id),
@@ -89,15 +153,60 @@ export function toolsService(db: Db, changes: ChangeBus) {
       const id = newId();
       await db.transaction(async (tx) => {
         const [row] = await tx.query<ToolRow>(
-          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-          [id, input.name, input.description, input.img, toCents(input.price), input.minimumOrderQuantity, input.availableQuantity],
+          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks,
+             pack_size, quote_above, low_stock_units)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+          [
+            id,
+            input.name,
+            input.description,
+            input.img,
+            toCents(input.price),
+            input.minimumOrderQuantity,
+            input.availableQuantity,
+            JSON.stringify(breaksCents(input.priceBreaks)),
+            input.packSize,
+            input.quoteAbove ?? null,
+            input.lowStockUnits ?? null,
+          ],
         );
+        await recordMovements(tx, [{ toolId: id, delta: row.available_quantity, reason: 'admin restock', balance: row.available_quantity, actor }]);
         await emit(tx, { type: 'tool.added', subject: id, actor, data: { target: row.name, before: null, after: auditedTool(row) } });
       });
       ids?.add(id);
       invalidate('tools');
       return id;
+    },
+    /**
+     * Edit product: every field but the stock, with its audit event ('tool.updated', before → after) in
+     * one transaction. Orders placed before keep the prices they were placed at. False: no such tool.
+     */
+    async update(id: string, input: ToolEdit, actor: string): Promise<boolean> {
+      const updated = await db.transaction(async (tx) => {
+        const [before] = await tx.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1 FOR UPDATE`, [id]);
+        if (!before) return false;
+        const [after] = await tx.query<ToolRow>(
+          `UPDATE tools SET name = $2, description = $3, img = $4, price_cents = $5, minimum_order_quantity = $6, price_breaks = $7,
+             pack_size = $8, quote_above = $9, low_stock_units = $10
+           WHERE id = $1 RETURNING ${COLUMNS}`,
+          [
+            id,
+            input.name,
+            input.description,
+            input.img,
+            toCents(input.price),
+            input.minimumOrderQuantity,
+            JSON.stringify(breaksCents(input.priceBreaks)),
+            input.packSize,
+            input.quoteAbove ?? null,
+            input.lowStockUnits ?? null,
+          ],
+        );
+        await emit(tx, { type: 'tool.updated', subject: id, actor, data: { target: after.name, before: auditedTool(before), after: auditedTool(after) } });
+        return true;
+      });
+      if (updated) invalidate('tools');
+      return updated;
     },
     /** Deletes a tool and writes its audit event ('tool.deleted', by `actor`) in one transaction. */
     async remove(id: string, actor: string): Promise<number> {
@@ -135,6 +244,9 @@ export function toolsService(db: Db, changes: ChangeBus) {
           id,
           availableQuantity,
         ]);
+        await recordMovements(tx, [
+          { toolId: id, delta: availableQuantity - before.available_quantity, reason: 'admin restock', balance: availableQuantity, actor },
+        ]);
         await emit(tx, {
           type: 'tool.restocked',
           subject: id,
@@ -152,14 +264,17 @@ export function toolsService(db: Db, changes: ChangeBus) {
     },
     /**
      * Takes stock atomically; returns the tool row as it was sold (with the restock the units came from),
-     * or undefined when not enough is left.
+     * or undefined when not enough is left or the quantity breaks the tool's rules. The caller records
+     * the sale in the ledger (it knows the order).
      */
-    async take(tx: Queryable, id: string, quantity: number): Promise<(ToolRow & { stock_version: number }) | undefined> {
+    async take(tx: Queryable, id: string, quantity: number, quoted = false): Promise<(ToolRow & { stock_version: number }) | undefined> {
+      // A quote's order may go above quote_above: that is what the quote was for.
       const [row] = await tx.query<ToolRow & { stock_version: number }>(
         `UPDATE tools SET available_quantity = available_quantity - $2
-         WHERE id = $1 AND available_quantity >= $2 AND minimum_order_quantity <= $2
+         WHERE id = $1 AND available_quantity >= $2 AND minimum_order_quantity <= $2 AND $2 % pack_size = 0
+           AND ($3 OR quote_above IS NULL OR $2 <= quote_above)
          RETURNING ${COLUMNS}, stock_version`,
-        [id, quantity],
+        [id, quantity, quoted],
       );
       return row;
     },
@@ -167,18 +282,25 @@ export function toolsService(db: Db, changes: ChangeBus) {
      * Units that came back (a refunded order the admin restocks): added to the stock whatever restock
      * happened since, since they are physically back. A deleted tool takes nothing.
      */
-    async returnUnits(tx: Queryable, id: string | null, quantity: number): Promise<void> {
+    async returnUnits(tx: Queryable, id: string | null, quantity: number, orderId: string, actor: string): Promise<void> {
       if (!id) return;
-      await tx.query('UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1', [id, quantity]);
+      const [row] = await tx.query<{ available_quantity: number }>(
+        'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 RETURNING available_quantity',
+        [id, quantity],
+      );
+      if (row) await recordMovements(tx, [{ toolId: id, delta: quantity, reason: 'refund restock', balance: row.available_quantity, orderId, actor }]);
     },
-    /** Returns an order's units, unless the tool was restocked since they were taken (stockVersion). */
-    async giveBack(tx: Queryable, id: string | null, quantity: number, stockVersion: number): Promise<void> {
+    /**
+     * Returns an order's units, unless the tool was restocked since they were taken (stockVersion).
+     * `actor`: who let the order go (null: its hold ran out).
+     */
+    async giveBack(tx: Queryable, id: string | null, quantity: number, stockVersion: number, orderId: string | null, actor: string | null): Promise<void> {
       if (!id) return;
-      await tx.query('UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 AND stock_version = $3', [
-        id,
-        quantity,
-        stockVersion,
-      ]);
+      const [row] = await tx.query<{ available_quantity: number }>(
+        'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 AND stock_version = $3 RETURNING available_quantity',
+        [id, quantity, stockVersion],
+      );
+      if (row) await recordMovements(tx, [{ toolId: id, delta: quantity, reason: 'hold released', balance: row.available_quantity, orderId, actor }]);
     },
   };
 }
