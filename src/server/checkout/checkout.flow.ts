@@ -15,7 +15,7 @@ import { memoise } from '../cache.ts';
 import { isBuyer } from '../auth/guards.ts';
 import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import type { OrderRow, OrdersService, PaidOutcome } from '../orders/orders.service.ts';
-import { Refused, type LineRefusal } from '../orders/orders.service.ts';
+import { Refused, type LineRefusal, type QuotedPlacing } from '../orders/orders.service.ts';
 import type { IntentStatus } from '../payments/gateway.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { CurrentUser } from '../types.ts';
@@ -53,10 +53,10 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
     return orders.getRow(id);
   }
 
-  async function place(user: CurrentUser, cart: CartOrderInput, refuse: (r: LineRefusal) => ApiError): Promise<string> {
+  async function place(user: CurrentUser, cart: CartOrderInput, refuse: (r: LineRefusal) => ApiError, quote?: QuotedPlacing): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await orders.placeOnce(user, cart);
+        return await orders.placeOnce(user, cart, quote);
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         const retry =
@@ -88,6 +88,21 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
         unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
           [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
         }),
+      ),
+
+    /**
+     * An accepted quote (quotes.service.ts): a cart at the quote's prices, above the tools' quote
+     * thresholds; `quote.placed` marks the quote accepted in the order's transaction.
+     */
+    placeQuoted: (user: CurrentUser, cart: CartOrderInput, quote: QuotedPlacing): Promise<string> =>
+      place(
+        user,
+        cart,
+        (r) =>
+          unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
+            [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
+          }),
+        quote,
       ),
 
     /**
