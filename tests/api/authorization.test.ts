@@ -95,6 +95,10 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     url: '/api/tools', json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 2, availableQuantity: 30, img: '/images/tools/rubber-mallet.svg' } })],
   ['DELETE /tools/dlt/{id}',                       [401, 403, 403, 200], async () => ({ url: `/api/tools/dlt/${await makeTool(store, access.admin!)}` })],
   ['PUT /tool/update/{id}',                        [401, 403, 403, 200], () => ({ url: `/api/tool/update/${fx.toolId}`, json: { availableQuantity: 500 } })],
+  ['PUT /tools/{id} (Edit product)',               [401, 403, 403, 200], () => ({
+    url: `/api/tools/${fx.toolId}`, json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 1, img: '/images/tools/rubber-mallet.svg', priceBreaks: [{ minQuantity: 10, price: 9 }] } })],
+  ['GET /tools/{id}/ledger',                       [401, 403, 403, 200], () => ({ url: `/api/tools/${fx.toolId}/ledger?limit=5` })],
+  ['GET /tools?sort=low-stock (Manage products)',  [200, 200, 200, 200], () => ({ url: '/api/tools?limit=5&sort=low-stock' })],
   ['DELETE /allusers/dlt/{email}',                 [401, 403, 403, 200], async () => ({ url: `/api/allusers/dlt/${await victim()}` })],
   ['PUT /allusers/makeadmin/{email}',              [401, 403, 403, 200], async () => ({ url: `/api/allusers/makeadmin/${await victim()}` })],
   ['POST /images',                                 [401, 403, 403, 201], () => {

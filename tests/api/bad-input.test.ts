@@ -69,6 +69,21 @@ const ENDPOINTS: Endpoint[] = [
       minimumOrderQuantity: wholeCount(1),
       availableQuantity: wholeCount(0),
       img: [MISSING, null, 123, '', 'javascript:alert(1)', 'http://insecure.example/x.png', 'data:image/png;base64,AAAA', '/etc/passwd', `https://x.example/${LONG}`, `https://x.example/"${HTML}`, NUL],
+      priceBreaks: [null, 'x', {}, [null], [{}], [{ minQuantity: 1, price: 9 }], [{ minQuantity: 5, price: 100 }], [{ minQuantity: 5, price: 0 }],
+        [{ minQuantity: 5, price: 9 }, { minQuantity: 5, price: 8 }], Array.from({ length: 6 }, (_, i) => ({ minQuantity: 5 + i, price: 90 - i }))],
+      packSize: [...NOT_NUMBERS.filter((v) => v !== MISSING && v !== null && v !== ''), 0, -1, 1.5, 2],
+      quoteAbove: [...NOT_NUMBERS.filter((v) => v !== MISSING && v !== null && v !== ''), 0, -1, 1.5],
+      lowStockUnits: [...NOT_NUMBERS.filter((v) => v !== MISSING && v !== null && v !== ''), -1, 1.5],
+    },
+  },
+  {
+    method: 'PUT', path: '/api/tools/{toolId}', caller: 'admin', ok: 200,
+    valid: () => ({ name: 'Anvil', description: 'Cast steel.', price: 99.99, minimumOrderQuantity: 2, img: '/images/tools/anvil.svg', packSize: 2, priceBreaks: [{ minQuantity: 10, price: 90 }] }),
+    fields: {
+      name: REQUIRED_TEXT,
+      price: [...NOT_NUMBERS, 0, -1, 12.345],
+      minimumOrderQuantity: [...wholeCount(1).filter((v) => v !== MISSING), 3],
+      priceBreaks: [null, [{ minQuantity: 2, price: 9 }], [{ minQuantity: 10, price: 99.99 }]],
     },
   },
   {
@@ -283,6 +298,8 @@ describe('path parameters', () => {
     ['GET', '/api/tools/{}', 'anonymous'],
     ['DELETE', '/api/tools/dlt/{}', 'admin'],
     ['PUT', '/api/tool/update/{}', 'admin'],
+    ['PUT', '/api/tools/{}', 'admin'],
+    ['GET', '/api/tools/{}/ledger', 'admin'],
     ['GET', '/api/booking/{}', 'admin'],
     ['DELETE', '/api/booking/dlt/{}', 'admin'],
     ['PUT', '/api/booking/ship/{}', 'admin'],
@@ -306,6 +323,7 @@ describe('path parameters', () => {
   ];
   const BODIES: Record<string, unknown> = {
     '/api/tool/update/{}': { availableQuantity: 10 },
+    '/api/tools/{}': { name: 'Anvil', description: 'Cast steel.', price: 99.99, minimumOrderQuantity: 2, img: '/images/tools/anvil.svg' },
     '/api/booking/makepayment/{}': { transactionId: 'pi_unknown' },
     '/api/reviews/hide/{}': { hidden: true },
     '/api/booking/refund/{}': { restock: false },
@@ -313,7 +331,7 @@ describe('path parameters', () => {
   };
   const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
   it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {
-    await expectRefused(() => call(method, path.replace('{}', segment), caller, { json: BODIES[path] }));
+    await expectRefused(() => call(method, path.replace('{}', segment), caller, { json: method === 'GET' ? undefined : BODIES[path] }));
   });
 
   // Well-formed emails of nobody are answered normally by the reads (an empty list, admin: false).

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, snapshot, stockOf } from './helpers';
+import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, snapshot, stockOf, expectStockLedgerBalanced } from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -21,7 +21,11 @@ beforeAll(async () => {
   alice = await store.tokenFor(ALICE);
   bob = await store.tokenFor(BOB);
 });
-afterAll(() => store.close());
+afterAll(async () => {
+  // Whatever the races above did, every unit is accounted for in the stock ledger.
+  await expectStockLedgerBalanced(store);
+  await store.close();
+});
 
 describe('placing a cart', () => {
   it('one order with every line, names and prices from the database, each tool’s stock taken by its line', async () => {

@@ -4,7 +4,7 @@
 // order's payments (a stranger's delete is refused before the provider is asked anything).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, BOB, createTestStore, type TestStore } from './harness';
-import { GOOD_CARD, expectApiError, makeTool, placeOrder, stockOf } from './helpers';
+import { GOOD_CARD, expectApiError, makeTool, placeOrder, stockOf, expectStockLedgerBalanced } from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -18,7 +18,11 @@ beforeAll(async () => {
   alice = await store.tokenFor(ALICE);
   bob = await store.tokenFor(BOB);
 });
-afterAll(() => store.close());
+afterAll(async () => {
+  // Whatever the races above did, every unit is accounted for in the stock ledger.
+  await expectStockLedgerBalanced(store);
+  await store.close();
+});
 
 const secretFor = async (orderId: string) =>
   (await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })).data.clientSecret as string;

@@ -4,7 +4,10 @@ import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from '
 import { ADDRESS, PHONE, makeTool, payOrder, placeOrder } from './helpers';
 
 const ID = expect.stringMatching(/^[0-9a-f]{24}$/);
-const TOOL_KEYS = ['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'price'];
+// The spec's fields, then the trade's (issue 26): price breaks, pack size and the quote threshold.
+const TOOL_KEYS = ['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'packSize', 'price', 'priceBreaks', 'quoteAbove'];
+/** Manage products' page adds the shop's low-stock level and flag. */
+const ADMIN_TOOL_KEYS = [...TOOL_KEYS, 'lowStock', 'lowStockUnits'].sort();
 const ORDER_KEYS = ['_id', 'productName', 'price', 'userName', 'email', 'address', 'phone', 'quantity', 'payment', 'transactionId', 'toolId', 'shippingStatus', 'items', 'totalCents'];
 const USER_KEYS = ['address', 'education', 'email', 'name', 'phoneNumber', 'role', 'signUpDate', 'social'];
 // The public list omits the spec's addedBy (a reviewer's email); the admins' moderation list has it.
@@ -27,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 describe('tools', () => {
-  it('GET /tools: an array of tools with exactly the spec fields, newest first', async () => {
+  it('GET /tools: an array of tools with exactly the spec fields (and the trade\'s), newest first', async () => {
     const { status, data } = await store.request('GET', '/api/tools');
     expect(status).toBe(200);
     expect(Array.isArray(data)).toBe(true);
@@ -40,6 +43,9 @@ describe('tools', () => {
       minimumOrderQuantity: 2,
       availableQuantity: 90,
       price: 7.25,
+      priceBreaks: [],
+      packSize: 1,
+      quoteAbove: null,
     });
   });
   it('GET /tools?limit=&cursor=: a page {items, total, nextCursor} of the same tools', async () => {
@@ -47,7 +53,7 @@ describe('tools', () => {
     expect(status).toBe(200);
     expect(Object.keys(data).sort()).toEqual(['items', 'nextCursor', 'total']);
     expect(data.items).toHaveLength(1);
-    expect(Object.keys(data.items[0]).sort()).toEqual(TOOL_KEYS);
+    expect(Object.keys(data.items[0]).sort()).toEqual(ADMIN_TOOL_KEYS);
     expect(data.items[0]._id).toBe(toolId);
     expect(data.total).toBe((await store.request('GET', '/api/tools')).data.length);
     expect(data.nextCursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));

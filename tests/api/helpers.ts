@@ -110,3 +110,19 @@ export function expectApiError(res: { status: number; data: any }, status?: numb
   expect(res.status, JSON.stringify(res.data)).toBeLessThan(500);
   expect(res.data, `status ${res.status}`).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
 }
+
+/**
+ * The stock ledger's invariant, for every tool of the store: its newest row's balance, and the sum of
+ * its movements, equal the units for sale. Run after the race and rush suites (afterAll).
+ */
+export async function expectStockLedgerBalanced(store: TestStore): Promise<void> {
+  const off = await store.db.query<{ id: string; available: number; balance: number | null; sum: number }>(
+    `SELECT t.id, t.available_quantity AS available,
+       (SELECT balance FROM stock_ledger l WHERE l.tool_id = t.id ORDER BY seq DESC LIMIT 1) AS balance,
+       (SELECT coalesce(sum(delta), 0)::int FROM stock_ledger l WHERE l.tool_id = t.id) AS sum
+     FROM tools t`,
+  );
+  const wrong = off.filter((t) => (t.balance ?? 0) !== t.available || t.sum !== t.available);
+  expect(wrong, 'tools whose ledger does not add up to their stock').toEqual([]);
+  expect(off.length).toBeGreaterThan(0);
+}

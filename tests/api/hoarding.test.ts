@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, stockOf } from './helpers';
+import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, stockOf, expectStockLedgerBalanced } from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -18,7 +18,11 @@ beforeAll(async () => {
   store = await createTestStore({ env: { MAX_UNPAID_ORDERS: String(LIMIT), BOOKING_RATE_LIMIT: String(RATE), ORDER_HOLD_MINUTES: '30' } });
   admin = await store.tokenFor(ADMIN);
 });
-afterAll(() => store.close());
+afterAll(async () => {
+  // Whatever the races above did, every unit is accounted for in the stock ledger.
+  await expectStockLedgerBalanced(store);
+  await store.close();
+});
 
 describe('unpaid orders per buyer', () => {
   it(`the ${LIMIT + 1}th unpaid order is refused (409) naming the limit; paying or deleting one makes room`, async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, setTool, snapshot, stockOf } from './helpers';
+import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, setTool, snapshot, stockOf, expectStockLedgerBalanced } from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -25,7 +25,11 @@ beforeAll(async () => {
   bob = await store.tokenFor(BOB);
   aliceName = (await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.name;
 });
-afterAll(() => store.close());
+afterAll(async () => {
+  // Whatever the races above did, every unit is accounted for in the stock ledger.
+  await expectStockLedgerBalanced(store);
+  await store.close();
+});
 
 describe('placing an order', () => {
   it('takes the price from the database and the buyer from the token; tampered fields are ignored', async () => {

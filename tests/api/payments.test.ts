@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
 import { messages } from '../../src/lib/messages';
-import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder, stockOf } from './helpers';
+import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder, stockOf, expectStockLedgerBalanced } from './helpers';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
 
 const makepayment = (store: TestStore, token: string, orderId: string, transactionId: unknown) =>
@@ -23,7 +23,10 @@ describe('sandbox gateway', () => {
     bob = await store.tokenFor(BOB);
     toolId = await makeTool(store, admin, { price: 19.99, minimumOrderQuantity: 1, availableQuantity: 500 });
   });
-  afterAll(() => store.close());
+  afterAll(async () => {
+    await expectStockLedgerBalanced(store);
+    await store.close();
+  });
 
   const intentFor = (orderId: string, token = alice, price?: unknown) =>
     store.request('POST', '/api/create-payment-intent', { token, json: { orderId, price } });

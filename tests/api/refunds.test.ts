@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
 import { ADMIN, createTestStore, type TestStore } from './harness';
-import { expectApiError, makeTool, payOrder, placeOrder, stockOf } from './helpers';
+import { expectApiError, expectStockLedgerBalanced, makeTool, payOrder, placeOrder, stockOf } from './helpers';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
 
 const BUYER = 'refund.buyer@test.example';
@@ -32,6 +32,8 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       tool = await makeTool(store, admin, { name: 'Refund Hammer', price: 10, availableQuantity: 100 });
     });
     afterAll(async () => {
+      // Refund restocks are in the stock ledger too.
+      await expectStockLedgerBalanced(store);
       await store.close();
       await standIn?.close();
     });
