@@ -1,11 +1,20 @@
-// Part 5: 200 concurrent buyers (distinct signed-in users) on one tool with 50 units, on PGlite and on
-// PostgreSQL: latency of POST /api/booking and proof that exactly 50 orders were placed.
+// Part 5: 200 concurrent buyers (distinct signed-in users) on one tool with price breaks and stock for 50
+// orders, on PGlite and on PostgreSQL: latency of POST /api/booking and proof that exactly 50 orders were
+// placed, each at the price break its quantity reaches (issue 26).
 import { percentile, http, round } from '../load.ts';
 import type { Rendered } from '../report.ts';
 import { ADMIN_EMAIL, EMULATOR, ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore } from '../store.ts';
 
 const BUYERS = 200;
+/** Orders that can be placed: each buyer asks QUANTITY units of a tool with UNITS × QUANTITY in stock. */
 const UNITS = 50;
+const QUANTITY = 2;
+/** The rush tool's list price and breaks: QUANTITY units reach the first break. */
+const LIST_PRICE = 12.5;
+const PRICE_BREAKS = [
+  { minQuantity: 2, price: 11.5 },
+  { minQuantity: 10, price: 10 },
+];
 const ROUNDS = 3;
 const P99_GOAL_MS = 100;
 
@@ -83,9 +92,10 @@ async function buyingRound(storeUrl: string, admin: string, buyers: string[], n:
     json: {
       name: `Bench rush tool ${n}`,
       description: 'A tool created by npm run bench for the purchase-under-load test.',
-      price: 12.5,
+      price: LIST_PRICE,
       minimumOrderQuantity: 1,
-      availableQuantity: UNITS,
+      availableQuantity: UNITS * QUANTITY,
+      priceBreaks: PRICE_BREAKS,
       img: '/images/tools/fiberglass-claw-hammer.svg',
     },
   });
@@ -97,7 +107,7 @@ async function buyingRound(storeUrl: string, admin: string, buyers: string[], n:
     buyers.map((token) =>
       http('POST', `${storeUrl}/api/booking`, {
         token,
-        json: { toolId, quantity: 1, address: 'Bench Street 1', phone: '01712345678' },
+        json: { toolId, quantity: QUANTITY, address: 'Bench Street 1', phone: '01712345678' },
         timeoutMs: 60_000,
       }),
     ),
@@ -113,13 +123,15 @@ async function buyingRound(storeUrl: string, admin: string, buyers: string[], n:
     _id: string;
     toolId: string;
     email: string;
+    price: number;
   }[];
   const orders = all.filter((o) => o.toolId === toolId);
   const exact =
     placed === UNITS &&
     orders.length === UNITS &&
     left.availableQuantity === 0 &&
-    new Set(orders.map((o) => o.email)).size === UNITS;
+    new Set(orders.map((o) => o.email)).size === UNITS &&
+    orders.every((o) => o.price === PRICE_BREAKS[0].price);
 
   // Leave the bench store as it was: its orders and the tool go (a DELETE carries its Origin, as browsers send it).
   const origin = { origin: storeUrl };
@@ -210,9 +222,10 @@ export function render(data: PurchaseData): Rendered {
   const lines = [
     '## 5. Purchase under load',
     '',
-    `${data.buyers} distinct signed-in buyers each send \`POST /api/booking\` for 1 unit of one tool with ${data.units} units, all at once,`,
-    `each on its own connection; ${ROUNDS} rounds per database, each on a fresh tool. "Exact" means ${data.units} orders answered 201,`,
-    `the rest 422, the database holds exactly ${data.units} orders for the tool from ${data.units} different buyers, and its stock is 0.`,
+    `${data.buyers} distinct signed-in buyers each send \`POST /api/booking\` for ${QUANTITY} units of one tool with ${data.units * QUANTITY} units and price`,
+    `breaks (${PRICE_BREAKS.map((b) => `${b.minQuantity}+ at $${b.price}`).join(', ')}; list $${LIST_PRICE}), all at once, each on its own connection; ${ROUNDS} rounds`,
+    `per database, each on a fresh tool. "Exact" means ${data.units} orders answered 201, the rest 422, the database holds exactly`,
+    `${data.units} orders for the tool from ${data.units} different buyers, each at the $${PRICE_BREAKS[0].price} break, and its stock is 0.`,
     '',
     '| database | round | placed (201) | refused (422) | other | orders in db | stock left | p50 | p99 | max | exact |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
