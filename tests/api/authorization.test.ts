@@ -98,7 +98,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['PUT /tools/{id} (Edit product)',               [401, 403, 403, 200], () => ({
     url: `/api/tools/${fx.toolId}`, json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 1, img: '/images/tools/rubber-mallet.svg', priceBreaks: [{ minQuantity: 10, price: 9 }] } })],
   ['GET /tools/{id}/ledger',                       [401, 403, 403, 200], () => ({ url: `/api/tools/${fx.toolId}/ledger?limit=5` })],
-  ['GET /tools?sort=low-stock (Manage products)',  [200, 200, 200, 200], () => ({ url: '/api/tools?limit=5&sort=low-stock' })],
+  ['GET /tools?sort=low-stock (Manage products)',  [401, 403, 403, 200], () => ({ url: '/api/tools?limit=5&sort=low-stock' })],
   ['DELETE /allusers/dlt/{email}',                 [401, 403, 403, 200], async () => ({ url: `/api/allusers/dlt/${await victim()}` })],
   ['PUT /allusers/makeadmin/{email}',              [401, 403, 403, 200], async () => ({ url: `/api/allusers/makeadmin/${await victim()}` })],
   ['POST /images',                                 [401, 403, 403, 201], () => {

@@ -22,6 +22,11 @@ afterAll(async () => {
   await store.close();
 });
 
+function refusedWith(res: { status: number; data: { error: { message: string } } }, status: number, message: string) {
+  expectApiError(res, status);
+  expect(res.data.error.message).toBe(message);
+}
+
 const BREAKS = [
   { minQuantity: 100, price: 11.2 },
   { minQuantity: 500, price: 9.9 },
@@ -123,7 +128,7 @@ describe('pack sizes and quotes above a quantity', () => {
     const before = await snapshot(store);
     for (const quantity of [25, 30, 35]) {
       const res = await book(alice, toolId, quantity);
-      expectApiError(res, 422, messages.quantityNotMultiple(12));
+      refusedWith(res, 422, messages.quantityNotMultiple(12));
       expect(res.data.error.fields).toEqual({ quantity: messages.quantityNotMultiple(12) });
     }
     const res = await cart(alice, [{ toolId, quantity: 30 }]);
@@ -131,14 +136,14 @@ describe('pack sizes and quotes above a quantity', () => {
     expect(res.data.error.message).toContain(messages.quantityNotMultiple(12));
     expect(await snapshot(store)).toEqual(before);
     // Below the minimum, the spec's message still comes first.
-    expectApiError(await book(alice, toolId, 12), 422, messages.quantityBelowMinimum);
+    refusedWith(await book(alice, toolId, 12), 422, messages.quantityBelowMinimum);
     expect((await book(alice, toolId, 36)).status).toBe(201);
     expect(await stockOf(store, toolId)).toBe(464);
   });
 
   it('above quoteAbove a quantity is refused with the quote message; at it, it is ordered', async () => {
     const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 5000, quoteAbove: 1000 });
-    expectApiError(await book(bob, toolId, 1001), 422, messages.quantityNeedsQuote(1000));
+    refusedWith(await book(bob, toolId, 1001), 422, messages.quantityNeedsQuote(1000));
     const res = await cart(bob, [{ toolId, quantity: 1001 }, { toolId: await makeTool(store, admin), quantity: 1 }]);
     expectApiError(res, 422);
     expect(res.data.error.message).toContain(messages.quantityNeedsQuote(1000));
@@ -209,6 +214,20 @@ describe('low stock', () => {
     // The public tool does not carry the shop's levels.
     expect((await store.request('GET', `/api/tools/${toolId}`)).data).not.toHaveProperty('lowStockUnits');
     expectApiError(await store.request('GET', '/api/tools?limit=10&sort=cheapest', { token: admin }), 400);
+    // Pages of the low-stock order follow on without a repeat or a gap.
+    const all = await page('low-stock');
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const res = (await store.request('GET', `/api/tools?limit=3&sort=low-stock${cursor && `&cursor=${cursor}`}`, { token: admin })).data;
+      seen.push(...res.items.map((t: { _id: string }) => t._id));
+      cursor = res.nextCursor ?? '';
+    } while (cursor);
+    expect(seen).toEqual(all.map((t: { _id: string }) => t._id));
+    // Only admins see the shop's levels or sort by them; anyone else pages the public fields.
+    expect((await store.request('GET', '/api/tools?limit=5', { token: alice })).data.items[0]).not.toHaveProperty('lowStock');
+    expect((await store.request('GET', '/api/tools?limit=5')).data.items[0]).not.toHaveProperty('lowStockUnits');
+    expectApiError(await store.request('GET', '/api/tools?limit=5&sort=low-stock', { token: alice }), 403);
   });
 });
 

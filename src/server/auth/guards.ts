@@ -73,6 +73,15 @@ const guard = (deps: Deps, allow: (user: CurrentUser, c: Context<AppEnv>) => boo
     await next();
   });
 
+/**
+ * Who calls a public read, when it says (a valid bearer token): the read may show an admin more. An
+ * invalid or stale token reads as anonymous, as the call needs none.
+ */
+export async function viewer(c: Context<AppEnv>, deps: Deps): Promise<CurrentUser | null> {
+  if (!bearer(c)) return null;
+  return authenticate(c, deps).catch(() => null);
+}
+
 /** Any signed-in user. */
 export const signedIn = (deps: Deps) => guard(deps, () => true);
 /** Admins only (403 for anyone else signed in). */

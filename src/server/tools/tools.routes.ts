@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { idSchema, restockSchema, toolEditSchema, toolInputSchema, type ToolEdit, type ToolInput } from '../../lib/schemas.ts';
-import { adminOnly } from '../auth/guards.ts';
-import { notFound } from '../http/errors.ts';
+import { adminOnly, viewer } from '../auth/guards.ts';
+import { forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { cachedJson } from '../http/cache.ts';
 import { jsonBody, parse } from '../http/validate.ts';
 import { pageAsk, seqKeySchema } from '../http/paging.ts';
@@ -11,6 +11,7 @@ import type { ToolsService } from './tools.service.ts';
 
 /** Manage products' order: newest first (the default) or the tools below their low-stock level first. */
 const toolSortSchema = z.object({ sort: z.enum(['newest', 'low-stock'], { error: 'sort must be newest or low-stock' }).default('newest') });
+const toolCursorSchema = z.union([seqKeySchema, z.tuple([z.union([z.literal(0), z.literal(1)]), seqKeySchema])]);
 /** A ledger page ends at its last movement's number (a bigint column). */
 const ledgerKeySchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -19,11 +20,15 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
     // With limit or cursor (the admin's product list), a page and the total, read fresh; without, the
     // whole catalogue as the storefront reads it, from memory.
     .get('/tools', async (c) => {
-      const ask = pageAsk(c.req.query(), seqKeySchema);
+      const ask = pageAsk(c.req.query(), toolCursorSchema);
       if (ask) {
         c.header('Cache-Control', 'no-store');
         const { sort } = parse(toolSortSchema, { sort: c.req.query('sort') });
-        return c.json(await tools.page(ask, sort === 'low-stock'));
+        // The shop's low-stock levels are for admins (Manage products); anyone else pages the public fields.
+        const user = await viewer(c, deps);
+        const admin = user?.role === 'admin';
+        if (sort === 'low-stock' && !admin) throw user ? forbidden('Admins only') : unauthorized('Please log in to continue');
+        return c.json(await tools.page(ask, { lowStockFirst: sort === 'low-stock', admin }));
       }
       return cachedJson(c, await tools.list());
     })

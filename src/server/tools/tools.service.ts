@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
+import { badRequest } from '../http/errors.ts';
 import type { Change, ChangeBus } from '../changes.ts';
 import { ttlCache } from '../cache.ts';
 
@@ -77,6 +78,9 @@ const auditedTool = (r: ToolRow) => ({
   ...(r.low_stock_units !== null ? { lowStockUnits: r.low_stock_units } : {}),
 });
 
+/** Where a page of Manage products ends: the last tool's number, or (low stock first) [below, number]. */
+export type ToolCursor = number | [below: number, seq: number];
+
 const CACHE_TTL_MS = 5000;
 const COLUMNS =
   'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
@@ -117,26 +121,33 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     list,
     invalidate,
     /**
-     * One page of the catalogue for Manage products, after the tool numbered `after`: newest first, or
-     * with `lowStockFirst` the tools below their low-stock level first (then newest first).
+     * One page of the catalogue after the tool numbered `after`: newest first, or with `lowStockFirst` the
+     * tools below their low-stock level first, then the others, newest first in each (the cursor is then
+     * [below: 0 or 1, seq]). For an `admin` (Manage products) each tool says its low-stock level and
+     * whether it is below it.
      */
-    async page({ limit, after }: PageAsk<number>, lowStockFirst = false): Promise<ListPage<AdminTool>> {
+    async page(
+      { limit, after }: PageAsk<ToolCursor>,
+      { lowStockFirst = false, admin = false } = {},
+    ): Promise<ListPage<AdminTool | Tool>> {
+      const json = admin ? adminToolJson : toolJson;
       const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
       if (lowStockFirst) {
-        // Ranked in memory: a catalogue is thousands of rows, and the level depends on the shop's setting.
-        const all = (await db.query<ToolRow & { seq: number }>(`SELECT ${COLUMNS}, seq FROM tools ORDER BY seq DESC`)).map(
-          (r) => ({ row: r, json: adminToolJson(r) }),
+        const below = 'CASE WHEN available_quantity < coalesce(low_stock_units, $2::int, minimum_order_quantity * 2) THEN 1 ELSE 0 END';
+        const [low, seq] = Array.isArray(after) ? after : [null, null];
+        const rows = await db.query<ToolRow & { seq: number; below: number }>(
+          `SELECT * FROM (SELECT ${COLUMNS}, seq, ${below} AS below FROM tools) t
+           WHERE $3::int IS NULL OR (below, seq) < ($3, $4) ORDER BY below DESC, seq DESC LIMIT $1`,
+          [limit + 1, options.lowStockUnits ?? null, low, seq],
         );
-        const ranked = [...all.filter((t) => t.json.lowStock), ...all.filter((t) => !t.json.lowStock)];
-        const start = after === undefined ? 0 : ranked.findIndex((t) => t.row.seq === after) + 1;
-        const rows = ranked.slice(start, start + limit + 1);
-        return listPage(rows, limit, total, (t) => t.row.seq, (t) => t.json);
+        return listPage(rows, limit, total, (r): ToolCursor => [r.below, r.seq], json);
       }
+      if (Array.isArray(after)) throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
       const rows = await db.query<ToolRow & { seq: number }>(
         `SELECT ${COLUMNS}, seq FROM tools WHERE $2::int IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
         [limit + 1, after ?? null],
       );
-      return listPage(rows, limit, total, (r) => r.seq, adminToolJson);
+      return listPage(rows, limit, total, (r) => r.seq, json);
     },
     /** One page of a tool's stock movements, newest first; undefined when there is no such tool. */
     async ledger(id: string, ask: PageAsk<number>): Promise<ListPage<StockMovement> | undefined> {
