@@ -70,8 +70,18 @@ export interface Order {
   productName: string;
   /** A one-line order's unit price in dollars, as placed; with several lines, the order's total. */
   price: number;
-  /** What the order costs (the one payment asks this). */
+  /** What the order costs (the one payment asks this): goods − discount + delivery (+ VAT unless included). */
   totalCents: number;
+  /** The breakdown as placed (issue 27): the lines at their unit prices, the code's discount, delivery, VAT. */
+  subtotalCents: number;
+  discountCents: number;
+  deliveryCents: number;
+  taxCents: number;
+  /** Whether taxCents is the VAT share already in the prices (else it was added). */
+  taxIncluded: boolean;
+  /** The VAT rate applied, a percentage. */
+  vatRate: number;
+  discountCode: string | null;
   /** Given back by an admin's refunds: the order is refunded when it reaches totalCents, partly refunded below. */
   refundedCents: number;
   /** The order's lines, as placed (the spec's one tool is one line). */
@@ -273,4 +283,46 @@ export interface StoreEmail {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+}
+
+/** GET /settings: what an order charges besides its goods (issue 27). */
+export interface ShopSettings {
+  /** Dollars per order. */
+  deliveryFlat: number;
+  /** Goods (after the discount), in dollars, from which delivery is free; null: never. */
+  freeDeliveryOver: number | null;
+  /** A percentage, e.g. 15. */
+  vatRate: number;
+  /** Whether the listed prices already contain VAT. */
+  pricesIncludeVat: boolean;
+}
+
+/** GET /discounts (admins): a code with how often it was used. */
+export interface Discount {
+  _id: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  minSubtotal: number | null;
+  startsAt: string | null;
+  expiresAt: string | null;
+  maxUses: number | null;
+  oncePerCustomer: boolean;
+  disabled: boolean;
+  uses: number;
+  createdAt: string;
+}
+
+/** An order's amounts (POST /quote-totals, and each order as placed), in cents. */
+export interface TotalsBreakdown {
+  subtotalCents: number;
+  discountCents: number;
+  deliveryCents: number;
+  taxCents: number;
+  /** Whether taxCents is the VAT share already in the prices (else it is added). */
+  taxIncluded: boolean;
+  /** The VAT rate applied, a percentage. */
+  vatRate: number;
+  discountCode: string | null;
+  totalCents: number;
 }

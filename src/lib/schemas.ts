@@ -61,12 +61,25 @@ const wholeCount = (min: number, message: string) =>
 /** Resource ids are opaque tokens we generate: 24 lowercase hex characters. */
 export const idSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Invalid id');
 
-/** POST /booking: the client only asks for a tool, a quantity and where to ship. */
+/** A discount code as typed: letters, digits, dashes and underscores; case does not matter. */
+export const discountCodeSchema = z
+  .string({ error: 'The discount code must be text' })
+  .trim()
+  .min(3, 'A discount code has 3 to 32 characters')
+  .max(32, 'A discount code has 3 to 32 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'A discount code has letters, digits, dashes and underscores only')
+  .transform((c) => c.toUpperCase());
+
+/** An optional code on an order: absent, empty or a code. */
+const optionalDiscountCode = z.preprocess((v) => (v === '' || v === null ? undefined : v), discountCodeSchema.optional());
+
+/** POST /booking: the client only asks for a tool, a quantity and where to ship (and may bring a discount code). */
 export const orderInputSchema = z.object({
   toolId: idSchema,
   quantity: wholeCount(1, 'Must be at least 1'),
   address: required(LIMITS.address, 'Address is required'),
   phone: phoneSchema,
+  discountCode: optionalDiscountCode,
 });
 export type OrderInput = z.output<typeof orderInputSchema>;
 
@@ -79,8 +92,16 @@ export const cartOrderInputSchema = z.object({
     .refine((items) => new Set(items.map((i) => i.toolId)).size === items.length, 'Each tool once per order'),
   address: orderInputSchema.shape.address,
   phone: phoneSchema,
+  discountCode: optionalDiscountCode,
 });
 export type CartOrderInput = z.output<typeof cartOrderInputSchema>;
+
+/** POST /quote-totals: what these lines would cost, with this code, without placing anything. */
+export const totalsAskSchema = z.object({
+  items: cartOrderInputSchema.shape.items,
+  discountCode: optionalDiscountCode,
+});
+export type TotalsAsk = z.output<typeof totalsAskSchema>;
 
 /** Ratings: 1 to 5 with at most two decimals (step 0.01). */
 export const ratingSchema = numeric(
@@ -398,3 +419,61 @@ export const quoteAnswerSchema = z.object({
     .transform((v) => new Date(v.length === 10 ? `${v}T23:59:59.999Z` : v)),
 });
 export type QuoteAnswer = z.output<typeof quoteAnswerSchema>;
+
+/** Dollars with at most 2 decimals, from 0 (a money setting or limit). */
+const dollarsFromZero = (name: string) =>
+  numeric(
+    z
+      .number({ error: `${name} must be a number` })
+      .min(0, `${name} cannot be negative`)
+      .max(1_000_000, `${name} is too high`)
+      .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, `${name} has at most 2 decimals`),
+  );
+/** A percentage with at most 2 decimals. */
+const percent = (name: string, min: number) =>
+  numeric(
+    z
+      .number({ error: `${name} must be a number` })
+      .min(min, `${name} must be at least ${min}`)
+      .max(100, `${name} must be at most 100`)
+      .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, `${name} has at most 2 decimals`),
+  );
+const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+
+/** PUT /settings (admins): what every order placed after it charges besides its goods. */
+export const settingsSchema = z.object({
+  deliveryFlat: dollarsFromZero('Delivery').default(0),
+  freeDeliveryOver: optional(dollarsFromZero('Free delivery threshold')),
+  vatRate: percent('VAT rate', 0).default(0),
+  pricesIncludeVat: z.boolean({ error: 'pricesIncludeVat must be true or false' }).default(false),
+});
+export type SettingsInput = z.output<typeof settingsSchema>;
+
+const moment = (name: string) =>
+  optional(
+    z
+      .string({ error: `${name} must be a date` })
+      .trim()
+      .max(40)
+      .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be a date`)
+      .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v)),
+  );
+
+/** POST /discounts (admins): a code worth a percentage or an amount off the goods, within its limits. */
+export const discountInputSchema = z
+  .object({
+    code: discountCodeSchema,
+    percentOff: optional(percent('Percent off', 0.01)),
+    amountOff: optional(dollarsFromZero('Amount off').refine((v) => v > 0, 'Amount off must be above 0')),
+    minSubtotal: optional(dollarsFromZero('Minimum order')),
+    startsAt: moment('Start'),
+    expiresAt: moment('End'),
+    maxUses: optional(wholeCount(1, 'Uses must be at least 1')),
+    oncePerCustomer: z.boolean({ error: 'oncePerCustomer must be true or false' }).default(false),
+  })
+  .refine((d) => (d.percentOff === undefined) !== (d.amountOff === undefined), {
+    message: 'Give either a percent off or an amount off',
+    path: ['percentOff'],
+  })
+  .refine((d) => !d.startsAt || !d.expiresAt || d.startsAt < d.expiresAt, { message: 'The end must be after the start', path: ['expiresAt'] });
+export type DiscountInput = z.output<typeof discountInputSchema>;

@@ -24,6 +24,11 @@ import { paymentsService } from './payments/payments.service.ts';
 import { reviewsRoutes } from './reviews/reviews.routes.ts';
 import { reviewsService } from './reviews/reviews.service.ts';
 import { toolsRoutes } from './tools/tools.routes.ts';
+import { settingsRoutes } from './settings/settings.routes.ts';
+import { settingsService } from './settings/settings.service.ts';
+import { discountsRoutes } from './discounts/discounts.routes.ts';
+import { discountsService } from './discounts/discounts.service.ts';
+import { totalsRoutes } from './checkout/totals-preview.ts';
 import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
 import { usersRoutes } from './users/users.routes.ts';
@@ -95,7 +100,10 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
     .route('/', contactRoutes(deps, contactService(deps.db)))
-    .route('/', auditRoutes(deps, auditService(deps.db)));
+    .route('/', auditRoutes(deps, auditService(deps.db)))
+    .route('/', settingsRoutes(deps, settingsService(deps.db)))
+    .route('/', discountsRoutes(deps, discountsService(deps.db)))
+    .route('/', totalsRoutes(deps, tools));
 
   const app = new Hono<AppEnv>()
     .route('/api', api)

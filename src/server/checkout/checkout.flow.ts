@@ -53,7 +53,12 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
     return orders.getRow(id);
   }
 
-  async function place(user: CurrentUser, cart: CartOrderInput, refuse: (r: LineRefusal) => ApiError, quote?: QuotedPlacing): Promise<string> {
+  async function place(
+    user: CurrentUser,
+    cart: CartOrderInput,
+    refuse: (r: LineRefusal) => ApiError,
+    quote?: QuotedPlacing,
+  ): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await orders.placeOnce(user, cart, quote);
@@ -78,8 +83,15 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
 
     /** POST /booking: the spec's one tool is a one-line order; its refusals read as they always did. */
     placeOne: (user: CurrentUser, input: OrderInput): Promise<string> =>
-      place(user, { items: [{ toolId: input.toolId, quantity: input.quantity }], address: input.address, phone: input.phone }, (r) =>
-        r.toolName === null ? notFound('Tool') : unprocessable(r.message, { quantity: r.message }),
+      place(
+        user,
+        {
+          items: [{ toolId: input.toolId, quantity: input.quantity }],
+          address: input.address,
+          phone: input.phone,
+          discountCode: input.discountCode,
+        },
+        (r) => (r.toolName === null ? notFound('Tool') : unprocessable(r.message, { quantity: r.message })),
       ),
 
     /** POST /orders: a cart; a line that cannot be met is named, with the spec's message for it. */

@@ -400,6 +400,53 @@ export const migrations: string[] = [
   DROP INDEX IF EXISTS events_audit_idx;
   CREATE INDEX IF NOT EXISTS events_audit_idx ON events (seq) WHERE actor IS NOT NULL AND type IN (
     'user.made_admin', 'user.deleted', 'tool.added', 'tool.deleted', 'tool.restocked', 'tool.updated', 'tools.imported',
-    'quote.answered', 'review.shown', 'review.hidden', 'order.shipped', 'order.delivered', 'order.refunded');
+    'quote.answered', 'settings.updated', 'discount.created', 'discount.removed', 'review.hidden', 'review.shown',
+    'order.shipped', 'order.delivered', 'order.refunded');
+  `,
+  /* 20: checkout totals: the shop's settings, discount codes and each order's breakdown */ `
+  -- One row of settings; money in cents, the VAT rate in hundredths of a percent (1500 = 15%).
+  CREATE TABLE IF NOT EXISTS shop_settings (
+    id                        integer PRIMARY KEY DEFAULT 1 CHECK (id = 1),
+    delivery_flat_cents       integer NOT NULL DEFAULT 0 CHECK (delivery_flat_cents >= 0),
+    free_delivery_over_cents  integer CHECK (free_delivery_over_cents >= 0),
+    vat_rate_hundredths       integer NOT NULL DEFAULT 0 CHECK (vat_rate_hundredths BETWEEN 0 AND 10000),
+    prices_include_vat        boolean NOT NULL DEFAULT false,
+    updated_at                timestamptz NOT NULL DEFAULT now()
+  );
+  INSERT INTO shop_settings (id) VALUES (1) ON CONFLICT (id) DO NOTHING;
+  -- Discount codes (stored upper case: codes are case-insensitive and unique). A use is a row per order,
+  -- made under the code's row lock, so max_uses holds under any concurrency; deleting an unpaid order
+  -- deletes its use (cascade) and a hold that runs out deletes it too.
+  CREATE TABLE IF NOT EXISTS discounts (
+    id                      text PRIMARY KEY,
+    seq                     bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    code                    text NOT NULL UNIQUE,
+    percent_off_hundredths  integer CHECK (percent_off_hundredths BETWEEN 1 AND 10000),
+    amount_off_cents        integer CHECK (amount_off_cents > 0),
+    min_subtotal_cents      integer CHECK (min_subtotal_cents >= 0),
+    starts_at               timestamptz,
+    expires_at              timestamptz,
+    max_uses                integer CHECK (max_uses >= 1),
+    once_per_customer       boolean NOT NULL DEFAULT false,
+    disabled                boolean NOT NULL DEFAULT false,
+    created_by              text NOT NULL,
+    created_at              timestamptz NOT NULL DEFAULT now(),
+    CHECK ((percent_off_hundredths IS NULL) <> (amount_off_cents IS NULL))
+  );
+  CREATE TABLE IF NOT EXISTS discount_uses (
+    discount_id  text NOT NULL REFERENCES discounts(id) ON DELETE CASCADE,
+    order_id     text NOT NULL UNIQUE REFERENCES orders(id) ON DELETE CASCADE,
+    email        text NOT NULL,
+    at           timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX IF NOT EXISTS discount_uses_discount_idx ON discount_uses (discount_id, email);
+  -- Each order's breakdown as placed (null on older orders: their total was all goods). No table rewrite.
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS subtotal_cents bigint;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS discount_cents bigint;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS delivery_cents bigint;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS tax_cents bigint;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS tax_included boolean;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS vat_rate_hundredths integer;
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS discount_code text;
   `,
 ];

@@ -13,6 +13,9 @@ import { listPage, type PageAsk } from '../http/paging.ts';
 import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
 import { recordMovements } from '../tools/stock-ledger.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
+import { orderTotals, type Totals } from '../../lib/totals.ts';
+import { readTotalsSettings } from '../settings/settings.service.ts';
+import { checkDiscount, recordUse, releaseUse } from '../discounts/discounts.service.ts';
 import { isBuyer } from '../auth/guards.ts';
 import type { CurrentUser } from '../types.ts';
 import { batched } from '../batched.ts';
@@ -45,8 +48,16 @@ export interface OrderRow {
   paid_at?: string | Date | null;
   /** Given back by an admin's refunds (bigint in the database). */
   refunded_cents?: number | string;
-  /** What the order costs, all lines (bigint in the database). */
+  /** What the order costs, all lines with delivery and VAT (bigint in the database). */
   total_cents: number | string;
+  /** The breakdown as placed (null on orders placed before checkout totals: all goods). */
+  subtotal_cents?: number | string | null;
+  discount_cents?: number | string | null;
+  delivery_cents?: number | string | null;
+  tax_cents?: number | string | null;
+  tax_included?: boolean | null;
+  vat_rate_hundredths?: number | null;
+  discount_code?: string | null;
   /** The lines (ORDER_SELECT), in the buyer's order. */
   items: { toolId: string | null; productName: string; priceCents: number; quantity: number }[] | null;
   /** From the order's refunded payment, if any (ORDER_SELECT). */
@@ -61,6 +72,13 @@ export const orderJson = (r: OrderRow): Order => ({
   productName: r.product_name,
   price: toDollars(r.unit_price_cents),
   totalCents: Number(r.total_cents),
+  subtotalCents: Number(r.subtotal_cents ?? r.total_cents),
+  discountCents: Number(r.discount_cents ?? 0),
+  deliveryCents: Number(r.delivery_cents ?? 0),
+  taxCents: Number(r.tax_cents ?? 0),
+  taxIncluded: r.tax_included ?? false,
+  vatRate: (r.vat_rate_hundredths ?? 0) / 100,
+  discountCode: r.discount_code ?? null,
   refundedCents: Number(r.refunded_cents ?? 0),
   items: (r.items ?? []).map(
     (i): OrderItem => ({ toolId: i.toolId, productName: i.productName, price: toDollars(i.priceCents), quantity: i.quantity }),
@@ -153,16 +171,17 @@ const MAX_BATCH = 500;
 const INSERT_BATCH = `
   WITH req AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-      $10::text[], $11::int[], $13::int[]) WITH ORDINALITY
-      AS r(id, tool_id, quantity, product_name, price_cents, user_name, email, address, phone, buyer_uid, stock_version, balance, n)),
+      $10::text[], $11::int[], $13::int[], $14::bigint[], $15::bigint[], $16::bigint[]) WITH ORDINALITY
+      AS r(id, tool_id, quantity, product_name, price_cents, user_name, email, address, phone, buyer_uid, stock_version, balance,
+        total_cents, delivery_cents, tax_cents, n)),
   taken AS (
     UPDATE tools t SET available_quantity = t.available_quantity - s.units
     FROM (SELECT tool_id, sum(quantity)::int AS units FROM req GROUP BY tool_id) s WHERE t.id = s.tool_id),
   placed AS (
     INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
-      expires_at, buyer_uid, stock_version)
-    SELECT id, tool_id, product_name, price_cents, quantity, price_cents::bigint * quantity, user_name, email, address, phone,
-      $12, buyer_uid, stock_version FROM req ORDER BY n),
+      expires_at, buyer_uid, stock_version, subtotal_cents, discount_cents, delivery_cents, tax_cents, tax_included, vat_rate_hundredths)
+    SELECT id, tool_id, product_name, price_cents, quantity, total_cents, user_name, email, address, phone,
+      $12, buyer_uid, stock_version, price_cents::bigint * quantity, 0, delivery_cents, tax_cents, $17, $18 FROM req ORDER BY n),
   ledger AS (
     INSERT INTO stock_ledger (tool_id, delta, reason, order_id, actor, balance)
     SELECT tool_id, -quantity, 'sale', id, email, balance FROM req ORDER BY n)
@@ -224,6 +243,7 @@ export function ordersService(
       );
       if (!row) return false;
       await giveBackLines(tx, id, null);
+      await releaseUse(tx, id);
       const order = (await getRow(tx, id))!;
       await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
       return true;
@@ -291,7 +311,8 @@ export function ordersService(
    * that cannot be met throws Refused and everything taken before it is rolled back.
    */
   async function insertOrder(user: CurrentUser, cart: CartOrderInput, quote?: QuotedPlacing): Promise<string | 'limit'> {
-    if (cart.items.length === 1 && !quote) return insertOneLine(user, cart);
+    // A discount code is claimed under its row's lock: such orders take the general path, not the batch.
+    if (cart.items.length === 1 && !quote && !cart.discountCode) return insertOneLine(user, cart);
     const id = newId();
     const byToolId = cart.items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
     return db.transaction(async (tx) => {
@@ -314,7 +335,13 @@ export function ordersService(
         sold: sold[i],
         unitCents: quote?.unitCents.get(item.toolId) ?? unitPriceCents(pricingOf(sold[i]), item.quantity),
       }));
-      const totalCents = lines.reduce((sum, l) => sum + orderTotalCents(l.quantity, l.unitCents), 0);
+      const subtotalCents = lines.reduce((sum, l) => sum + orderTotalCents(l.quantity, l.unitCents), 0);
+      // The code (checked and locked here: a refusal rolls the stock back) and the settings of now.
+      const discount = cart.discountCode
+        ? await checkDiscount(tx, cart.discountCode, { email: user.email, subtotalCents, now: now() }, true)
+        : null;
+      const totals = orderTotals(lines, await readTotalsSettings(tx), discount?.rule);
+      const { totalCents } = totals;
       // Thrown, not returned: the stock just taken is rolled back.
       if (totalCents > MAX_ORDER_TOTAL_CENTS) {
         throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
@@ -324,8 +351,9 @@ export function ordersService(
       await tx.query(
         `WITH placed AS (
            INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
-             expires_at, buyer_uid, stock_version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13))
+             expires_at, buyer_uid, stock_version, subtotal_cents, discount_cents, delivery_cents, tax_cents, tax_included,
+             vat_rate_hundredths, discount_code)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $19, $20, $21, $22, $23, $24, $25))
          INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
          SELECT $1, l.n, l.tool_id, l.product_name, l.unit_price_cents, l.quantity, l.stock_version
          FROM unnest($14::text[], $15::text[], $16::int[], $17::int[], $18::int[])
@@ -349,8 +377,16 @@ export function ordersService(
           lines.map((l) => l.unitCents),
           lines.map((l) => l.quantity),
           lines.map((l) => l.sold.stock_version),
+          totals.subtotalCents,
+          totals.discountCents,
+          totals.deliveryCents,
+          totals.taxCents,
+          totals.taxIncluded,
+          totals.vatRateHundredths,
+          discount?.code ?? null,
         ],
       );
+      if (discount) await recordUse(tx, discount.id, id, user.email);
       await emitOrdersPlaced(tx, [
         {
           id,
@@ -439,7 +475,9 @@ export function ordersService(
       );
       const stock = new Map(rows.map((r) => [r.id, { ...r }]));
       const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number }[] = [];
+      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
+      // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
+      const settings = await readTotalsSettings(tx);
       const short = new Set<string>();
       const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
         const held = unpaid.get(ask.user.email) ?? 0;
@@ -454,12 +492,13 @@ export function ordersService(
           return { short: refusal };
         }
         const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
-        if (orderTotalCents(ask.quantity, unitCents) > MAX_ORDER_TOTAL_CENTS) {
+        const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
+        if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
           return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
         }
         tool.available_quantity -= ask.quantity;
         unpaid.set(ask.user.email, held + 1);
-        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity });
+        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
         return { placed: true };
       });
       if (accepted.length) {
@@ -478,10 +517,15 @@ export function ordersService(
           column((a) => a.tool.stock_version),
           expiresAt,
           column((a) => a.balance),
+          column((a) => a.totals.totalCents),
+          column((a) => a.totals.deliveryCents),
+          column((a) => a.totals.taxCents),
+          settings.pricesIncludeVat,
+          settings.vatRateHundredths,
         ]);
         await emitOrdersPlaced(
           tx,
-          accepted.map(({ ask, tool, unitCents }) => ({
+          accepted.map(({ ask, tool, unitCents, totals }) => ({
             id: ask.id,
             by: ask.user.email,
             facts: {
@@ -489,7 +533,7 @@ export function ordersService(
               buyerName: ask.user.name || ask.user.email,
               address: ask.address,
               lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
-              totalCents: orderTotalCents(ask.quantity, unitCents),
+              totalCents: totals.totalCents,
               expiresAt: expiresAt.toISOString(),
             },
           })),
