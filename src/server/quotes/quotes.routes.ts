@@ -8,14 +8,14 @@ import type { AppEnv, Deps } from '../types.ts';
 import type { QuotesService } from './quotes.service.ts';
 
 export function quotesRoutes(deps: Deps, quotes: QuotesService) {
-  // Beside the cap on open requests (quotes.service.ts), a burst from one account is slowed down.
-  const requestLimit = rateLimit(deps, { name: 'quote requests', points: 30, windowMs: 10 * 60_000, by: 'user' });
-  const acceptLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
+  // Asking and accepting count with placing orders (one count a buyer, BOOKING_RATE_LIMIT a minute),
+  // beside the cap on open requests (quotes.service.ts).
+  const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
   const idParam = (c: { req: { param(name: string): string | undefined } }) => parse(idSchema, c.req.param('id'));
   return (
     new Hono<AppEnv>()
       // Signed in: the buyer is the token's user, never the body's.
-      .post('/quotes', signedIn(deps), requestLimit, async (c) => {
+      .post('/quotes', signedIn(deps), bookingLimit, async (c) => {
         const insertedId = await quotes.request(c.get('user'), await jsonBody(c, quoteRequestSchema));
         return c.json({ acknowledged: true, insertedId }, 201);
       })
@@ -32,7 +32,7 @@ export function quotesRoutes(deps: Deps, quotes: QuotesService) {
         return c.json(await quotes.answer(c.get('user'), idParam(c), answer));
       })
       // Its buyer only: an order at the quoted prices (counted with the buyer's other orders).
-      .post('/quotes/:id/accept', signedIn(deps), acceptLimit, async (c) => {
+      .post('/quotes/:id/accept', signedIn(deps), bookingLimit, async (c) => {
         const id = idParam(c);
         const insertedId = await quotes.accept(c.get('user'), id, await jsonBody(c, quoteAcceptSchema));
         return c.json({ acknowledged: true, insertedId }, 201);
