@@ -36,6 +36,10 @@ export interface StockMovement {
 export const STOCK_REASONS = ['sale', 'hold released', 'refund restock', 'admin restock', 'import', 'correction'] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 
+/** A quote's states as the API shows them ('expired' is read: answered, past its expiry). */
+export const QUOTE_STATES = ['requested', 'answered', 'accepted', 'declined', 'expired'] as const;
+export type QuoteState = (typeof QUOTE_STATES)[number];
+
 /** A quote request (issue 26): requested, then answered by the shop, then accepted (an order) or declined. */
 export interface Quote {
   _id: string;
@@ -43,7 +47,7 @@ export interface Quote {
   userName: string;
   note: string;
   /** 'expired': answered, and its offer ran out before the buyer accepted. */
-  state: 'requested' | 'answered' | 'accepted' | 'declined' | 'expired';
+  state: QuoteState;
   lines: QuoteLine[];
   /** The quoted total in cents, once answered. */
   totalCents: number | null;

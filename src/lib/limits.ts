@@ -18,6 +18,8 @@ export const MAX_LIST_PAGE_SIZE = 100;
 export const LIST_PAGE_SIZE = 50;
 /** Tools on the home page's grid. */
 export const HOME_TOOL_COUNT = 6;
+/** Quote requests one buyer may have waiting for the shop's answer at once (POST /quotes). */
+export const MAX_OPEN_QUOTES = 20;
 /** Tools in one order (POST /orders): a cart, not a bulk import. */
 export const MAX_ORDER_LINES = 50;
 export const MIN_PASSWORD_LENGTH = 6;

@@ -5,6 +5,7 @@ import { messages } from './messages.ts';
 import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
 import { AUDIT_ACTION_TYPES } from './audit.ts';
+import { QUOTE_STATES } from './entities.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.
@@ -477,3 +478,11 @@ export const discountInputSchema = z
   })
   .refine((d) => !d.startsAt || !d.expiresAt || d.startsAt < d.expiresAt, { message: 'The end must be after the start', path: ['expiresAt'] });
 export type DiscountInput = z.output<typeof discountInputSchema>;
+/** POST /quotes/{id}/accept (its buyer): where to ship the order it places, as an order asks. */
+export const quoteAcceptSchema = z.object({ address: orderInputSchema.shape.address, phone: phoneSchema });
+export type QuoteAccept = z.output<typeof quoteAcceptSchema>;
+
+/** GET /quotes: only the quotes in one state ('expired': answered, past their expiry). */
+export const quoteListQuerySchema = z.object({
+  state: z.enum(QUOTE_STATES, { error: `state must be one of ${QUOTE_STATES.join(', ')}` }).optional(),
+});

@@ -21,6 +21,8 @@ import { fulfilmentService } from './orders/fulfilment.service.ts';
 import { refundsService } from './orders/refunds.service.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { paymentsService } from './payments/payments.service.ts';
+import { quotesRoutes } from './quotes/quotes.routes.ts';
+import { quotesService } from './quotes/quotes.service.ts';
 import { reviewsRoutes } from './reviews/reviews.routes.ts';
 import { reviewsService } from './reviews/reviews.service.ts';
 import { toolsRoutes } from './tools/tools.routes.ts';
@@ -65,6 +67,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     eventsWritten: () => events.nudge(),
   });
   const fulfilment = fulfilmentService(deps.db, { invoices, eventsWritten: () => events.nudge() });
+  // Quote requests: an accepted quote is placed as an order through the checkout flow.
+  const quotes = quotesService(deps.db, tools, { checkout, now: deps.now, eventsWritten: () => events.nudge() });
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
@@ -99,6 +103,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', reviewsRoutes(deps, reviews, tools))
     .route('/', accountRoutes(deps, account))
     .route('/', imagesRoutes(deps))
+    .route('/', quotesRoutes(deps, quotes))
     .route('/', contactRoutes(deps, contactService(deps.db)))
     .route('/', auditRoutes(deps, auditService(deps.db)))
     .route('/', settingsRoutes(deps, settingsService(deps.db)))

@@ -73,6 +73,9 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const API_ROUTES: [RegExp, string][] = [
   [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe)$/, '/api/$1'],
   [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
+  [/^\/api\/quotes$/, '/api/quotes'],
+  [/^\/api\/quotes\/[^/]+$/, '/api/quotes/:id'],
+  [/^\/api\/quotes\/[^/]+\/(answer|accept|decline)$/, '/api/quotes/:id/$1'],
   [/^\/api\/tools\/[^/]+$/, '/api/tools/:id'],
   [/^\/api\/tools\/[^/]+\/reviews$/, '/api/tools/:id/reviews'],
   [/^\/api\/tools\/[^/]+\/reviews\/eligibility$/, '/api/tools/:id/reviews/eligibility'],

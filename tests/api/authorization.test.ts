@@ -23,7 +23,7 @@ interface Call {
 let store: TestStore;
 const access: Partial<Record<Caller, string>> = {};
 // Resources owned by the signed-in "user" (Alice), made in beforeAll.
-const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '' };
+const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '', quoteId: '' };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${++serial}`;
 
@@ -38,6 +38,16 @@ async function paidOrder(): Promise<string> {
   const id = await placeOrder(store, access.user!, fx.toolId);
   await payOrder(store, access.user!, id);
   return id;
+}
+
+/** A fresh quote request of Alice's, answered by an admin when asked. */
+async function aliceQuote(answered = false): Promise<string> {
+  const asked = await store.request('POST', '/api/quotes', { token: access.user, json: { items: [{ toolId: fx.toolId, quantity: 2 }] } });
+  if (answered) {
+    const expiresAt = new Date(store.deps.now().getTime() + 86_400_000).toISOString();
+    await store.request('PUT', `/api/quotes/${asked.data.insertedId}/answer`, { token: access.admin, json: { lines: [{ toolId: fx.toolId, price: 9 }], expiresAt } });
+  }
+  return asked.data.insertedId;
 }
 
 async function anyReview(): Promise<string> {
@@ -126,6 +136,16 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['PUT /contact/{id}/read',                       [401, 403, 403, 200], () => ({ url: `/api/contact/${fx.contactId}/read`, json: { read: true } })],
   ['GET /audit (the audit log)',                   [401, 403, 403, 200], () => ({ url: '/api/audit?limit=10' })],
   ['GET /audit?type= (one action)',                [401, 403, 403, 200], () => ({ url: '/api/audit?type=tool.restocked' })],
+  // Quotes: anyone signed in asks; its buyer and admins see one (anyone else is not told it exists);
+  // admins answer; only its buyer accepts or declines (an admin, who may see it, is refused).
+  ['POST /quotes',                                 [401, 201, 201, 201], () => ({ url: '/api/quotes', json: { items: [{ toolId: fx.toolId, quantity: 2 }], note: 'Price for two?' } })],
+  ['GET /quotes',                                  [401, 200, 200, 200], () => ({ url: '/api/quotes' })],
+  ['GET /quotes?limit= (a page)',                  [401, 200, 200, 200], () => ({ url: '/api/quotes?limit=10&state=requested' })],
+  ['GET /quotes/{id}',                             [401, 200, 404, 200], () => ({ url: `/api/quotes/${fx.quoteId}` })],
+  ['PUT /quotes/{id}/answer',                      [401, 403, 403, 200], () => ({
+    url: `/api/quotes/${fx.quoteId}/answer`, json: { lines: [{ toolId: fx.toolId, price: 9.5 }], expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString() } })],
+  ['POST /quotes/{id}/accept (answered)',          [401, 201, 404, 403], async () => ({ url: `/api/quotes/${await aliceQuote(true)}/accept`, json: { address: ADDRESS, phone: PHONE } })],
+  ['POST /quotes/{id}/decline',                    [401, 200, 404, 403], async () => ({ url: `/api/quotes/${await aliceQuote()}/decline` })],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];
@@ -141,6 +161,7 @@ beforeAll(async () => {
   await payOrder(store, access.user!, fx.paidOrder);
   const intentOrder = await placeOrder(store, access.user!, fx.toolId);
   fx.clientSecret = (await store.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })).data.clientSecret;
+  fx.quoteId = await aliceQuote();
   fx.contactId = (await store.request('POST', '/api/contact', {
     json: { name: 'Visitor', email: 'visitor@example.com', message: 'Is the anvil in stock?' }, headers: { 'x-test-ip': 'authorization-fixture' } })).data.insertedId;
 });

@@ -39,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', contactId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { quoteId: '', acceptQuote: '', shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', contactId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -191,6 +191,36 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'POST', path: '/api/quotes', caller: 'alice', ok: 201,
+    valid: () => ({ items: [{ toolId: fx.toolId, quantity: 500 }], note: 'For a site' }),
+    fields: {
+      items: [MISSING, null, [], {}, 'x', [null], [{}], Array.from({ length: 51 }, () => ({ toolId: fx.toolId, quantity: 2 })),
+        [{ toolId: fx.toolId, quantity: 2 }, { toolId: fx.toolId, quantity: 3 }]],
+      'items.0.toolId': [...BAD_IDS, UNKNOWN_ID],
+      // Below the tool's minimum order (2); a quote is not bound by stock, so 100,000 is fine.
+      'items.0.quantity': [...wholeCount(1), 1],
+      note: [null, 123, true, [], {}, 'n'.repeat(2001), NUL],
+    },
+  },
+  {
+    method: 'PUT', path: '/api/quotes/{quoteId}/answer', caller: 'admin', ok: 200,
+    valid: () => ({ lines: [{ toolId: fx.toolId, price: 9.5 }], expiresAt: new Date(store.deps.now().getTime() + 7 * 86_400_000).toISOString() }),
+    fields: {
+      lines: [MISSING, null, [], {}, 'x', [null], [{}], [{ toolId: fx.toolId, price: 9 }, { toolId: fx.toolId, price: 8 }]],
+      'lines.0.toolId': [...BAD_IDS, UNKNOWN_ID],
+      'lines.0.price': [...NOT_NUMBERS, 0, -1, -0.01, 0.001, 1e308, 1_000_001],
+      expiresAt: [MISSING, null, 123, true, [], {}, '', 'tomorrow', '2020-01-01', '2020-01-01T00:00:00Z', '2026-13-45', '31/12/2099', LONG, NUL, SQL, HTML],
+    },
+  },
+  {
+    method: 'POST', path: '/api/quotes/{acceptQuote}/accept', caller: 'alice', ok: 201,
+    valid: () => ({ address: ADDRESS, phone: PHONE }),
+    fields: {
+      address: [...REQUIRED_TEXT.filter((v) => v !== LONG), 'a'.repeat(301)],
+      phone: [MISSING, null, 1712345678, '', '123', '01212345678', `${PHONE}' OR '1'='1`, HTML, NUL],
+    },
+  },
+  {
     method: 'PUT', path: '/api/booking/ship/{shipOrder}', caller: 'admin', ok: 200,
     valid: () => ({ carrier: 'DHL', trackingNumber: 'JD0146000' }),
     fields: {
@@ -216,6 +246,8 @@ function url(path: string) {
     .replace('{refundOrder}', fx.refundOrder)
     .replace('{reviewId}', fx.reviewId)
     .replace('{contactId}', fx.contactId)
+    .replace('{quoteId}', fx.quoteId)
+    .replace('{acceptQuote}', fx.acceptQuote)
     .replace('{alice}', ALICE);
 }
 
@@ -253,6 +285,12 @@ beforeAll(async () => {
   await payOrder(store, tokens.alice, fx.shipOrder);
   fx.refundOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
   await payOrder(store, tokens.alice, fx.refundOrder);
+  const quote = async () => (await call('POST', '/api/quotes', 'alice', { json: { items: [{ toolId: fx.toolId, quantity: 4 }] } })).data.insertedId as string;
+  fx.quoteId = await quote();
+  fx.acceptQuote = await quote();
+  await call('PUT', `/api/quotes/${fx.acceptQuote}/answer`, 'admin', {
+    json: { lines: [{ toolId: fx.toolId, price: 9 }], expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString() },
+  });
   fx.contactId = (await call('POST', '/api/contact', 'anonymous', { json: { name: 'Visitor', email: 'visitor@example.com', message: 'Hello' } })).data.insertedId;
 });
 afterAll(() => store.close());
@@ -313,6 +351,10 @@ describe('path parameters', () => {
     ['PUT', '/api/contact/{}/read', 'admin'],
     ['GET', '/api/tools/{}/reviews', 'anonymous'],
     ['GET', '/api/tools/{}/reviews/eligibility', 'alice'],
+    ['GET', '/api/quotes/{}', 'admin'],
+    ['PUT', '/api/quotes/{}/answer', 'admin'],
+    ['POST', '/api/quotes/{}/accept', 'alice'],
+    ['POST', '/api/quotes/{}/decline', 'alice'],
   ];
   const EMAIL_ROUTES: [string, string, Endpoint['caller']][] = [
     ['GET', '/api/admin/{}', 'admin'],
@@ -328,6 +370,8 @@ describe('path parameters', () => {
     '/api/reviews/hide/{}': { hidden: true },
     '/api/booking/refund/{}': { restock: false },
     '/api/contact/{}/read': { read: true },
+    '/api/quotes/{}/answer': { lines: [{ toolId: UNKNOWN_ID, price: 9 }], expiresAt: '2099-12-31' },
+    '/api/quotes/{}/accept': { address: ADDRESS, phone: PHONE },
   };
   const idCases = ID_ROUTES.flatMap(([method, path, caller]) => BAD_ID_SEGMENTS.map((s) => [`${method} ${path.replace('{}', label(s))}`, method, path, caller, s] as const));
   it.each(idCases)('refuses %s', async (_name, method, path, caller, segment) => {
@@ -377,6 +421,7 @@ describe('dashboard list paging query', () => {
     [`/api/booking/email/${ALICE}`, 'alice'],
     ['/api/contact', 'admin'],
     ['/api/audit', 'admin'],
+    ['/api/quotes', 'alice'],
   ];
   const listCases = LISTS.flatMap(([path, caller]) => cases.map((q) => [`GET ${path}?${q.slice(0, 40)}`, path, caller, q] as const));
   it.each(listCases)('refuses %s', async (_name, path, caller, query) => {
@@ -431,6 +476,13 @@ describe('metacharacters and unicode in free text are stored verbatim, never int
     const res = await call('POST', '/api/booking', 'alice', { json: { toolId: fx.toolId, quantity: 2, address, phone: `+88${PHONE}` } });
     expect(res.status).toBe(201);
     expect((await call('GET', `/api/booking/${res.data.insertedId}`, 'alice')).data.address).toBe(address);
+  });
+});
+
+describe('GET /quotes query', () => {
+  const cases = ['', 'open', 'REQUESTED', 'expired,answered', encodeURIComponent(SQL), encodeURIComponent(HTML), '%00', 'a'.repeat(5000)].map((v) => `state=${v}`);
+  it.each(cases)('refuses ?%s', async (query) => {
+    await expectRefused(() => call('GET', `/api/quotes?${query}`, 'admin'));
   });
 });
 

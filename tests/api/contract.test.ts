@@ -384,6 +384,37 @@ describe('inbox and audit log (admins)', () => {
   });
 });
 
+describe('quotes', () => {
+  const QUOTE_KEYS = ['_id', 'answeredAt', 'createdAt', 'email', 'expiresAt', 'lines', 'note', 'orderId', 'state', 'totalCents', 'userName'];
+  it('POST /quotes, GET /quotes (array or page), GET /quotes/{id}, PUT answer, POST accept and decline', async () => {
+    const asked = await store.request('POST', '/api/quotes', { token: alice, json: { items: [{ toolId, quantity: 4 }], note: 'Hi' } });
+    expect(asked).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const id = asked.data.insertedId;
+    const list = await store.request('GET', '/api/quotes', { token: alice });
+    expect(Array.isArray(list.data)).toBe(true);
+    for (const q of list.data) expect(Object.keys(q).sort()).toEqual(QUOTE_KEYS);
+    const page = await store.request('GET', '/api/quotes?limit=1', { token: admin });
+    expect(Object.keys(page.data).sort()).toEqual(['items', 'nextCursor', 'total']);
+    const one = (await store.request('GET', `/api/quotes/${id}`, { token: alice })).data;
+    expect(one).toEqual({
+      _id: id, email: ALICE, userName: expect.any(String), note: 'Hi', state: 'requested', totalCents: null, createdAt: expect.any(String),
+      answeredAt: null, expiresAt: null, orderId: null,
+      lines: [{ toolId, productName: expect.any(String), quantity: 4, listPrice: 7.25, price: null }],
+    });
+    const expiresAt = new Date(store.deps.now().getTime() + 86_400_000).toISOString();
+    const answered = await store.request('PUT', `/api/quotes/${id}/answer`, { token: admin, json: { lines: [{ toolId, price: 7 }], expiresAt } });
+    expect(answered.status).toBe(200);
+    expect(Object.keys(answered.data).sort()).toEqual(QUOTE_KEYS);
+    expect(answered.data).toMatchObject({ state: 'answered', totalCents: 2800, expiresAt, lines: [{ price: 7 }] });
+    const accepted = await store.request('POST', `/api/quotes/${id}/accept`, { token: alice, json: { address: ADDRESS, phone: PHONE } });
+    expect(accepted).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
+    const other = (await store.request('POST', '/api/quotes', { token: alice, json: { items: [{ toolId, quantity: 2 }] } })).data.insertedId;
+    const declined = await store.request('POST', `/api/quotes/${other}/decline`, { token: alice });
+    expect(declined.status).toBe(200);
+    expect(declined.data).toMatchObject({ _id: other, state: 'declined' });
+  });
+});
+
 describe('errors', () => {
   it('unknown ids answer a JSON 404', async () => {
     expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({

@@ -17,8 +17,8 @@ import {
   toastSaying,
 } from './dashboard-fixtures';
 
-const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Manage Reviews', 'Messages', 'Activity', 'Emails'];
+const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders', 'My Quotes'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Manage Reviews', 'Messages', 'Activity', 'Emails'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -168,6 +168,7 @@ test.describe('dashboard as an admin', () => {
       ['Add products', '/dashboard/addproduct', 'Add a Product'],
       ['Manage product', '/dashboard/allproduct', 'Manage Products'],
       ['Manage All Orders', '/dashboard/manageallproducts', 'Manage All Orders'],
+      ['Quotes', '/dashboard/quotes', 'Quotes'],
       ['Manage Reviews', '/dashboard/managereviews', 'Manage Reviews'],
       ['Messages', '/dashboard/messages', 'Messages'],
       ['Activity', '/dashboard/activity', 'Activity'],

@@ -31,6 +31,9 @@ describe('route labels', () => {
     expect(routeLabel('/api/images/abc.webp')).toBe('/api/images/:name');
     expect(routeLabel('/api/contact/65f0c0ffee/read')).toBe('/api/contact/:id/read');
     expect(routeLabel('/api/audit?type=tool.restocked')).toBe('/api/audit');
+    expect(routeLabel('/api/quotes?state=answered')).toBe('/api/quotes');
+    expect(routeLabel('/api/quotes/65f0c0ffee')).toBe('/api/quotes/:id');
+    expect(routeLabel('/api/quotes/65f0c0ffee/accept')).toBe('/api/quotes/:id/accept');
     expect(routeLabel('/tools/abc/')).toBe('/tools/:id');
     expect(routeLabel('/_astro/client.1234.js')).toBe('/_astro/*');
   });

@@ -8,10 +8,12 @@ describe('dashboard routes (spec point 2)', () => {
     ['/dashboard/', 'Profile', 'all'],
     ['/dashboard/myreview', 'Add a Review', 'user'],
     ['/dashboard/myorders', 'My Orders', 'user'],
+    ['/dashboard/myquotes', 'My Quotes', 'user'],
     ['/dashboard/allusers', 'Make Admin', 'admin'],
     ['/dashboard/addproduct', 'Add products', 'admin'],
     ['/dashboard/allproduct', 'Manage product', 'admin'],
     ['/dashboard/manageallproducts', 'Manage All Orders', 'admin'],
+    ['/dashboard/quotes', 'Quotes', 'admin'],
     ['/dashboard/managereviews', 'Manage Reviews', 'admin'],
     ['/dashboard/messages', 'Messages', 'admin'],
     ['/dashboard/activity', 'Activity', 'admin'],
@@ -30,6 +32,6 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'messages', 'activity', 'emails']);
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'myquotes', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'quotes', 'managereviews', 'messages', 'activity', 'emails']);
   });
 });

@@ -11,10 +11,13 @@ export const dashboardPaths = {
   profile: { path: '/dashboard', label: 'Profile', audience: 'all' },
   addReview: { path: '/dashboard/myreview', label: 'Add a Review', audience: 'user' },
   myOrders: { path: '/dashboard/myorders', label: 'My Orders', audience: 'user' },
+  // Issue 26: a buyer's quote requests, and the admins' screen that answers them.
+  myQuotes: { path: '/dashboard/myquotes', label: 'My Quotes', audience: 'user' },
   allUsers: { path: '/dashboard/allusers', label: 'Make Admin', audience: 'admin' },
   addProduct: { path: '/dashboard/addproduct', label: 'Add products', audience: 'admin' },
   manageProducts: { path: '/dashboard/allproduct', label: 'Manage product', audience: 'admin' },
   manageAllOrders: { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin' },
+  quotes: { path: '/dashboard/quotes', label: 'Quotes', audience: 'admin' },
   // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
   manageReviews: { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin' },
   // Issue 25: what visitors send through 'Get In Touch', and the admins' audit log.

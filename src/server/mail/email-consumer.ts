@@ -6,6 +6,7 @@ import type { Consumer } from '../events/outbox.ts';
 import type { StoredEvent } from '../events/events.service.ts';
 import type { OrderFacts } from '../orders/order-events.ts';
 import type { EmailsService, OutgoingMail } from './emails.service.ts';
+import { quoteAnswered, shopQuoteRequested, type MailQuoteLine } from './quote-templates.ts';
 import {
   holdExpired,
   orderDelivered,
@@ -37,6 +38,12 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
   if (event.type === 'stock.low') {
     const tool = data as { name: string; availableQuantity: number; threshold: number };
     return toShop({ kind: 'shop-low-stock', rendered: shopLowStock(shop, tool) });
+  }
+  if (event.type === 'quote.requested' || event.type === 'quote.answered') {
+    const facts = data as { email: string; buyerName: string; note?: string; lines: MailQuoteLine[]; totalCents?: number; expiresAt?: string };
+    const quote = { id: event.subject, email: facts.email, buyerName: facts.buyerName, lines: facts.lines };
+    if (event.type === 'quote.requested') return toShop({ kind: 'shop-quote-requested', rendered: shopQuoteRequested(shop, quote, facts.note ?? '') });
+    return [{ kind: 'quote-answered', to: facts.email, rendered: quoteAnswered(shop, quote, facts.totalCents ?? 0, facts.expiresAt ?? '') }];
   }
   if (!event.type.startsWith('order.')) return [];
   const facts = data as unknown as OrderFacts & Record<string, unknown>;

@@ -31,7 +31,7 @@ export interface Shop {
   siteUrl: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 
 const lineText = (l: MailLine) =>
@@ -57,7 +57,7 @@ function linesTable(order: MailOrder): string {
 }
 
 /** The one layout: the shop's name as a header, the body, a footer line. `body` is trusted HTML. */
-function layout(shop: Shop, body: string): string {
+export function layout(shop: Shop, body: string): string {
   return (
     `<!doctype html><html><body style="margin:0;background:#f6f7f8;font-family:Arial,Helvetica,sans-serif;color:#1f2328">` +
     `<div style="max-width:600px;margin:0 auto;background:#ffffff">` +
@@ -68,7 +68,7 @@ function layout(shop: Shop, body: string): string {
   );
 }
 
-const button = (href: string, label: string) =>
+export const button = (href: string, label: string) =>
   `<p><a href="${escapeHtml(href)}" style="display:inline-block;background:#f5a524;color:#1f2328;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>`;
 
 const orderUrl = (shop: Shop, id: string) => `${shop.siteUrl}/dashboard/orders/${id}`;
