@@ -78,7 +78,8 @@ describe('pack sizes and quotes (issue 26)', () => {
   });
 
   it('a quote keeps the minimum and the packs, not the stock', () => {
-    expect(quoteQuantityError(6_000, { ...packed, availableQuantity: 0 })).toBeNull();
+    const soldOut = { ...packed, availableQuantity: 0 };
+    expect(quoteQuantityError(6_000, soldOut)).toBeNull();
     expect(quoteQuantityError(6_001, packed)).toBe(messages.quantityNotMultiple(12));
     expect(quoteQuantityError(12, packed)).toBe(messages.quantityBelowMinimum);
   });
