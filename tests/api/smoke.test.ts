@@ -15,7 +15,7 @@ describe('API smoke', () => {
     const { status, data } = await store.request('GET', '/api/tools');
     expect(status).toBe(200);
     expect(data.length).toBeGreaterThanOrEqual(12);
-    expect(Object.keys(data[0]).sort()).toEqual(['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'price']);
+    expect(Object.keys(data[0]).sort()).toEqual(['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'packSize', 'price', 'priceBreaks', 'quoteAbove']);
   });
   it('exchanges an emulator ID token for an access token', async () => {
     const token = await store.tokenFor(ALICE);
