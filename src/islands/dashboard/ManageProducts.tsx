@@ -87,14 +87,15 @@ export default function ManageProducts(_props: { params: Record<string, string> 
       header: 'Price',
       className: 'sm:text-right tabular-nums',
       cell: (t) => (
-        <>
+        // One box: a stacked card's cell lays its children out in a row beside the label.
+        <span className="block">
           {formatCents(toCents(t.price))}
           {t.priceBreaks.length > 0 && (
-            <span className="block text-xs text-steel-600">
-              to {formatCents(toCents(t.priceBreaks[t.priceBreaks.length - 1].price))} ({t.priceBreaks.length} {t.priceBreaks.length === 1 ? 'break' : 'breaks'})
+            <span className="block text-xs whitespace-nowrap text-steel-600">
+              to {formatCents(toCents(t.priceBreaks[t.priceBreaks.length - 1].price))}, {t.priceBreaks.length} {t.priceBreaks.length === 1 ? 'break' : 'breaks'}
             </span>
           )}
-        </>
+        </span>
       ),
     },
     { header: 'Available quantity', className: 'sm:text-right tabular-nums', cell: (t) => t.availableQuantity.toLocaleString('en-US') },
@@ -107,10 +108,10 @@ export default function ManageProducts(_props: { params: Record<string, string> 
             {deleting === t._id ? 'Deleting…' : 'Cancel'}
             <span className="sr-only"> {t.name}</span>
           </button>
-          <a href={`/dashboard/editproduct/${enc(t._id)}`} className="text-sm font-semibold text-amber-dark" onClick={go(`/dashboard/editproduct/${enc(t._id)}`)}>
+          <a href={`/dashboard/editproduct/${enc(t._id)}`} className="text-sm font-semibold whitespace-nowrap text-amber-dark" onClick={go(`/dashboard/editproduct/${enc(t._id)}`)}>
             Edit<span className="sr-only"> {t.name}</span>
           </a>
-          <a href={`/dashboard/stock/${enc(t._id)}`} className="text-sm font-semibold text-amber-dark" onClick={go(`/dashboard/stock/${enc(t._id)}`)}>
+          <a href={`/dashboard/stock/${enc(t._id)}`} className="text-sm font-semibold whitespace-nowrap text-amber-dark" onClick={go(`/dashboard/stock/${enc(t._id)}`)}>
             Stock history<span className="sr-only"> of {t.name}</span>
           </a>
         </span>

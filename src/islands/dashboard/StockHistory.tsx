@@ -55,7 +55,7 @@ export default function StockHistory({ params }: { params: Record<string, string
   const columns: Column<StockMovement>[] = [
     { header: 'When', rowHeader: true, className: 'whitespace-nowrap', cell: (m) => <When at={m.at} withTime /> },
     { header: 'Change', className: 'sm:text-right', cell: (m) => <Change delta={m.delta} /> },
-    { header: 'Reason', cell: (m) => <Badge tone={REASON_TONES[m.reason]}>{m.reason}</Badge> },
+    { header: 'Reason', className: 'whitespace-nowrap', cell: (m) => <Badge tone={REASON_TONES[m.reason]}>{m.reason}</Badge> },
     {
       header: 'Order',
       cell: (m) =>
