@@ -3,7 +3,7 @@
 // blur, a quote request above the threshold, Edit product, Stock history and the low-stock badge.
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
-import { DEMO_ADMIN, login } from './fixtures';
+import { DEMO_ADMIN, expectNoAxeViolations, login } from './fixtures';
 import { apiWith, demoAdminToken, loginHydrated, newAccount, placeOrder, rowWith, toastSaying, type Account } from './dashboard-fixtures';
 
 const money = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
@@ -57,6 +57,8 @@ test.describe('shopper', () => {
     await expect(table.getByRole('row')).toHaveCount(4);
     await expect(table.getByRole('row', { name: /96–479 units/ })).toContainText('$11.20 each');
     await expect(page.getByText('Sold in packs of 12')).toBeVisible();
+    await expect(unitPrice(page)).toBeVisible();
+    await expectNoAxeViolations(page);
 
     const quantity = page.getByLabel('Quantity', { exact: true });
     await expect(quantity).toHaveAttribute('step', '12');
@@ -153,6 +155,7 @@ test.describe('admin', () => {
     await expect(page.getByLabel('Available quantity')).toHaveCount(0);
     await expect(page.getByLabel('Pack size')).toHaveValue('12');
     await expect(page.getByTestId('price-break')).toHaveCount(2);
+    await expectNoAxeViolations(page);
 
     const secondPrice = page.getByLabel('Unit price (USD), break 2');
     await secondPrice.fill('11.5');
@@ -196,10 +199,12 @@ test.describe('admin', () => {
     await expect(sale.getByRole('link', { name: /^Order / })).toHaveAttribute('href', `/dashboard/orders/${order.id}`);
     await expect(rows.last()).toContainText('admin restock');
     await expect(rows.last().getByRole('cell').last()).toHaveText('2,000');
+    await expectNoAxeViolations(page);
 
     // A phone: the rows stack into cards, nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(sale).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoAxeViolations(page);
   });
 });
