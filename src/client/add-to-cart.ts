@@ -1,16 +1,12 @@
 // The "Add to cart" buttons of a page of cards (AddToCart.astro): the tool's minimum, with the spec's
-// quantity rules against the live tool, counting what the cart already holds of it. Plain script over
-// the cart store, no React.
+// quantity rules (and the trade's: whole packs, a quote above its threshold) against the live tool,
+// counting what the cart already holds of it. Plain script over the cart store, no React.
+import type { Tool } from '../lib/entities';
 import { messages } from '../lib/messages';
 import { quantityError } from '../lib/rules';
 import { addCartItem, cartQuantity } from './cart';
 
-interface LiveTool {
-  name: string;
-  price: number;
-  minimumOrderQuantity: number;
-  availableQuantity: number;
-}
+type LiveTool = Pick<Tool, 'name' | 'price' | 'minimumOrderQuantity' | 'availableQuantity' | 'priceBreaks' | 'packSize' | 'quoteAbove'>;
 
 const lines = new WeakMap<HTMLElement, { error: HTMLElement; status: HTMLElement }>();
 
@@ -33,6 +29,7 @@ function wire(control: HTMLElement) {
   const data = control.dataset;
   const toolId = data.toolId!;
   let live: Promise<void> | undefined;
+  let priceBreaks: LiveTool['priceBreaks'] | undefined;
 
   // The page may be older than the stock: read the tool once, when the shopper first reaches for it.
   const refresh = () =>
@@ -44,6 +41,10 @@ function wire(control: HTMLElement) {
         data.price = String(tool.price);
         data.min = String(tool.minimumOrderQuantity);
         data.available = String(tool.availableQuantity);
+        data.pack = String(tool.packSize);
+        if (tool.quoteAbove === null) delete data.quoteAbove;
+        else data.quoteAbove = String(tool.quoteAbove);
+        priceBreaks = tool.priceBreaks;
       })
       .catch(() => {}));
 
@@ -52,6 +53,8 @@ function wire(control: HTMLElement) {
     quantityError(cartQuantity(toolId) + wanted(), {
       minimumOrderQuantity: Number(data.min),
       availableQuantity: Number(data.available),
+      packSize: Number(data.pack ?? 1) || 1,
+      quoteAbove: data.quoteAbove ? Number(data.quoteAbove) : null,
     }) ?? (Number.isInteger(wanted()) && wanted() > 0 ? null : messages.quantityBelowMinimum);
   const show = (message: string | null) => {
     const { error } = messageLines(control);
@@ -67,7 +70,7 @@ function wire(control: HTMLElement) {
     const { status } = messageLines(control);
     status.textContent = '';
     if (problem) return;
-    addCartItem(toolId, wanted(), { name: data.name ?? '', price: Number(data.price ?? 0) });
+    addCartItem(toolId, wanted(), { name: data.name ?? '', price: Number(data.price ?? 0), priceBreaks });
     const link = Object.assign(document.createElement('a'), {
       href: '/cart',
       textContent: 'View cart',

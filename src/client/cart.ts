@@ -1,6 +1,6 @@
 // The cart: one store in localStorage, shared by every island and tab. The functions below are the only
-// way it changes. A line remembers the name and price the shopper saw, so /cart can say when either
-// changed; the order itself is priced by the server.
+// way it changes. A line remembers the name and prices (list price and quantity breaks) the shopper saw,
+// so /cart can say when either changed; the order itself is priced by the server.
 import { atom, computed } from 'nanostores';
 
 export interface CartLine {
@@ -10,7 +10,12 @@ export interface CartLine {
   name: string;
   /** Dollars, as seen when adding. */
   price: number;
+  /** The quantity prices seen when adding (dollars); absent in carts kept before price breaks. */
+  priceBreaks?: { minQuantity: number; price: number }[];
 }
+
+/** What a line remembers of the tool, as the shopper saw it. */
+export type SeenTool = Pick<CartLine, 'name' | 'price' | 'priceBreaks'>;
 
 const KEY = 'cart';
 
@@ -37,12 +42,22 @@ function save(lines: CartLine[]) {
 export const cartQuantity = (toolId: string): number => $cart.get().find((l) => l.toolId === toolId)?.quantity ?? 0;
 
 /** Adds units of a tool (to its line if it has one). */
-export function addCartItem(toolId: string, quantity: number, seen: { name: string; price: number } = { name: '', price: 0 }) {
+export function addCartItem(toolId: string, quantity: number, seen: SeenTool = { name: '', price: 0 }) {
   const lines = $cart.get();
   const line = lines.find((l) => l.toolId === toolId);
   save(
     line
-      ? lines.map((l) => (l === line ? { ...l, quantity: l.quantity + quantity, name: seen.name || l.name, price: seen.price || l.price } : l))
+      ? lines.map((l) =>
+          l === line
+            ? {
+                ...l,
+                quantity: l.quantity + quantity,
+                name: seen.name || l.name,
+                price: seen.price || l.price,
+                priceBreaks: seen.priceBreaks ?? l.priceBreaks,
+              }
+            : l,
+        )
       : [...lines, { toolId, quantity, ...seen }],
   );
 }
@@ -52,7 +67,7 @@ export function setQuantity(toolId: string, quantity: number) {
 }
 
 /** Records what the server says the tool is now (after the shopper was shown the change). */
-export function acceptCurrent(toolId: string, current: { name: string; price: number }) {
+export function acceptCurrent(toolId: string, current: SeenTool) {
   save($cart.get().map((l) => (l.toolId === toolId ? { ...l, ...current } : l)));
 }
 

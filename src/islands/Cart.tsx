@@ -1,23 +1,23 @@
 // /cart: the cart's lines against the live tools (a price or stock that changed is shown, never used
-// silently), steppers, totals, and checkout: one order of every line (POST /api/orders), signed in.
+// silently), each line priced from its tool's breaks for its quantity, steppers by the pack, totals,
+// and checkout: one order of every line (POST /api/orders), signed in; or a quote for the whole cart.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/api';
-import { $cart, acceptCurrent, clearCart, removeCartItem, setQuantity, type CartLine } from '../client/cart';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, enc, httpStatus } from '../client/api';
+import { $cart, acceptCurrent, removeCartItem, setQuantity, type CartLine } from '../client/cart';
 // Loaded for its effect: the session module renews a refused token at checkout (it registers with
 // the API client on load) and loads no Firebase.
 import '../client/session';
-import { $user } from '../client/session-store';
 import type { Order, Tool } from '../lib/entities';
 import { messages } from '../lib/messages';
-import { formatCents, toCents } from '../lib/money';
-import { quantityError } from '../lib/rules';
-import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliveryJson } from './ui/DeliveryFields';
+import { formatCents, orderTotalCents, toCents } from '../lib/money';
+import { pricingOfTool, unitPriceCents } from '../lib/pricing';
+import { quantityError, quoteQuantityError } from '../lib/rules';
+import { CartQuote, Checkout, Placed } from './cart/CartCheckout';
+import { Stepper } from './cart/Stepper';
+import { NextBreak } from './ui/NextBreak';
 import { useHydrated } from './ui/useHydrated';
 import { Spinner } from './ui/Spinner';
-import { SubmitButton } from './ui/SubmitButton';
-import { OrderLinesList } from './ui/OrderLines';
-import { useForm } from './ui/useForm';
 
 /** The tool as the server has it now; 'gone' when it was deleted. */
 type Live = Record<string, Tool | 'gone'>;
@@ -78,6 +78,8 @@ export default function Cart() {
   const rows = lines.map((line) => ({ line, tool: live[line.toolId], ...lineState(line, live[line.toolId]) }));
   const priceChanged = rows.some((r) => r.priceChanged);
   const blocked = rows.some((r) => r.problem) || priceChanged;
+  const quoteProblem = rows.map((r) => r.quoteProblem).find(Boolean) ?? null;
+  const quoteNeeded = rows.some((r) => r.tool !== 'gone' && r.tool.quoteAbove !== null && r.line.quantity > r.tool.quoteAbove);
   const totalCents = rows.reduce((sum, r) => sum + r.totalCents, 0);
 
   return (
@@ -109,7 +111,7 @@ export default function Cart() {
           </tr>
         </thead>
         <tbody className="max-sm:block">
-          {rows.map(({ line, tool, problem, priceChanged: changed, totalCents: lineTotal }) => (
+          {rows.map(({ line, tool, problem, priceChanged: changed, seenCents, nowCents, unitCents, totalCents: lineTotal }) => (
             <tr
               key={line.toolId}
               className="border-b border-steel-100 align-top max-sm:block max-sm:py-2"
@@ -120,15 +122,24 @@ export default function Cart() {
                 {tool !== 'gone' && (
                   <span className="block text-xs font-normal text-steel-600">
                     {tool.availableQuantity} available · minimum {tool.minimumOrderQuantity}
+                    {tool.packSize > 1 && ` · packs of ${tool.packSize}`}
                   </span>
+                )}
+                {tool !== 'gone' && (
+                  <NextBreak
+                    pricing={pricingOfTool(tool)}
+                    quantity={line.quantity}
+                    onAdd={(quantity) => setQuantity(line.toolId, quantity)}
+                    className="mt-1 font-normal"
+                  />
                 )}
                 {changed && tool !== 'gone' && (
                   <span className="mt-1 block text-xs font-normal">
-                    Price changed from {formatCents(toCents(line.price))} to {formatCents(toCents(tool.price))}.{' '}
+                    Price changed from {formatCents(seenCents)} to {formatCents(nowCents)}.{' '}
                     <button
                       type="button"
                       className="underline"
-                      onClick={() => acceptCurrent(line.toolId, { name: tool.name, price: tool.price })}
+                      onClick={() => acceptCurrent(line.toolId, { name: tool.name, price: tool.price, priceBreaks: tool.priceBreaks })}
                     >
                       Use the new price
                     </button>
@@ -140,13 +151,17 @@ export default function Cart() {
                   </span>
                 )}
               </th>
-              <td data-label="Unit price" className={`py-3 text-right tabular-nums ${STACKED}`}>
-                {tool === 'gone' ? '—' : formatCents(toCents(tool.price))}
+              <td data-label="Unit price" className={`py-3 text-right tabular-nums ${STACKED}`} data-testid="cart-unit-price">
+                {tool === 'gone' ? '—' : formatCents(unitCents)}
               </td>
               <td data-label="Quantity" className={`py-3 ${STACKED}`}>
-                <Stepper line={line} onChange={() => setLineErrors(({ [line.toolId]: _, ...rest }) => rest)} />
+                <Stepper
+                  line={line}
+                  step={tool === 'gone' ? 1 : tool.packSize}
+                  onChange={() => setLineErrors(({ [line.toolId]: _, ...rest }) => rest)}
+                />
               </td>
-              <td data-label="Line total" className={`py-3 text-right font-semibold tabular-nums ${STACKED}`}>
+              <td data-label="Line total" className={`py-3 text-right font-semibold tabular-nums ${STACKED}`} data-testid="cart-line-total">
                 {tool === 'gone' ? '—' : formatCents(lineTotal)}
               </td>
               <td className="py-3 text-right max-sm:block max-sm:py-1">
@@ -183,17 +198,34 @@ export default function Cart() {
           void reread(lines.map((l) => l.toolId)).catch(() => {});
         }}
       />
+      <CartQuote lines={lines} problem={quoteProblem} needed={quoteNeeded} />
     </div>
   );
 }
 
-/** What a line costs now, and why it cannot be ordered as it is (the spec's messages). */
+/**
+ * What a line costs now (its unit price from the breaks for its quantity), and why it cannot be ordered
+ * (the spec's messages) or asked about in a quote as it is. A changed price is the unit price for this
+ * quantity as seen against now (the list prices, for lines kept before breaks).
+ */
 function lineState(line: CartLine, tool: Tool | 'gone' | undefined) {
-  if (!tool || tool === 'gone') return { problem: messages.cartToolGone, priceChanged: false, totalCents: 0 };
+  if (!tool || tool === 'gone') {
+    const gone = messages.cartToolGone;
+    return { problem: gone, quoteProblem: gone, priceChanged: false, seenCents: 0, nowCents: 0, unitCents: 0, totalCents: 0 };
+  }
+  const unitCents = unitPriceCents(pricingOfTool(tool), line.quantity);
+  const seenCents = line.priceBreaks
+    ? unitPriceCents(pricingOfTool({ ...tool, price: line.price, priceBreaks: line.priceBreaks }), line.quantity)
+    : toCents(line.price);
+  const nowCents = line.priceBreaks ? unitCents : toCents(tool.price);
   return {
     problem: quantityError(line.quantity, tool),
-    priceChanged: line.price > 0 && toCents(line.price) !== toCents(tool.price),
-    totalCents: toCents(tool.price) * line.quantity,
+    quoteProblem: quoteQuantityError(line.quantity, tool),
+    priceChanged: line.price > 0 && seenCents !== nowCents,
+    seenCents,
+    nowCents,
+    unitCents,
+    totalCents: orderTotalCents(line.quantity, unitCents),
   };
 }
 
@@ -201,142 +233,3 @@ function lineState(line: CartLine, tool: Tool | 'gone' | undefined) {
 const STACKED =
   'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:tracking-wider max-sm:before:text-steel-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]';
 
-function Stepper({ line, onChange }: { line: CartLine; onChange: () => void }) {
-  const name = line.name || 'this tool';
-  const change = (quantity: number) => {
-    if (Number.isInteger(quantity) && quantity >= 1) {
-      setQuantity(line.toolId, quantity);
-      onChange();
-    }
-  };
-  return (
-    <div className="flex items-center justify-center gap-1">
-      <button
-        type="button"
-        className="btn btn-outline btn-sm"
-        aria-label={`One less of ${name}`}
-        disabled={line.quantity <= 1}
-        onClick={() => change(line.quantity - 1)}
-      >
-        −
-      </button>
-      <input
-        className="input w-20 text-center tabular-nums"
-        type="number"
-        inputMode="numeric"
-        min={1}
-        step={1}
-        aria-label={`Quantity of ${name}`}
-        value={line.quantity}
-        onChange={(e) => change(Number(e.target.value))}
-      />
-      <button
-        type="button"
-        className="btn btn-outline btn-sm"
-        aria-label={`One more of ${name}`}
-        onClick={() => change(line.quantity + 1)}
-      >
-        +
-      </button>
-    </div>
-  );
-}
-
-function Checkout({
-  lines,
-  blocked,
-  onPlaced,
-  onRefused,
-}: {
-  lines: CartLine[];
-  blocked: boolean;
-  onPlaced: (order: Order) => void;
-  onRefused: (errors: Record<string, string>) => void;
-}) {
-  const user = useStore($user);
-  // The phone is checked when it loses focus; fields stay editable while the order is sent.
-  const { values, errors, setErrors, busy, setBusy, bind } = useForm(EMPTY_DELIVERY, {
-    checks: deliveryChecks,
-    disableWhileBusy: false,
-  });
-
-  if (!user) {
-    return (
-      <p className="card p-4">
-        <a href="/login?from=/cart" className="font-semibold underline">
-          Log in
-        </a>{' '}
-        to check out. Your cart stays here.
-      </p>
-    );
-  }
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const next = deliveryErrors(values);
-    setErrors(next);
-    if (Object.keys(next).length) return;
-    setBusy(true);
-    const items = lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity }));
-    try {
-      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', {
-        items,
-        ...deliveryJson(values),
-      });
-      const order = await api.get<Order>(`booking/${enc(result.insertedId)}`);
-      clearCart();
-      onPlaced(order);
-    } catch (error) {
-      setErrors({ form: errorMessage(error) });
-      // items.{i}.quantity / items.{i}.toolId: the line the server could not meet.
-      const lineErrors: Record<string, string> = {};
-      for (const [field, message] of Object.entries(serverFieldErrors(error) ?? {})) {
-        const index = /^items\.(\d+)\./.exec(field)?.[1];
-        if (index !== undefined && items[Number(index)]) lineErrors[items[Number(index)].toolId] = message;
-      }
-      onRefused(lineErrors);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <form onSubmit={onSubmit} noValidate className="card space-y-4 p-6" aria-labelledby="checkout-heading">
-      <h2 id="checkout-heading" className="text-xl font-black">
-        Check out
-      </h2>
-      <DeliveryFields user={user} bind={bind} />
-      {errors.form && (
-        <p className="field-error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <SubmitButton busy={busy} busyLabel="Placing your order…" disabled={blocked} className="btn-primary w-full">
-        Place order
-      </SubmitButton>
-    </form>
-  );
-}
-
-/** The confirmation: the order's lines as the server placed them, and the way to pay. */
-function Placed({ order }: { order: Order }) {
-  return (
-    <section className="card space-y-4 p-6" aria-labelledby="placed-heading">
-      <h2 id="placed-heading" className="text-xl font-black text-success" role="status">
-        {messages.orderPlaced}
-      </h2>
-      <OrderLinesList order={order} />
-      <p className="text-lg">
-        Total: <strong data-testid="placed-total">{formatCents(order.totalCents)}</strong>
-      </p>
-      <div className="flex flex-wrap gap-3">
-        <a href={`/dashboard/payment/${order._id}`} className="btn btn-primary no-underline">
-          Pay now
-        </a>
-        <a href="/dashboard/myorders" className="btn btn-outline no-underline">
-          My Orders
-        </a>
-      </div>
-    </section>
-  );
-}

@@ -1,19 +1,24 @@
 // The purchase form on /tools/{id}: login required; the limits come from the live tool. One quantity
 // for both of its actions: Purchase places the order now (address and phone), Add to cart keeps the
-// units for a later checkout of several tools (the spec's rules, counting what the cart holds).
+// units for a later checkout of several tools (the spec's rules, counting what the cart holds). The
+// unit price follows the tool's price breaks as the quantity changes; above its quote threshold the
+// form asks for a quote instead.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage } from '../client/api';
 import { addCartItem, cartQuantity } from '../client/cart';
 import { $user } from '../client/session-store';
 import { toast } from '../client/toast';
 import { messages } from '../lib/messages';
-import { formatCents, toCents } from '../lib/money';
-import { quantityError, quantityInput } from '../lib/rules';
+import { formatCents, orderTotalCents } from '../lib/money';
+import { pricingOfTool, unitPriceCents } from '../lib/pricing';
+import { quantityError, quantityInput, quoteQuantityError } from '../lib/rules';
 import type { Tool } from '../lib/entities';
 import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliveryJson } from './ui/DeliveryFields';
 import { Field } from './ui/Field';
 import { RequireAuth } from './ui/Guards';
+import { NextBreak } from './ui/NextBreak';
+import { QuoteRequest } from './ui/QuoteRequest';
 import { Spinner } from './ui/Spinner';
 import { SubmitButton } from './ui/SubmitButton';
 import { useForm } from './ui/useForm';
@@ -30,6 +35,7 @@ function Purchase({ initial }: { initial: Tool }) {
   const user = useStore($user)!;
   const [tool, setTool] = useState<Tool>(initial);
   const checkQuantity = (value: string) => quantityError(Number(value), tool);
+  const pricing = useMemo(() => pricingOfTool(tool), [tool]);
   // Quantity and phone are checked when they lose focus; fields stay editable while the order is sent.
   const { values, setValues, errors, setErrors, busy, setBusy, bind } = useForm(
     { quantity: String(initial.minimumOrderQuantity), ...EMPTY_DELIVERY },
@@ -93,19 +99,29 @@ function Purchase({ initial }: { initial: Tool }) {
       return problem ? { ...rest, quantity: problem } : rest;
     });
     if (problem) return setCarted(null);
-    addCartItem(tool._id, wanted, { name: tool.name, price: tool.price });
+    addCartItem(tool._id, wanted, { name: tool.name, price: tool.price, priceBreaks: tool.priceBreaks });
     setCarted(cartQuantity(tool._id));
   }
 
+  /** The hint's button: the quantity of the next break, checked at once. */
+  function setQuantity(quantity: number) {
+    setValues((v) => ({ ...v, quantity: String(quantity) }));
+    setErrors((e) => ({ ...e, quantity: checkQuantity(String(quantity)) ?? '' }));
+  }
+
   const count = Number(values.quantity);
-  const total = Number.isInteger(count) && count > 0 ? count * toCents(tool.price) : null;
-  const soldOut = tool.availableQuantity < tool.minimumOrderQuantity;
+  const counted = Number.isInteger(count) && count > 0;
+  const unit = unitPriceCents(pricing, counted ? count : tool.minimumOrderQuantity);
+  const total = counted ? orderTotalCents(count, unit) : null;
+  const quote = tool.quoteAbove !== null && counted && count > tool.quoteAbove;
+  const soldOut = tool.availableQuantity < tool.minimumOrderQuantity && !quote;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="purchase-heading">
       <p className="text-sm text-steel-600" aria-live="polite">
         In stock now: <strong data-testid="live-stock">{tool.availableQuantity}</strong> · minimum order{' '}
         {tool.minimumOrderQuantity}
+        {tool.packSize > 1 && <> · packs of {tool.packSize}</>}
       </p>
       <DeliveryFields user={user} bind={bind}>
         <Field
@@ -116,22 +132,38 @@ function Purchase({ initial }: { initial: Tool }) {
           {...bind('quantity')}
         />
       </DeliveryFields>
-      <p className="text-sm">
-        Total: <strong>{total === null ? '—' : formatCents(total)}</strong>
-      </p>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <SubmitButton
-          busy={busy}
-          busyLabel="Placing your order…"
-          disabled={Boolean(errors.quantity) || soldOut}
-          className="btn-primary w-full"
-        >
-          {soldOut ? 'Out of stock' : 'Purchase'}
-        </SubmitButton>
-        <button type="button" className="btn btn-outline w-full" onClick={onAddToCart} disabled={soldOut}>
-          Add to cart
-        </button>
+      <div>
+        <p className="flex flex-wrap gap-x-4 text-sm" aria-live="polite">
+          <span>
+            Unit price: <strong data-testid="unit-price">{formatCents(unit)}</strong>
+          </span>
+          <span>
+            Total: <strong data-testid="line-total">{total === null ? '—' : formatCents(total)}</strong>
+          </span>
+        </p>
+        <NextBreak pricing={pricing} quantity={count} onAdd={setQuantity} className="mt-1" />
       </div>
+      {quote ? (
+        <QuoteRequest
+          items={[{ toolId: tool._id, quantity: count }]}
+          problem={quoteQuantityError(count, tool)}
+          intro={`Over ${tool.quoteAbove} units we price each order ourselves: ask for a quote and we answer with a price for this quantity.`}
+        />
+      ) : (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <SubmitButton
+            busy={busy}
+            busyLabel="Placing your order…"
+            disabled={Boolean(errors.quantity) || soldOut}
+            className="btn-primary w-full"
+          >
+            {soldOut ? 'Out of stock' : 'Purchase'}
+          </SubmitButton>
+          <button type="button" className="btn btn-outline w-full" onClick={onAddToCart} disabled={soldOut}>
+            Add to cart
+          </button>
+        </div>
+      )}
       {carted !== null && (
         <p className="text-sm text-success" role="status">
           {messages.cartAdded}: {carted} in your cart.{' '}

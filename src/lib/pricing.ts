@@ -1,6 +1,7 @@
 // Quantity pricing (price breaks) and pack sizes: one set of rules for the tool page, the purchase
 // form, the cart and the server, which prices every line from the database with these functions.
-import { formatCents } from './money.ts';
+import type { Tool } from './entities.ts';
+import { formatCents, toCents } from './money.ts';
 
 /** A price break: from `minQuantity` units on, each unit costs `priceCents`. */
 export interface PriceBreakCents {
@@ -14,6 +15,16 @@ export interface Priced {
   minimumOrderQuantity: number;
   priceBreaks: readonly PriceBreakCents[];
 }
+
+/** A tool as the API serves it (dollars) in the cents these functions read. */
+export const pricingOfTool = (
+  tool: Pick<Tool, 'price' | 'minimumOrderQuantity' | 'priceBreaks' | 'packSize'>,
+): Priced & { packSize: number } => ({
+  priceCents: toCents(tool.price),
+  minimumOrderQuantity: tool.minimumOrderQuantity,
+  priceBreaks: (tool.priceBreaks ?? []).map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })),
+  packSize: tool.packSize ?? 1,
+});
 
 /** The unit price of `quantity` units: the last break reached, else the list price. */
 export function unitPriceCents(tool: Pick<Priced, 'priceCents' | 'priceBreaks'>, quantity: number): number {

@@ -316,12 +316,16 @@ export const accountDeletionSchema = z.object({
 });
 export type AccountDeletion = z.output<typeof accountDeletionSchema>;
 
-/** First message of a zod error per field: what forms show under inputs. */
+/**
+ * First message of a zod error per field: what forms show under inputs. A nested field's message is also
+ * under its whole path (`priceBreaks.0.price`), for forms with rows.
+ */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = String(issue.path[0] ?? '_');
     out[key] ??= issue.message;
+    if (issue.path.length > 1) out[issue.path.map(String).join('.')] ??= issue.message;
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { navigate } from '../../client/router';
 import { $user } from '../../client/session-store';
 import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
-import { formatCents } from '../../lib/money';
+import { formatCents, toCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
@@ -51,9 +51,22 @@ export default function MyOrders() {
 
   const columns: Column<Order>[] = [
     { header: '#', cell: (o) => orders.pager.page * orders.pager.size + (orders.rows?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
-    { header: 'Product name', rowHeader: true, cell: (o) => <OrderProduct order={o} /> },
+    { header: 'Product name', rowHeader: true, cell: (o) => <OrderProduct order={o} withPrices /> },
     // A cart's lines each have their own quantity (in the product cell): their sum would add different tools.
-    { header: 'Quantity', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity), className: 'tabular-nums' },
+    // The unit price is the one placed (a price break shows).
+    {
+      header: 'Quantity',
+      cell: (o) =>
+        o.items.length > 1 ? (
+          <span className="text-steel-600">By line</span>
+        ) : (
+          <span className="block">
+            {o.quantity}
+            {o.items[0] && <span className="block text-xs whitespace-nowrap text-steel-600">at {formatCents(toCents(o.items[0].price))} each</span>}
+          </span>
+        ),
+      className: 'tabular-nums',
+    },
     { header: 'Total', cell: (o) => formatCents(o.totalCents), className: 'tabular-nums font-semibold whitespace-nowrap' },
     {
       header: 'Date',

@@ -29,6 +29,10 @@ export const dashboardPaths = {
   payment: { path: '/dashboard/payment/:id', audience: 'all' },
   // An order's page, for its buyer and admins (pages/dashboard/orders/[id].astro, on request).
   orderDetail: { path: '/dashboard/orders/:id', audience: 'all' },
+  // Issue 26, from Manage products: a product's edit form and its stock history (pages/dashboard/
+  // editproduct/[id].astro and stock/[id].astro, on request).
+  editProduct: { path: '/dashboard/editproduct/:id', audience: 'admin' },
+  stockHistory: { path: '/dashboard/stock/:id', audience: 'admin' },
 } as const satisfies Record<string, DashboardPath>;
 
 export type DashboardScreen = keyof typeof dashboardPaths;

@@ -23,6 +23,8 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   emails: lazy(() => import('./Emails')),
   payment: lazy(() => import('./Payment')),
   orderDetail: lazy(() => import('./OrderDetail')),
+  editProduct: lazy(() => import('./EditProduct')),
+  stockHistory: lazy(() => import('./StockHistory')),
 };
 
 export const dashboardRoutes: DashboardRoute[] = Object.entries(dashboardPaths).map(([name, path]) => ({

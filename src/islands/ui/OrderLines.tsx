@@ -3,7 +3,7 @@
 import type { Order } from '../../lib/entities';
 import { formatCents, toCents } from '../../lib/money';
 
-/** Each line as 'quantity x price = line total' (the payment page's and the confirmation's form). */
+/** Each line as 'quantity x price = line total' (the payment page's and the confirmation's form; the price as placed). */
 export function OrderLinesList({ order }: { order: Pick<Order, 'items'> }) {
   return (
     <ul className="divide-y divide-steel-100" aria-label="Order lines">
@@ -19,8 +19,11 @@ export function OrderLinesList({ order }: { order: Pick<Order, 'items'> }) {
   );
 }
 
-/** A table's product cell: the tool's name, or for several lines "N tools" and what they are. */
-export function OrderProduct({ order }: { order: Pick<Order, 'items' | 'productName'> }) {
+/**
+ * A table's product cell: the tool's name, or for several lines "N tools" and what they are (with
+ * `withPrices`, each at its unit price as placed: a price break shows).
+ */
+export function OrderProduct({ order, withPrices = false }: { order: Pick<Order, 'items' | 'productName'>; withPrices?: boolean }) {
   if (order.items.length <= 1) return <>{order.productName}</>;
   // One box: a stacked card's cell lays its children out in a row beside the label.
   return (
@@ -30,6 +33,7 @@ export function OrderProduct({ order }: { order: Pick<Order, 'items' | 'productN
         {order.items.map((item, i) => (
           <li key={i}>
             {item.quantity} × {item.productName}
+            {withPrices && <> at {formatCents(toCents(item.price))}</>}
           </li>
         ))}
       </ul>

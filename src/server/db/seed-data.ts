@@ -8,6 +8,10 @@ export interface SeedTool {
   minimumOrderQuantity: number;
   availableQuantity: number;
   img: string;
+  /** Quantity prices (issue 26), ascending; none: one price. */
+  priceBreaks?: { minQuantity: number; priceCents: number }[];
+  /** Orders are whole packs of this many (1 when absent). */
+  packSize?: number;
 }
 
 export interface SeedReview {
@@ -36,6 +40,10 @@ export const seedTools: SeedTool[] = [
     minimumOrderQuantity: 30,
     availableQuantity: 2600,
     img: '/images/tools/milled-face-framing-hammer.svg',
+    priceBreaks: [
+      { minQuantity: 100, priceCents: 3290 },
+      { minQuantity: 250, priceCents: 3050 },
+    ],
   },
   {
     name: 'Ironcrest 24 oz Ball-Peen Hammer',
@@ -62,6 +70,10 @@ export const seedTools: SeedTool[] = [
     priceCents: 1150,
     minimumOrderQuantity: 60,
     availableQuantity: 3800,
+    priceBreaks: [
+      { minQuantity: 120, priceCents: 1080 },
+      { minQuantity: 300, priceCents: 990 },
+    ],
     img: '/images/tools/rubber-mallet.svg',
   },
   {
@@ -89,6 +101,12 @@ export const seedTools: SeedTool[] = [
     priceCents: 990,
     minimumOrderQuantity: 100,
     availableQuantity: 5000,
+    // Boxed in 25s: a break at 250 and 500 (whole boxes).
+    packSize: 25,
+    priceBreaks: [
+      { minQuantity: 250, priceCents: 920 },
+      { minQuantity: 500, priceCents: 850 },
+    ],
     img: '/images/tools/cold-chisel.svg',
   },
   {

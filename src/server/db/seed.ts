@@ -18,11 +18,27 @@ export async function seedIfEmpty(db: Db, { demoAccounts }: { demoAccounts: bool
     const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM tools');
     if (n > 0) return false;
     for (const t of seedTools) {
+      const id = seedId('tool', t.name);
       await tx.query(
-        `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [seedId('tool', t.name), t.name, t.description, t.img, t.priceCents, t.minimumOrderQuantity, t.availableQuantity],
+        `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks, pack_size)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          id,
+          t.name,
+          t.description,
+          t.img,
+          t.priceCents,
+          t.minimumOrderQuantity,
+          t.availableQuantity,
+          JSON.stringify(t.priceBreaks ?? []),
+          t.packSize ?? 1,
+        ],
       );
+      // The ledger starts with the stock, so its balance equals the tool's from the first row.
+      await tx.query(`INSERT INTO stock_ledger (tool_id, delta, reason, balance) VALUES ($1, $2, 'admin restock', $2)`, [
+        id,
+        t.availableQuantity,
+      ]);
     }
     // The demo stock opens each tool's stock ledger.
     await tx.query(
