@@ -18,8 +18,11 @@ export interface Tool {
 
 /** A tool as Manage products lists it (admins): its low-stock level and whether stock is below it. */
 export interface AdminTool extends Tool {
+  /** The level in effect: the tool's own, else the shop's default. */
   lowStockUnits: number;
   lowStock: boolean;
+  /** The tool's own level (null: it follows the shop's default), as Edit product sets it. */
+  ownLowStockUnits: number | null;
 }
 
 /** One movement of a tool's stock (GET /tools/{id}/ledger); `balance` is the units for sale after it. */

@@ -71,7 +71,9 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 // Every API route with its ids replaced, so labels stay a small fixed set whatever the URLs.
 const API_ROUTES: [RegExp, string][] = [
-  [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe)$/, '/api/$1'],
+  [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe|settings|discounts|quote-totals)$/, '/api/$1'],
+  [/^\/api\/discounts\/[^/]+$/, '/api/discounts/:id'],
+  [/^\/api\/tools\/[^/]+\/(edit|ledger)$/, '/api/tools/:id/$1'],
   [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
   [/^\/api\/quotes$/, '/api/quotes'],
   [/^\/api\/quotes\/[^/]+$/, '/api/quotes/:id'],

@@ -107,6 +107,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['PUT /tool/update/{id}',                        [401, 403, 403, 200], () => ({ url: `/api/tool/update/${fx.toolId}`, json: { availableQuantity: 500 } })],
   ['PUT /tools/{id} (Edit product)',               [401, 403, 403, 200], () => ({
     url: `/api/tools/${fx.toolId}`, json: { name: 'Mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 1, img: '/images/tools/rubber-mallet.svg', priceBreaks: [{ minQuantity: 10, price: 9 }] } })],
+  ['GET /tools/{id}/edit',                         [401, 403, 403, 200], () => ({ url: `/api/tools/${fx.toolId}/edit` })],
   ['GET /tools/{id}/ledger',                       [401, 403, 403, 200], () => ({ url: `/api/tools/${fx.toolId}/ledger?limit=5` })],
   ['GET /tools?sort=low-stock (Manage products)',  [401, 403, 403, 200], () => ({ url: '/api/tools?limit=5&sort=low-stock' })],
   ['DELETE /allusers/dlt/{email}',                 [401, 403, 403, 200], async () => ({ url: `/api/allusers/dlt/${await victim()}` })],
@@ -146,6 +147,16 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     url: `/api/quotes/${fx.quoteId}/answer`, json: { lines: [{ toolId: fx.toolId, price: 9.5 }], expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString() } })],
   ['POST /quotes/{id}/accept (answered)',          [401, 201, 404, 403], async () => ({ url: `/api/quotes/${await aliceQuote(true)}/accept`, json: { address: ADDRESS, phone: PHONE } })],
   ['POST /quotes/{id}/decline',                    [401, 200, 404, 403], async () => ({ url: `/api/quotes/${await aliceQuote()}/decline` })],
+  ['GET /settings',                                [200, 200, 200, 200], () => ({ url: '/api/settings' })],
+  ['PUT /settings',                                [401, 403, 403, 200], () => ({ url: '/api/settings', json: { deliveryFlat: 0, vatRate: 0, pricesIncludeVat: false } })],
+  ['GET /discounts',                               [401, 403, 403, 200], () => ({ url: '/api/discounts' })],
+  ['POST /discounts',                              [401, 403, 403, 201], () => ({ url: '/api/discounts', json: { code: `AUTH${unique()}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 30), percentOff: 5 } })],
+  ['DELETE /discounts/{id}',                       [401, 403, 403, 200], async (caller) => {
+    const made = await store.request('POST', '/api/discounts', { token: access.admin, json: { code: `DEL${unique()}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 30), amountOff: 1 } });
+    void caller;
+    return { url: `/api/discounts/${made.data.insertedId}` };
+  }],
+  ['POST /quote-totals',                           [200, 200, 200, 200], () => ({ url: '/api/quote-totals', json: { items: [{ toolId: fx.toolId, quantity: 1 }] } })],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];

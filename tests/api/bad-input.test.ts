@@ -338,6 +338,8 @@ describe('path parameters', () => {
     ['PUT', '/api/tool/update/{}', 'admin'],
     ['PUT', '/api/tools/{}', 'admin'],
     ['GET', '/api/tools/{}/ledger', 'admin'],
+    ['GET', '/api/tools/{}/edit', 'admin'],
+    ['DELETE', '/api/discounts/{}', 'admin'],
     ['GET', '/api/booking/{}', 'admin'],
     ['DELETE', '/api/booking/dlt/{}', 'admin'],
     ['PUT', '/api/booking/ship/{}', 'admin'],

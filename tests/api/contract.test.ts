@@ -7,7 +7,7 @@ const ID = expect.stringMatching(/^[0-9a-f]{24}$/);
 // The spec's fields, then the trade's (issue 26): price breaks, pack size and the quote threshold.
 const TOOL_KEYS = ['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'packSize', 'price', 'priceBreaks', 'quoteAbove'];
 /** Manage products' page adds the shop's low-stock level and flag. */
-const ADMIN_TOOL_KEYS = [...TOOL_KEYS, 'lowStock', 'lowStockUnits'].sort();
+const ADMIN_TOOL_KEYS = [...TOOL_KEYS, 'lowStock', 'lowStockUnits', 'ownLowStockUnits'].sort();
 const ORDER_KEYS = ['_id', 'productName', 'price', 'userName', 'email', 'address', 'phone', 'quantity', 'payment', 'transactionId', 'toolId', 'shippingStatus', 'items', 'totalCents'];
 const USER_KEYS = ['address', 'education', 'email', 'name', 'phoneNumber', 'role', 'signUpDate', 'social'];
 // The public list omits the spec's addedBy (a reviewer's email); the admins' moderation list has it.

@@ -180,6 +180,10 @@ describe('Edit product (PUT /tools/{id})', () => {
       quoteAbove: 600,
       priceBreaks: [{ minQuantity: 60, price: 14 }],
     });
+    // Edit product loads the tool with its own low-stock level (admins only), so saving keeps it.
+    expect((await store.request('GET', `/api/tools/${toolId}/edit`, { token: admin })).data).toMatchObject({ ownLowStockUnits: 30, lowStockUnits: 30 });
+    expectApiError(await store.request('GET', `/api/tools/${toolId}/edit`, { token: alice }), 403);
+    expectApiError(await store.request('GET', `/api/tools/${'0'.repeat(24)}/edit`, { token: admin }), 404);
     const [event] = await store.db.query<{ actor: string; data: { before: { name: string }; after: { name: string; packSize: number } } }>(
       `SELECT actor, data FROM events WHERE type = 'tool.updated' AND subject = $1`,
       [toolId],

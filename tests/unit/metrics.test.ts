@@ -34,6 +34,10 @@ describe('route labels', () => {
     expect(routeLabel('/api/quotes?state=answered')).toBe('/api/quotes');
     expect(routeLabel('/api/quotes/65f0c0ffee')).toBe('/api/quotes/:id');
     expect(routeLabel('/api/quotes/65f0c0ffee/accept')).toBe('/api/quotes/:id/accept');
+    expect(routeLabel('/api/tools/65f0c0ffee/ledger')).toBe('/api/tools/:id/ledger');
+    expect(routeLabel('/api/tools/65f0c0ffee/edit')).toBe('/api/tools/:id/edit');
+    expect(routeLabel('/api/discounts/65f0c0ffee')).toBe('/api/discounts/:id');
+    expect(routeLabel('/api/quote-totals')).toBe('/api/quote-totals');
     expect(routeLabel('/tools/abc/')).toBe('/tools/:id');
     expect(routeLabel('/_astro/client.1234.js')).toBe('/_astro/*');
   });

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
 import { navigate } from '../../client/router';
 import { toast } from '../../client/toast';
-import type { AdminTool, Tool } from '../../lib/entities';
+import type { AdminTool } from '../../lib/entities';
 import type { ToolEdit } from '../../lib/schemas';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadError } from '../ui/States';
@@ -14,8 +14,8 @@ import { dashboardPaths } from './paths';
 
 const MANAGE = dashboardPaths.manageProducts.path;
 
-/** The form's strings for a tool as the API serves it (the low-stock level only when the answer carries it). */
-function draftOf(tool: Tool & Partial<Pick<AdminTool, 'lowStockUnits'>>): ProductDraft {
+/** The form's strings for a tool as Edit product loads it (its own low-stock level, empty when it follows the shop's). */
+function draftOf(tool: AdminTool): ProductDraft {
   return {
     values: {
       name: tool.name,
@@ -25,7 +25,7 @@ function draftOf(tool: Tool & Partial<Pick<AdminTool, 'lowStockUnits'>>): Produc
       availableQuantity: String(tool.availableQuantity),
       packSize: String(tool.packSize),
       quoteAbove: tool.quoteAbove === null ? '' : String(tool.quoteAbove),
-      lowStockUnits: tool.lowStockUnits === undefined ? '' : String(tool.lowStockUnits),
+      lowStockUnits: tool.ownLowStockUnits === null ? '' : String(tool.ownLowStockUnits),
     },
     breaks: tool.priceBreaks.map((b) => ({ minQuantity: String(b.minQuantity), price: String(b.price) })),
     img: tool.img,
@@ -34,13 +34,13 @@ function draftOf(tool: Tool & Partial<Pick<AdminTool, 'lowStockUnits'>>): Produc
 
 export default function EditProduct({ params }: { params: Record<string, string> }) {
   const id = params.id ?? '';
-  const [tool, setTool] = useState<Tool | null>(null);
+  const [tool, setTool] = useState<AdminTool | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     // The live tool, not a copy the browser kept: an edit starts from what is there now.
-    api.get<Tool>(`tools/${enc(id)}`, { cache: 'no-cache' }).then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
+    api.get<AdminTool>(`tools/${enc(id)}/edit`).then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
   }, [id, attempt]);
 
   async function save(product: ToolEdit) {

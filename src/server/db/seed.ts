@@ -40,11 +40,6 @@ export async function seedIfEmpty(db: Db, { demoAccounts }: { demoAccounts: bool
         t.availableQuantity,
       ]);
     }
-    // The demo stock opens each tool's stock ledger.
-    await tx.query(
-      `INSERT INTO stock_ledger (tool_id, delta, reason, balance)
-       SELECT id, available_quantity, 'admin restock', available_quantity FROM tools WHERE available_quantity > 0 ORDER BY seq`,
-    );
     for (const r of seedReviews) {
       await tx.query('INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, $2, $3, $4, $5)', [
         seedId('review', `${r.addedBy}:${r.name}`),

@@ -53,6 +53,11 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
       if (!(await tools.update(id, input, c.get('user').email))) throw notFound('Tool');
       return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
     })
+    .get('/tools/:id/edit', adminOnly(deps), async (c) => {
+      const tool = await tools.forEdit(parse(idSchema, c.req.param('id')));
+      if (!tool) throw notFound('Tool');
+      return c.json(tool);
+    })
     .get('/tools/:id/ledger', adminOnly(deps), async (c) => {
       c.header('Cache-Control', 'no-store');
       const ask = pageAsk({ limit: '50', ...c.req.query() }, ledgerKeySchema)!;

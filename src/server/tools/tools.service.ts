@@ -93,7 +93,7 @@ const COLUMNS =
 export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnits?: number } = {}) {
   const adminToolJson = (r: ToolRow): AdminTool => {
     const lowStockUnits = lowStockLevel(r, options.lowStockUnits);
-    return { ...toolJson(r), lowStockUnits, lowStock: r.available_quantity < lowStockUnits };
+    return { ...toolJson(r), lowStockUnits, lowStock: r.available_quantity < lowStockUnits, ownLowStockUnits: r.low_stock_units };
   };
   /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
   let ids: Set<string> | undefined;
@@ -148,6 +148,11 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
         [limit + 1, after ?? null],
       );
       return listPage(rows, limit, total, (r) => r.seq, json);
+    },
+    /** One tool as Edit product loads it (admins), read fresh; undefined when there is no such tool. */
+    async forEdit(id: string): Promise<AdminTool | undefined> {
+      const [row] = await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1`, [id]);
+      return row && adminToolJson(row);
     },
     /** One page of a tool's stock movements, newest first; undefined when there is no such tool. */
     async ledger(id: string, ask: PageAsk<number>): Promise<ListPage<StockMovement> | undefined> {
