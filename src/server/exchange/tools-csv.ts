@@ -132,8 +132,8 @@ export interface PlannedRow extends ImportRow {
 
 /**
  * Each row matched to the catalogue: by _id when given (an unknown one is an error), else by name,
- * ignoring case (two tools of that name: an error asking for the _id). A name, an _id or a tool that
- * two rows of the file name is an error on the later row.
+ * ignoring case (two tools of that name: an error asking for the _id). Two rows for one tool, or a name
+ * on two rows that are not both matched by _id, is an error on the later row.
  */
 export function planImport(rows: ToolCsvRow[], known: KnownTool[]): PlannedRow[] {
   const ids = new Set(known.map((t) => t.id));
@@ -142,14 +142,16 @@ export function planImport(rows: ToolCsvRow[], known: KnownTool[]): PlannedRow[]
     const key = t.name.trim().toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), t.id]);
   }
-  const names = new Map<string, number>();
+  // Rows without an _id are told apart by name alone; tools already sharing a name may each have a row by _id.
+  const names = new Map<string, { line: number; byId: boolean }>();
   const targets = new Map<string, number>();
   return rows.map((row) => {
     const errors = [...row.errors];
     const key = row.name.toLowerCase();
     const sameName = key ? names.get(key) : undefined;
-    if (sameName !== undefined) errors.push({ column: 'name', message: `The name is also on line ${sameName}; each tool once per file` });
-    else if (key) names.set(key, row.line);
+    if (sameName && !(row.id && sameName.byId))
+      errors.push({ column: 'name', message: `The name is also on line ${sameName.line}; give each row its _id, or each tool once per file` });
+    else if (key && !sameName) names.set(key, { line: row.line, byId: Boolean(row.id) });
     let target: string | undefined;
     if (row.id) {
       if (ids.has(row.id)) target = row.id;
