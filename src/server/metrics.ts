@@ -72,6 +72,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 // Every API route with its ids replaced, so labels stay a small fixed set whatever the URLs.
 const API_ROUTES: [RegExp, string][] = [
   [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe)$/, '/api/$1'],
+  [/^\/api\/(export\/tools\.csv|export\/orders\.csv|import\/tools)$/, '/api/$1'],
   [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
   [/^\/api\/tools\/[^/]+$/, '/api/tools/:id'],
   [/^\/api\/tools\/[^/]+\/reviews$/, '/api/tools/:id/reviews'],
