@@ -19,6 +19,7 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   messages: lazy(() => import('./Messages')),
   activity: lazy(() => import('./Activity')),
   emails: lazy(() => import('./Emails')),
+  importExport: lazy(() => import('./ImportExport')),
   payment: lazy(() => import('./Payment')),
   orderDetail: lazy(() => import('./OrderDetail')),
 };
