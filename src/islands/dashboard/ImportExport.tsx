@@ -77,7 +77,7 @@ export default function ImportExport(_props: { params: Record<string, string> })
           <p className="mt-1 mb-4 text-sm text-steel-600">
             One row per order line: buyer, payment, shipping, quantity and prices. Days are in UTC; leave them empty for every order.
           </p>
-          <form className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={downloadOrders} aria-label="Download orders">
+          <form className="grid gap-3 sm:grid-cols-2" onSubmit={downloadOrders} aria-label="Download orders">
             <div>
               <label className="label" htmlFor="export-from">
                 Placed from
@@ -90,7 +90,9 @@ export default function ImportExport(_props: { params: Record<string, string> })
               </label>
               <input id="export-to" type="date" className="input" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
             </div>
-            <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />
+            <div className="sm:col-span-2">
+              <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />
+            </div>
           </form>
         </Panel>
       </div>
