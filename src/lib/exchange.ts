@@ -18,7 +18,14 @@ export const TOOL_CSV_COLUMNS = [
 ] as const;
 export type ToolCsvColumn = (typeof TOOL_CSV_COLUMNS)[number];
 /** An import without one of these is refused whole; the others may be left out (empty: no _id, pack of 1, none). */
-export const REQUIRED_TOOL_CSV_COLUMNS: readonly ToolCsvColumn[] = ['name', 'description', 'img', 'price', 'minimumOrderQuantity', 'availableQuantity'];
+export const REQUIRED_TOOL_CSV_COLUMNS: readonly ToolCsvColumn[] = [
+  'name',
+  'description',
+  'img',
+  'price',
+  'minimumOrderQuantity',
+  'availableQuantity',
+];
 
 /** The orders file's columns: one row per order line, the order's own fields repeated on each of its lines. */
 export const ORDER_CSV_COLUMNS = [
@@ -44,7 +51,8 @@ export const CSV_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const CSV_IMPORT_MAX_ROWS = 50_000;
 
 /** A tool's breaks as one cell: `minQuantity:price` pairs joined by `|`, e.g. `100:11.20|500:9.90` (empty: none). */
-export const formatPriceBreaks = (breaks: PriceBreak[]): string => breaks.map((b) => `${b.minQuantity}:${b.price.toFixed(2)}`).join('|');
+export const formatPriceBreaks = (breaks: PriceBreak[]): string =>
+  breaks.map((b) => `${b.minQuantity}:${b.price.toFixed(2)}`).join('|');
 
 export const PRICE_BREAKS_FORMAT = 'Write price breaks as quantity:price pairs joined by |, e.g. 100:11.20|500:9.90';
 

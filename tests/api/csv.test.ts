@@ -28,20 +28,38 @@ afterAll(() => store.close());
  * A GET read as bytes: the harness's text() would drop the BOM, which is what is under test. The text
  * keeps it (ignoreBOM); an error's JSON is parsed.
  */
-async function get(url: string, token: string | null = admin): Promise<{ status: number; data: any; headers: Headers }> {
-  const response = await store.app.request(url, { headers: token ? { authorization: `Bearer ${token}` } : {} }, { clientAddress: '127.0.0.1' });
+async function get(
+  url: string,
+  token: string | null = admin,
+): Promise<{ status: number; data: any; headers: Headers }> {
+  const response = await store.app.request(
+    url,
+    { headers: token ? { authorization: `Bearer ${token}` } : {} },
+    { clientAddress: '127.0.0.1' },
+  );
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
   const isJson = response.headers.get('content-type')?.startsWith('application/json');
   return { status: response.status, data: isJson ? JSON.parse(text) : text, headers: response.headers };
 }
-const importCsv = (body: string | Uint8Array, { apply = false, token = admin as string | null, type = 'text/csv' } = {}) =>
-  store.request('POST', `/api/import/tools${apply ? '?apply=1' : ''}`, { token, body: body as BodyInit, headers: { 'content-type': type } });
+const importCsv = (
+  body: string | Uint8Array,
+  { apply = false, token = admin as string | null, type = 'text/csv' } = {},
+) =>
+  store.request('POST', `/api/import/tools${apply ? '?apply=1' : ''}`, {
+    token,
+    body: body as BodyInit,
+    headers: { 'content-type': type },
+  });
 
 /** A file as a spreadsheet would save it: the header, then the rows. */
-const csvOf = (header: readonly string[], rows: (string | number | null)[][]) => stringify([[...header], ...rows], { record_delimiter: 'windows' });
+const csvOf = (header: readonly string[], rows: (string | number | null)[][]) =>
+  stringify([[...header], ...rows], { record_delimiter: 'windows' });
 /** A tools file with the export's columns; each row gives the columns it sets. */
 const toolsFile = (rows: Partial<Record<(typeof TOOL_CSV_COLUMNS)[number], string | number>>[]) =>
-  csvOf(TOOL_CSV_COLUMNS, rows.map((r) => TOOL_CSV_COLUMNS.map((c) => r[c] ?? '')));
+  csvOf(
+    TOOL_CSV_COLUMNS,
+    rows.map((r) => TOOL_CSV_COLUMNS.map((c) => r[c] ?? '')),
+  );
 const toolRow = (name: string, over: Partial<Record<(typeof TOOL_CSV_COLUMNS)[number], string | number>> = {}) => ({
   name,
   description: 'Drop-forged, for one test.',
@@ -59,10 +77,19 @@ function records(text: string): Record<string, string>[] {
 }
 
 const toolFromDb = async (id: string) =>
-  (await store.db.query<{ available_quantity: number; stock_version: number; name: string; price_cents: number; price_breaks: unknown; pack_size: number }>(
-    'SELECT available_quantity, stock_version, name, price_cents, price_breaks, pack_size FROM tools WHERE id = $1',
-    [id],
-  ))[0];
+  (
+    await store.db.query<{
+      available_quantity: number;
+      stock_version: number;
+      name: string;
+      price_cents: number;
+      price_breaks: unknown;
+      pack_size: number;
+    }>(
+      'SELECT available_quantity, stock_version, name, price_cents, price_breaks, pack_size FROM tools WHERE id = $1',
+      [id],
+    )
+  )[0];
 const ledgerOf = (id: string) =>
   store.db.query<{ delta: number; reason: string; balance: number; actor: string | null }>(
     'SELECT delta, reason, balance, actor FROM stock_ledger WHERE tool_id = $1 ORDER BY seq',
@@ -130,7 +157,13 @@ describe('GET /export/tools.csv', () => {
 
   it('makes formula cells inert with a leading apostrophe, and the import takes it off again', async () => {
     const tag = unique();
-    const cases = [`=HYPERLINK("http://evil.example","x") ${tag}`, `+1+cmd ${tag}`, `-2+3 ${tag}`, `@SUM(A1) ${tag}`, `'=already quoted ${tag}`];
+    const cases = [
+      `=HYPERLINK("http://evil.example","x") ${tag}`,
+      `+1+cmd ${tag}`,
+      `-2+3 ${tag}`,
+      `@SUM(A1) ${tag}`,
+      `'=already quoted ${tag}`,
+    ];
     const ids: string[] = [];
     for (const name of cases) ids.push(await makeTool(store, admin, { name, description: `=1+1 ${tag}` }));
     const rows = records((await get('/api/export/tools.csv')).data);
@@ -142,11 +175,16 @@ describe('GET /export/tools.csv', () => {
     // Tab and CR starts are formulas to some spreadsheets too (a tab needs a description: names are trimmed).
     const tabbed = await makeTool(store, admin, { description: `x ${tag}` });
     await store.db.query("UPDATE tools SET description = E'\\tcmd' WHERE id = $1", [tabbed]);
-    expect(records((await get('/api/export/tools.csv')).data).find((r) => r._id === tabbed)!.description).toBe("'\tcmd");
+    expect(records((await get('/api/export/tools.csv')).data).find((r) => r._id === tabbed)!.description).toBe(
+      "'\tcmd",
+    );
     // (The tool schema trims text, so an import would store it as 'cmd': put back what a form could write.)
     await store.db.query('UPDATE tools SET description = $2 WHERE id = $1', [tabbed, `x ${tag}`]);
     // Read back, every name is exactly as stored: an update that changes nothing.
-    const file = csvOf(TOOL_CSV_COLUMNS, rows.filter((r) => ids.includes(r._id)).map((r) => TOOL_CSV_COLUMNS.map((c) => r[c])));
+    const file = csvOf(
+      TOOL_CSV_COLUMNS,
+      rows.filter((r) => ids.includes(r._id)).map((r) => TOOL_CSV_COLUMNS.map((c) => r[c])),
+    );
     const res = await importCsv(file);
     expect(res.status, JSON.stringify(res.data)).toBe(200);
     expect(res.data.rows.map((r: any) => [r.action, r.name])).toEqual(cases.map((name) => ['update', name]));
@@ -163,7 +201,14 @@ describe('GET /export/orders.csv', () => {
     placed.late = await placeOrder(store, alice, toolA, 2);
     const cart = await store.request('POST', '/api/orders', {
       token: alice,
-      json: { items: [{ toolId: toolA, quantity: 1 }, { toolId: toolB, quantity: 4 }], address: ADDRESS, phone: PHONE },
+      json: {
+        items: [
+          { toolId: toolA, quantity: 1 },
+          { toolId: toolB, quantity: 4 },
+        ],
+        address: ADDRESS,
+        phone: PHONE,
+      },
     });
     expect(cart.status, JSON.stringify(cart.data)).toBe(201);
     placed.start = cart.data.insertedId;
@@ -171,7 +216,8 @@ describe('GET /export/orders.csv', () => {
     await payOrder(store, alice, placed.start);
     // Placed at the edges of 11 January 2024 (UTC).
     const at = { early: '2024-01-10T23:59:59Z', start: '2024-01-11T00:00:00Z', late: '2024-01-11T23:59:59.999Z' };
-    for (const [key, when] of Object.entries(at)) await store.db.query('UPDATE orders SET created_at = $2 WHERE id = $1', [placed[key], when]);
+    for (const [key, when] of Object.entries(at))
+      await store.db.query('UPDATE orders SET created_at = $2 WHERE id = $1', [placed[key], when]);
   });
 
   const idsIn = (rows: Record<string, string>[]) => [...new Set(rows.map((r) => r.orderId))];
@@ -185,19 +231,50 @@ describe('GET /export/orders.csv', () => {
     const rows = records(res.data);
     expect(idsIn(rows)).toEqual([placed.late, placed.start, placed.early]);
     const cart = rows.filter((r) => r.orderId === placed.start);
-    const [{ transaction_id: tx }] = await store.db.query<{ transaction_id: string }>('SELECT transaction_id FROM orders WHERE id = $1', [placed.start]);
+    const [{ transaction_id: tx }] = await store.db.query<{ transaction_id: string }>(
+      'SELECT transaction_id FROM orders WHERE id = $1',
+      [placed.start],
+    );
     expect(cart).toEqual([
-      expect.objectContaining({ placedAt: '2024-01-11T00:00:00Z', buyerName: 'alice', email: ALICE, payment: 'paid', shippingStatus: 'pending',
-        line: '1', toolId: toolA, quantity: '1', unitPrice: '20.00', lineTotal: '20.00', orderTotal: '49.00', refunded: '0.00', transactionId: tx }),
-      expect.objectContaining({ line: '2', toolId: toolB, quantity: '4', unitPrice: '7.25', lineTotal: '29.00', orderTotal: '49.00', transactionId: tx }),
+      expect.objectContaining({
+        placedAt: '2024-01-11T00:00:00Z',
+        buyerName: 'alice',
+        email: ALICE,
+        payment: 'paid',
+        shippingStatus: 'pending',
+        line: '1',
+        toolId: toolA,
+        quantity: '1',
+        unitPrice: '20.00',
+        lineTotal: '20.00',
+        orderTotal: '49.00',
+        refunded: '0.00',
+        transactionId: tx,
+      }),
+      expect.objectContaining({
+        line: '2',
+        toolId: toolB,
+        quantity: '4',
+        unitPrice: '7.25',
+        lineTotal: '29.00',
+        orderTotal: '49.00',
+        transactionId: tx,
+      }),
     ]);
     // The product name starts with '=': inert.
     expect(cart[1].productName.startsWith("'=Export")).toBe(true);
-    expect(rows.find((r) => r.orderId === placed.early)).toMatchObject({ payment: 'unpaid', transactionId: '', lineTotal: '21.75' });
+    expect(rows.find((r) => r.orderId === placed.early)).toMatchObject({
+      payment: 'unpaid',
+      transactionId: '',
+      lineTotal: '21.75',
+    });
   });
 
   it('takes the days in UTC, both ends included', async () => {
-    expect(idsIn(records((await get('/api/export/orders.csv?from=2024-01-11&to=2024-01-11')).data))).toEqual([placed.late, placed.start]);
+    expect(idsIn(records((await get('/api/export/orders.csv?from=2024-01-11&to=2024-01-11')).data))).toEqual([
+      placed.late,
+      placed.start,
+    ]);
     expect(idsIn(records((await get('/api/export/orders.csv?to=2024-01-10')).data))).toEqual([placed.early]);
     expect(idsIn(records((await get('/api/export/orders.csv?from=2024-01-12&to=2024-01-31')).data))).toEqual([]);
     const all = records((await get('/api/export/orders.csv')).data);
@@ -265,9 +342,21 @@ describe('POST /import/tools: the dry run', () => {
     // The quoted cell spans two lines: the next row starts on line 6.
     expect(rows[3]).toMatchObject({ row: 6, action: 'error', name: '' });
     expect(rows[3].errors.map((e: any) => e.column).sort()).toEqual(['name', 'price', 'priceBreaks']);
-    expect(rows[4]).toMatchObject({ row: 7, action: 'error', errors: [{ column: 'name', message: expect.stringContaining('line 4') }] });
-    expect(rows[5]).toMatchObject({ row: 8, action: 'error', errors: [{ column: '_id', message: 'No tool has this _id' }] });
-    expect(rows[6]).toMatchObject({ row: 9, action: 'error', errors: [{ column: 'priceBreaks', message: expect.stringMatching(/^Break 1: /) }] });
+    expect(rows[4]).toMatchObject({
+      row: 7,
+      action: 'error',
+      errors: [{ column: 'name', message: expect.stringContaining('line 4') }],
+    });
+    expect(rows[5]).toMatchObject({
+      row: 8,
+      action: 'error',
+      errors: [{ column: '_id', message: 'No tool has this _id' }],
+    });
+    expect(rows[6]).toMatchObject({
+      row: 9,
+      action: 'error',
+      errors: [{ column: 'priceBreaks', message: expect.stringMatching(/^Break 1: /) }],
+    });
   });
 
   it('asks for the _id when two tools share the name, and refuses two rows for one tool', async () => {
@@ -275,7 +364,9 @@ describe('POST /import/tools: the dry run', () => {
     await makeTool(store, admin, { name });
     await makeTool(store, admin, { name });
     const one = await makeTool(store, admin, { name: `Single ${unique()}` });
-    const res = await importCsv(toolsFile([toolRow(name), toolRow('First name', { _id: one }), toolRow('Second name', { _id: one })]));
+    const res = await importCsv(
+      toolsFile([toolRow(name), toolRow('First name', { _id: one }), toolRow('Second name', { _id: one })]),
+    );
     expect(res.data.rows.map((r: any) => [r.action, r.errors?.[0].column])).toEqual([
       ['error', 'name'],
       ['update', undefined],
@@ -292,7 +383,12 @@ describe('POST /import/tools?apply=1', () => {
     const created = `Apply new ${unique()}`;
     const file = toolsFile([
       toolRow(keptBefore.name, { _id: kept, availableQuantity: 40, price: '15.00' }),
-      toolRow(`${movedBefore.name} v2`, { _id: moved, availableQuantity: 75, packSize: 5, priceBreaks: '100:11.20|500:9.90' }),
+      toolRow(`${movedBefore.name} v2`, {
+        _id: moved,
+        availableQuantity: 75,
+        packSize: 5,
+        priceBreaks: '100:11.20|500:9.90',
+      }),
       toolRow(created, { availableQuantity: 120 }),
     ]);
     const [{ n: eventsBefore }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
@@ -302,13 +398,20 @@ describe('POST /import/tools?apply=1', () => {
     const newId = res.data.rows[2]._id;
     expect(newId).toMatch(/^[0-9a-f]{24}$/);
 
-    expect(await toolFromDb(kept)).toMatchObject({ price_cents: 1500, available_quantity: 40, stock_version: keptBefore.stock_version });
+    expect(await toolFromDb(kept)).toMatchObject({
+      price_cents: 1500,
+      available_quantity: 40,
+      stock_version: keptBefore.stock_version,
+    });
     expect(await toolFromDb(moved)).toMatchObject({
       name: `${movedBefore.name} v2`,
       available_quantity: 75,
       stock_version: movedBefore.stock_version + 1,
       pack_size: 5,
-      price_breaks: [{ minQuantity: 100, priceCents: 1120 }, { minQuantity: 500, priceCents: 990 }],
+      price_breaks: [
+        { minQuantity: 100, priceCents: 1120 },
+        { minQuantity: 500, priceCents: 990 },
+      ],
     });
     expect(await toolFromDb(newId)).toMatchObject({ name: created, available_quantity: 120 });
     // The ledger: no row for a stock that did not move; each balance is the stock.
@@ -316,8 +419,17 @@ describe('POST /import/tools?apply=1', () => {
     expect((await ledgerOf(moved)).at(-1)).toEqual({ delta: 35, reason: 'import', balance: 75, actor: ADMIN });
     expect(await ledgerOf(newId)).toEqual([{ delta: 120, reason: 'import', balance: 120, actor: ADMIN }]);
 
-    const events = await store.db.query<{ type: string; actor: string; data: any }>('SELECT type, actor, data FROM events ORDER BY seq OFFSET $1', [eventsBefore]);
-    expect(events).toEqual([{ type: 'tools.imported', actor: ADMIN, data: { target: '3 tools', before: null, after: { created: 1, updated: 2 } } }]);
+    const events = await store.db.query<{ type: string; actor: string; data: any }>(
+      'SELECT type, actor, data FROM events ORDER BY seq OFFSET $1',
+      [eventsBefore],
+    );
+    expect(events).toEqual([
+      {
+        type: 'tools.imported',
+        actor: ADMIN,
+        data: { target: '3 tools', before: null, after: { created: 1, updated: 2 } },
+      },
+    ]);
     const audit = await get('/api/audit?type=tools.imported');
     expect(audit.data.items[0]).toMatchObject({ type: 'tools.imported', actor: ADMIN, target: '3 tools' });
     // The catalogue's cache was dropped: the public read shows the import at once.
@@ -328,7 +440,11 @@ describe('POST /import/tools?apply=1', () => {
 
   it('writes nothing when one row is wrong: 422 with the same per-row report', async () => {
     const tool = await makeTool(store, admin, { name: `All or nothing ${unique()}`, availableQuantity: 10 });
-    const rows = [toolRow(`Fine ${unique()}`), toolRow('Changed', { _id: tool, availableQuantity: 99 }), toolRow(`Broken ${unique()}`, { minimumOrderQuantity: 0 })];
+    const rows = [
+      toolRow(`Fine ${unique()}`),
+      toolRow('Changed', { _id: tool, availableQuantity: 99 }),
+      toolRow(`Broken ${unique()}`, { minimumOrderQuantity: 0 }),
+    ];
     const before = await snapshot(store);
     const res = await importCsv(toolsFile(rows), { apply: true });
     expectApiError(res, 422);
@@ -347,7 +463,9 @@ describe('POST /import/tools?apply=1', () => {
     const applied = await importCsv(file, { apply: true });
     expect(applied.status, JSON.stringify(applied.data)).toBe(200);
     expect(await store.db.query('SELECT count(*)::int AS n FROM stock_ledger')).toEqual(ledgerBefore);
-    expect(await store.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id')).toEqual(versions);
+    expect(await store.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id')).toEqual(
+      versions,
+    );
     expect((await get('/api/export/tools.csv')).data).toBe(file);
   });
 });
@@ -358,11 +476,21 @@ describe('POST /import/tools: a bad file changes nothing', () => {
     ['an empty file', '', 400, /empty/],
     ['only blank lines', '\r\n,,\r\n', 400, /empty/],
     ['a header and no rows', `${header}\r\n`, 400, /no rows/],
-    ['missing columns', 'name,description\r\nHammer,Heavy\r\n', 400, /Missing column\(s\): img, price, minimumOrderQuantity, availableQuantity/],
+    [
+      'missing columns',
+      'name,description\r\nHammer,Heavy\r\n',
+      400,
+      /Missing column\(s\): img, price, minimumOrderQuantity, availableQuantity/,
+    ],
     ['an unknown column', `${header},colour\r\n`, 400, /Unknown column\(s\): colour/],
     ['a column twice', `${header},name\r\n`, 400, /given twice: name/],
     ['a quote never closed', `${header}\r\n,"Hammer,d,${IMG},1,1,1,,,,\r\n`, 400, /not valid CSV/],
-    ['text that is not UTF-8', new Uint8Array([...new TextEncoder().encode(`${header}\r\n,Hammer `), 0xe9, 0x0d, 0x0a]), 400, /not UTF-8/],
+    [
+      'text that is not UTF-8',
+      new Uint8Array([...new TextEncoder().encode(`${header}\r\n,Hammer `), 0xe9, 0x0d, 0x0a]),
+      400,
+      /not UTF-8/,
+    ],
   ] as const)('refuses %s', async (_name, body, status, message) => {
     const before = await snapshot(store);
     const res = await importCsv(body as string, { apply: true });
@@ -371,15 +499,21 @@ describe('POST /import/tools: a bad file changes nothing', () => {
     expect(await snapshot(store)).toEqual(before);
   });
 
-  it.each(['application/json', 'text/plain', 'multipart/form-data; boundary=x', ''])('refuses Content-Type %j with 415', async (type) => {
-    const res = await importCsv(toolsFile([toolRow(`Typed ${unique()}`)]), { type, apply: true });
-    expectApiError(res, 415);
-  });
+  it.each(['application/json', 'text/plain', 'multipart/form-data; boundary=x', ''])(
+    'refuses Content-Type %j with 415',
+    async (type) => {
+      const res = await importCsv(toolsFile([toolRow(`Typed ${unique()}`)]), { type, apply: true });
+      expectApiError(res, 415);
+    },
+  );
 
   it('takes a charset parameter and a header in another order and case', async () => {
     const res = await store.request('POST', '/api/import/tools', {
       token: admin,
-      body: csvOf(['AvailableQuantity', 'NAME', 'description', 'img', 'price', 'minimumOrderQuantity'], [[5, `Cased ${unique()}`, 'd', IMG, '3', 1]]),
+      body: csvOf(
+        ['AvailableQuantity', 'NAME', 'description', 'img', 'price', 'minimumOrderQuantity'],
+        [[5, `Cased ${unique()}`, 'd', IMG, '3', 1]],
+      ),
       headers: { 'content-type': 'text/csv; charset=utf-8' },
     });
     expect(res.status, JSON.stringify(res.data)).toBe(200);
@@ -387,7 +521,11 @@ describe('POST /import/tools: a bad file changes nothing', () => {
   });
 
   it('refuses ?apply=yes with 400', async () => {
-    const res = await store.request('POST', '/api/import/tools?apply=yes', { token: admin, body: toolsFile([toolRow('x')]), headers: { 'content-type': 'text/csv' } });
+    const res = await store.request('POST', '/api/import/tools?apply=yes', {
+      token: admin,
+      body: toolsFile([toolRow('x')]),
+      headers: { 'content-type': 'text/csv' },
+    });
     expectApiError(res, 400);
   });
 
@@ -399,36 +537,51 @@ describe('POST /import/tools: a bad file changes nothing', () => {
 });
 
 describe('10,000 rows', () => {
-  it('import in under 30 s each way: 10,000 creates, then the export back with new stock as 10,000 updates', { timeout: 180_000 }, async () => {
-    const tag = unique();
-    const rows = Array.from({ length: 10_000 }, (_, i) =>
-      toolRow(`Bulk ${tag} ${i}`, { description: `Bulk tool ${i}, "quoted" and\nmultiline`, availableQuantity: i % 500, priceBreaks: '100:11.20|500:9.90' }),
-    );
-    let started = performance.now();
-    const created = await importCsv(toolsFile(rows), { apply: true });
-    const createMs = performance.now() - started;
-    expect(created.status, JSON.stringify(created.data).slice(0, 500)).toBe(200);
-    expect(created.data.summary).toEqual({ create: 10_000, update: 0, error: 0 });
-    expect(createMs).toBeLessThan(30_000);
+  it(
+    'import in under 30 s each way: 10,000 creates, then the export back with new stock as 10,000 updates',
+    { timeout: 180_000 },
+    async () => {
+      const tag = unique();
+      const rows = Array.from({ length: 10_000 }, (_, i) =>
+        toolRow(`Bulk ${tag} ${i}`, {
+          description: `Bulk tool ${i}, "quoted" and\nmultiline`,
+          availableQuantity: i % 500,
+          priceBreaks: '100:11.20|500:9.90',
+        }),
+      );
+      let started = performance.now();
+      const created = await importCsv(toolsFile(rows), { apply: true });
+      const createMs = performance.now() - started;
+      expect(created.status, JSON.stringify(created.data).slice(0, 500)).toBe(200);
+      expect(created.data.summary).toEqual({ create: 10_000, update: 0, error: 0 });
+      expect(createMs).toBeLessThan(30_000);
 
-    // Export (more than one page) and bring every stock up by 7.
-    const exported = records((await get('/api/export/tools.csv')).data).filter((r) => r.name.startsWith(`Bulk ${tag} `));
-    expect(exported).toHaveLength(10_000);
-    const file = csvOf(TOOL_CSV_COLUMNS, exported.map((r) => TOOL_CSV_COLUMNS.map((c) => (c === 'availableQuantity' ? Number(r[c]) + 7 : r[c]))));
-    started = performance.now();
-    const updated = await importCsv(file, { apply: true });
-    const updateMs = performance.now() - started;
-    expect(updated.status).toBe(200);
-    expect(updated.data.summary).toEqual({ create: 0, update: 10_000, error: 0 });
-    expect(updateMs).toBeLessThan(30_000);
-    console.info(`10,000-row import (${store.db.kind}): creates ${Math.round(createMs)} ms, updates ${Math.round(updateMs)} ms`);
+      // Export (more than one page) and bring every stock up by 7.
+      const exported = records((await get('/api/export/tools.csv')).data).filter((r) =>
+        r.name.startsWith(`Bulk ${tag} `),
+      );
+      expect(exported).toHaveLength(10_000);
+      const file = csvOf(
+        TOOL_CSV_COLUMNS,
+        exported.map((r) => TOOL_CSV_COLUMNS.map((c) => (c === 'availableQuantity' ? Number(r[c]) + 7 : r[c]))),
+      );
+      started = performance.now();
+      const updated = await importCsv(file, { apply: true });
+      const updateMs = performance.now() - started;
+      expect(updated.status).toBe(200);
+      expect(updated.data.summary).toEqual({ create: 0, update: 10_000, error: 0 });
+      expect(updateMs).toBeLessThan(30_000);
+      console.info(
+        `10,000-row import (${store.db.kind}): creates ${Math.round(createMs)} ms, updates ${Math.round(updateMs)} ms`,
+      );
 
-    // The ledger's invariant holds for every imported tool: its newest balance is its stock.
-    const [{ off }] = await store.db.query<{ off: number }>(
-      `SELECT count(*)::int AS off FROM tools t
+      // The ledger's invariant holds for every imported tool: its newest balance is its stock.
+      const [{ off }] = await store.db.query<{ off: number }>(
+        `SELECT count(*)::int AS off FROM tools t
        WHERE t.name LIKE $1 AND t.available_quantity <> coalesce((SELECT balance FROM stock_ledger l WHERE l.tool_id = t.id ORDER BY seq DESC LIMIT 1), 0)`,
-      [`Bulk ${tag} %`],
-    );
-    expect(off).toBe(0);
-  });
+        [`Bulk ${tag} %`],
+      );
+      expect(off).toBe(0);
+    },
+  );
 });

@@ -30,6 +30,6 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'messages', 'activity', 'emails']);
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'managereviews', 'messages', 'activity', 'emails', 'importexport']);
   });
 });

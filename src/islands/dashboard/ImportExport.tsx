@@ -7,11 +7,30 @@ import { toast } from '../../client/toast';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { ImportTools } from './ImportTools';
 
-function DownloadButton({ busy, label, type = 'button', onClick }: { busy: boolean; label: string; type?: 'button' | 'submit'; onClick?: () => void }) {
+function DownloadButton({
+  busy,
+  label,
+  type = 'button',
+  onClick,
+}: {
+  busy: boolean;
+  label: string;
+  type?: 'button' | 'submit';
+  onClick?: () => void;
+}) {
   return (
-    <button type={type} className="btn btn-outline max-sm:w-full" onClick={onClick} disabled={busy} aria-busy={busy || undefined}>
+    <button
+      type={type}
+      className="btn btn-outline max-sm:w-full"
+      onClick={onClick}
+      disabled={busy}
+      aria-busy={busy || undefined}
+    >
       {busy ? (
-        <span className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />
+        <span
+          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+          aria-hidden="true"
+        />
       ) : (
         <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" className="fill-current">
           <path d="M9 2h2v8.6l3.3-3.3 1.4 1.4L10 14.4 4.3 8.7l1.4-1.4L9 10.6zM3 16h14v2H3z" />
@@ -68,27 +87,46 @@ export default function ImportExport(_props: { params: Record<string, string> })
       <div className="mb-6 grid gap-4 lg:grid-cols-2">
         <Panel id="export-tools" title="Products">
           <p id="export-tools-text" className="mt-1 mb-4 text-sm text-steel-600">
-            Every tool with its price, price breaks, pack size and stock, in the columns the import reads: edit it in a spreadsheet
-            and import it back.
+            Every tool with its price, price breaks, pack size and stock, in the columns the import reads: edit it in a
+            spreadsheet and import it back.
           </p>
-          <DownloadButton busy={busy === 'tools'} label="Download tools.csv" onClick={() => void download('tools', 'export/tools.csv', 'tools.csv')} />
+          <DownloadButton
+            busy={busy === 'tools'}
+            label="Download tools.csv"
+            onClick={() => void download('tools', 'export/tools.csv', 'tools.csv')}
+          />
         </Panel>
         <Panel id="export-orders" title="Orders">
           <p className="mt-1 mb-4 text-sm text-steel-600">
-            One row per order line: buyer, payment, shipping, quantity and prices. Days are in UTC; leave them empty for every order.
+            One row per order line: buyer, payment, shipping, quantity and prices. Days are in UTC; leave them empty for
+            every order.
           </p>
           <form className="grid gap-3 sm:grid-cols-2" onSubmit={downloadOrders} aria-label="Download orders">
             <div>
               <label className="label" htmlFor="export-from">
                 Placed from
               </label>
-              <input id="export-from" type="date" className="input" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+              <input
+                id="export-from"
+                type="date"
+                className="input"
+                value={from}
+                max={to || undefined}
+                onChange={(e) => setFrom(e.target.value)}
+              />
             </div>
             <div>
               <label className="label" htmlFor="export-to">
                 Placed until
               </label>
-              <input id="export-to" type="date" className="input" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+              <input
+                id="export-to"
+                type="date"
+                className="input"
+                value={to}
+                min={from || undefined}
+                onChange={(e) => setTo(e.target.value)}
+              />
             </div>
             <div className="sm:col-span-2">
               <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />

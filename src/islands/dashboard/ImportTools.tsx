@@ -3,7 +3,14 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, errorMessage, httpStatus } from '../../client/api';
 import { toast } from '../../client/toast';
-import { CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS, PRICE_BREAKS_FORMAT, REQUIRED_TOOL_CSV_COLUMNS, type ImportReport, type ImportRow } from '../../lib/exchange';
+import {
+  CSV_IMPORT_MAX_BYTES,
+  CSV_IMPORT_MAX_ROWS,
+  PRICE_BREAKS_FORMAT,
+  REQUIRED_TOOL_CSV_COLUMNS,
+  type ImportReport,
+  type ImportRow,
+} from '../../lib/exchange';
 import { Badge } from '../ui/Badge';
 import { DataTable, type Column } from '../ui/DataTable';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -20,7 +27,10 @@ const ACTIONS: Record<ImportRow['action'], { label: string; tone: 'success' | 'n
 const columns: Column<ImportRow>[] = [
   { header: 'Line', rowHeader: true, className: 'whitespace-nowrap', cell: (r) => r.row },
   { header: 'Action', cell: (r) => <Badge tone={ACTIONS[r.action].tone}>{ACTIONS[r.action].label}</Badge> },
-  { header: 'Name', cell: (r) => <span className="block text-left [overflow-wrap:anywhere] @max-2xl:max-w-[65%]">{r.name || '—'}</span> },
+  {
+    header: 'Name',
+    cell: (r) => <span className="block text-left [overflow-wrap:anywhere] @max-2xl:max-w-[65%]">{r.name || '—'}</span>,
+  },
   {
     header: 'Errors',
     cell: (r) =>
@@ -40,7 +50,10 @@ const columns: Column<ImportRow>[] = [
 
 /** The file as the API takes it: a CSV body (the Blob's type is the Content-Type, so the session may renew). */
 const send = (file: File, apply: boolean) =>
-  api.post<ImportReport>(`import/tools${apply ? '?apply=1' : ''}`, undefined, { body: new Blob([file], { type: 'text/csv' }), timeout: 120_000 });
+  api.post<ImportReport>(`import/tools${apply ? '?apply=1' : ''}`, undefined, {
+    body: new Blob([file], { type: 'text/csv' }),
+    timeout: 120_000,
+  });
 
 export function ImportTools() {
   const ids = useId();
@@ -85,7 +98,12 @@ export function ImportTools() {
   }
 
   const total = report ? report.rows.length : 0;
-  const shown = report ? [...report.rows.filter((r) => r.action === 'error'), ...report.rows.filter((r) => r.action !== 'error')].slice(0, SHOWN_ROWS) : [];
+  const shown = report
+    ? [...report.rows.filter((r) => r.action === 'error'), ...report.rows.filter((r) => r.action !== 'error')].slice(
+        0,
+        SHOWN_ROWS,
+      )
+    : [];
   const canApply = report !== null && report.summary.error === 0 && total > 0;
 
   return (
@@ -95,12 +113,14 @@ export function ImportTools() {
       </h2>
       <div id={`${ids}-hint`} className="mt-1 mb-4 max-w-prose space-y-1 text-sm text-steel-600">
         <p>
-          A CSV file (UTF-8) with the columns of tools.csv; {REQUIRED_TOOL_CSV_COLUMNS.join(', ')} are required. A row with an _id updates that
-          tool, a row without one updates the tool of the same name, or adds a new one. Stock (availableQuantity) is set as written.
+          A CSV file (UTF-8) with the columns of tools.csv; {REQUIRED_TOOL_CSV_COLUMNS.join(', ')} are required. A row
+          with an _id updates that tool, a row without one updates the tool of the same name, or adds a new one. Stock
+          (availableQuantity) is set as written.
         </p>
         <p>
-          {PRICE_BREAKS_FORMAT}. At most {CSV_IMPORT_MAX_BYTES / 1024 / 1024} MB and {CSV_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows. Checking
-          changes nothing; the import writes every row or none.
+          {PRICE_BREAKS_FORMAT}. At most {CSV_IMPORT_MAX_BYTES / 1024 / 1024} MB and{' '}
+          {CSV_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows. Checking changes nothing; the import writes every row or
+          none.
         </p>
       </div>
       <form className="flex flex-wrap items-end gap-3" onSubmit={check}>
@@ -124,7 +144,12 @@ export function ImportTools() {
             className="block w-full max-w-full text-sm text-steel-700 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-ink file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-steel-700"
           />
         </div>
-        <SubmitButton className="btn-outline max-sm:w-full" busy={busy === 'check'} busyLabel="Checking…" disabled={busy !== null}>
+        <SubmitButton
+          className="btn-outline max-sm:w-full"
+          busy={busy === 'check'}
+          busyLabel="Checking…"
+          disabled={busy !== null}
+        >
           Check file
         </SubmitButton>
       </form>
@@ -136,16 +161,27 @@ export function ImportTools() {
       {report && (
         <div className="mt-6 space-y-4">
           <p role="status" className="text-sm">
-            <span className="font-semibold">{total.toLocaleString('en-US')} rows:</span> {report.summary.create} to add, {report.summary.update} to update,{' '}
-            <span className={report.summary.error ? 'font-semibold text-danger' : ''}>{report.summary.error} with errors</span>.
-            {report.summary.error > 0 && ' Fix them in the file and check it again.'}
+            <span className="font-semibold">{total.toLocaleString('en-US')} rows:</span> {report.summary.create} to add,{' '}
+            {report.summary.update} to update,{' '}
+            <span className={report.summary.error ? 'font-semibold text-danger' : ''}>
+              {report.summary.error} with errors
+            </span>
+            .{report.summary.error > 0 && ' Fix them in the file and check it again.'}
           </p>
           {total > shown.length && (
             <p className="text-xs text-steel-600">
-              Showing {shown.length} of {total.toLocaleString('en-US')} rows{report.summary.error ? ', errors first' : ''}.
+              Showing {shown.length} of {total.toLocaleString('en-US')} rows
+              {report.summary.error ? ', errors first' : ''}.
             </p>
           )}
-          <DataTable caption="What each row of the file does" columns={columns} rows={shown} rowKey={(r) => String(r.row)} busy={busy === 'apply'} empty="The file has no rows." />
+          <DataTable
+            caption="What each row of the file does"
+            columns={columns}
+            rows={shown}
+            rowKey={(r) => String(r.row)}
+            busy={busy === 'apply'}
+            empty="The file has no rows."
+          />
           <button
             type="button"
             className="btn btn-primary max-sm:w-full"
@@ -153,7 +189,12 @@ export function ImportTools() {
             aria-busy={busy === 'apply' || undefined}
             onClick={() => void run(true)}
           >
-            {busy === 'apply' && <span className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />}
+            {busy === 'apply' && (
+              <span
+                className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+                aria-hidden="true"
+              />
+            )}
             {busy === 'apply' ? 'Importing…' : `Import ${total.toLocaleString('en-US')} rows`}
           </button>
         </div>

@@ -19,7 +19,8 @@ const FORMULA_START = /^'*[=+\-@\t\r]/;
 export const safeCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
 /** A cell read from a file this store wrote (or one saved by a spreadsheet): the `'` safeCell added, taken off. */
-export const fromSafeCell = (text: string): string => (text.startsWith("'") && FORMULA_START.test(text) ? text.slice(1) : text);
+export const fromSafeCell = (text: string): string =>
+  text.startsWith("'") && FORMULA_START.test(text) ? text.slice(1) : text;
 
 const line = (cells: Cell[][]): string =>
   stringify(
@@ -78,7 +79,13 @@ export function readCsv(body: Uint8Array): CsvRecord[] {
   }
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
-    parsed = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: false, relax_quotes: false }) as unknown as typeof parsed;
+    parsed = parse(text, {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+      relax_quotes: false,
+    }) as unknown as typeof parsed;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw badRequest(`The file is not valid CSV: ${message}`);

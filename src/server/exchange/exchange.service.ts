@@ -63,7 +63,9 @@ function columnsOf(rows: PlannedRow[], ids: string[]) {
     inputs.map((t) => toCents(t.price)),
     inputs.map((t) => t.minimumOrderQuantity),
     inputs.map((t) => t.availableQuantity),
-    inputs.map((t) => JSON.stringify(t.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })))),
+    inputs.map((t) =>
+      JSON.stringify(t.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) }))),
+    ),
     inputs.map((t) => t.packSize),
     inputs.map((t) => t.quoteAbove ?? null),
     inputs.map((t) => t.lowStockUnits ?? null),
@@ -91,7 +93,11 @@ export function exchangeService(db: Db, tools: ToolsService) {
     const before = new Map(locked.map((r) => [r.id, r.available_quantity]));
     const gone = updates.filter((r) => !before.has(r._id!));
     if (gone.length) {
-      for (const row of gone) Object.assign(row, { action: 'error', errors: [{ column: '_id', message: 'The tool was deleted while the file was read' }] });
+      for (const row of gone)
+        Object.assign(row, {
+          action: 'error',
+          errors: [{ column: '_id', message: 'The tool was deleted while the file was read' }],
+        });
       return false;
     }
     const movements: Movement[] = [];
@@ -134,7 +140,11 @@ export function exchangeService(db: Db, tools: ToolsService) {
       type: 'tools.imported',
       subject: 'tools',
       actor,
-      data: { target: `${count} tool${count === 1 ? '' : 's'}`, before: null, after: { created: creates.length, updated: updates.length } },
+      data: {
+        target: `${count} tool${count === 1 ? '' : 's'}`,
+        before: null,
+        after: { created: creates.length, updated: updates.length },
+      },
     });
     return true;
   }
@@ -144,10 +154,10 @@ export function exchangeService(db: Db, tools: ToolsService) {
     async *toolPages(size = EXPORT_PAGE_SIZE): AsyncGenerator<ToolRow[]> {
       let after = 0;
       for (;;) {
-        const rows = await db.query<ToolRow & { seq: number }>(`SELECT ${TOOL_COLUMNS}, seq FROM tools WHERE seq > $1 ORDER BY seq LIMIT $2`, [
-          after,
-          size,
-        ]);
+        const rows = await db.query<ToolRow & { seq: number }>(
+          `SELECT ${TOOL_COLUMNS}, seq FROM tools WHERE seq > $1 ORDER BY seq LIMIT $2`,
+          [after, size],
+        );
         if (rows.length) yield rows;
         if (rows.length < size) return;
         after = rows[rows.length - 1].seq;
@@ -182,7 +192,10 @@ export function exchangeService(db: Db, tools: ToolsService) {
      * A file's rows matched to the catalogue. A dry run (the default) only reports. With `apply`, every row
      * is written in one transaction, or none: `applied` is false when any row has an error.
      */
-    async importTools(rows: ToolCsvRow[], { apply, actor }: { apply: boolean; actor: string }): Promise<{ report: ImportReport; applied: boolean }> {
+    async importTools(
+      rows: ToolCsvRow[],
+      { apply, actor }: { apply: boolean; actor: string },
+    ): Promise<{ report: ImportReport; applied: boolean }> {
       if (!apply) return { report: reportOf(true, planImport(rows, await knownTools(db))), applied: false };
       const outcome = await db.transaction(async (tx) => {
         const planned = planImport(rows, await knownTools(tx));

@@ -53,13 +53,15 @@ function readHeader(cells: string[]): (ToolCsvColumn | undefined)[] {
   const canonical = new Map(TOOL_CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
   const columns = cells.map((cell) => canonical.get(cell.trim().toLowerCase()));
   const unknown = cells.filter((cell, i) => cell.trim() !== '' && !columns[i]);
-  if (unknown.length) throw badRequest(`Unknown column(s): ${list(unknown)}. The columns are: ${list([...TOOL_CSV_COLUMNS])}.`);
+  if (unknown.length)
+    throw badRequest(`Unknown column(s): ${list(unknown)}. The columns are: ${list([...TOOL_CSV_COLUMNS])}.`);
   const repeated = columns.filter((c, i) => c && columns.indexOf(c) !== i);
   if (repeated.length) throw badRequest(`Column(s) given twice: ${list([...new Set(repeated as string[])])}.`);
   const missing = REQUIRED_TOOL_CSV_COLUMNS.filter((c) => !columns.includes(c));
-  if (missing.length) throw badRequest(`Missing column(s): ${list([...missing])}. Required: ${list([...REQUIRED_TOOL_CSV_COLUMNS])}.`, {
-    columns: list([...missing]),
-  });
+  if (missing.length)
+    throw badRequest(`Missing column(s): ${list([...missing])}. Required: ${list([...REQUIRED_TOOL_CSV_COLUMNS])}.`, {
+      columns: list([...missing]),
+    });
   return columns;
 }
 
@@ -68,7 +70,8 @@ const blank = (cells: string[]) => cells.every((c) => c.trim() === '');
 /** Where a schema issue belongs: its column, and which break of the price breaks. */
 function columnOf(path: PropertyKey[], message: string): CellError {
   const [field, index] = path;
-  if (field === 'priceBreaks' && typeof index === 'number') return { column: 'priceBreaks', message: `Break ${index + 1}: ${message}` };
+  if (field === 'priceBreaks' && typeof index === 'number')
+    return { column: 'priceBreaks', message: `Break ${index + 1}: ${message}` };
   return { column: field === undefined ? '_row' : String(field), message };
 }
 
@@ -77,14 +80,18 @@ function readRow(columns: (ToolCsvColumn | undefined)[], record: CsvRecord): Too
   const cell: Partial<Record<ToolCsvColumn, string>> = {};
   const errors: CellError[] = [];
   if (record.cells.length > columns.length)
-    errors.push({ column: '_row', message: `This row has ${record.cells.length} cells; the header has ${columns.length}` });
+    errors.push({
+      column: '_row',
+      message: `This row has ${record.cells.length} cells; the header has ${columns.length}`,
+    });
   columns.forEach((column, i) => {
     if (column) cell[column] = fromSafeCell(record.cells[i] ?? '');
   });
   for (const [column, value] of Object.entries(cell))
     if (value.includes('\u0000')) errors.push({ column, message: 'Text must not contain NUL characters' });
   const id = cell._id?.trim() || undefined;
-  if (id && !idSchema.safeParse(id).success) errors.push({ column: '_id', message: 'Not a tool id (24 characters 0-9, a-f)' });
+  if (id && !idSchema.safeParse(id).success)
+    errors.push({ column: '_id', message: 'Not a tool id (24 characters 0-9, a-f)' });
   const breaks = parsePriceBreaks(cell.priceBreaks ?? '');
   if (!breaks) errors.push({ column: 'priceBreaks', message: PRICE_BREAKS_FORMAT });
   const result = toolInputSchema.safeParse({
@@ -115,7 +122,11 @@ export function readToolRows(records: CsvRecord[]): ToolCsvRow[] {
   const data = records.slice(first + 1).filter((r) => !blank(r.cells));
   if (!data.length) throw badRequest('The file has a header but no rows.');
   if (data.length > CSV_IMPORT_MAX_ROWS)
-    throw new ApiError(413, 'too_large', `A file may hold at most ${CSV_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows; split it and import each part.`);
+    throw new ApiError(
+      413,
+      'too_large',
+      `A file may hold at most ${CSV_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows; split it and import each part.`,
+    );
   return data.map((r) => readRow(columns, r));
 }
 
@@ -150,7 +161,10 @@ export function planImport(rows: ToolCsvRow[], known: KnownTool[]): PlannedRow[]
     const key = row.name.toLowerCase();
     const sameName = key ? names.get(key) : undefined;
     if (sameName && !(row.id && sameName.byId))
-      errors.push({ column: 'name', message: `The name is also on line ${sameName.line}; give each row its _id, or each tool once per file` });
+      errors.push({
+        column: 'name',
+        message: `The name is also on line ${sameName.line}; give each row its _id, or each tool once per file`,
+      });
     else if (key && !sameName) names.set(key, { line: row.line, byId: Boolean(row.id) });
     let target: string | undefined;
     if (row.id) {
@@ -158,15 +172,21 @@ export function planImport(rows: ToolCsvRow[], known: KnownTool[]): PlannedRow[]
       else if (!errors.some((e) => e.column === '_id')) errors.push({ column: '_id', message: 'No tool has this _id' });
     } else if (key) {
       const matches = byName.get(key) ?? [];
-      if (matches.length > 1) errors.push({ column: 'name', message: `${matches.length} tools have this name; give the _id of the one to update` });
+      if (matches.length > 1)
+        errors.push({
+          column: 'name',
+          message: `${matches.length} tools have this name; give the _id of the one to update`,
+        });
       else target = matches[0];
     }
     if (target) {
       const other = targets.get(target);
-      if (other !== undefined) errors.push({ column: row.id ? '_id' : 'name', message: `Line ${other} updates the same tool` });
+      if (other !== undefined)
+        errors.push({ column: row.id ? '_id' : 'name', message: `Line ${other} updates the same tool` });
       else targets.set(target, row.line);
     }
-    if (errors.length) return { row: row.line, action: 'error', ...(target ? { _id: target } : {}), name: row.name, errors };
+    if (errors.length)
+      return { row: row.line, action: 'error', ...(target ? { _id: target } : {}), name: row.name, errors };
     return target
       ? { row: row.line, action: 'update', _id: target, name: row.name, input: row.input }
       : { row: row.line, action: 'create', name: row.name, input: row.input };
