@@ -358,6 +358,12 @@ export const orderListQuerySchema = listPageQuerySchema
   .refine((o) => !o.from || !o.to || o.from <= o.to, { message: 'from must not be after to', path: ['to'] });
 export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
+/** GET /export/orders.csv?from&to (admin): the orders placed on those days (UTC, both ends included; either may be left out). */
+export const orderExportQuerySchema = z
+  .object({ from: isoDay('from'), to: isoDay('to') })
+  .refine((o) => !o.from || !o.to || o.from <= o.to, { message: 'from must not be after to', path: ['to'] });
+export type OrderExportQuery = z.output<typeof orderExportQuerySchema>;
+
 /** GET /allusers?… (admin): a page of users whose email contains `q`. */
 export const userListQuerySchema = listPageQuerySchema.extend({
   q: z.string().trim().toLowerCase().max(200, 'search must be at most 200 characters').optional(),

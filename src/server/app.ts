@@ -8,6 +8,8 @@ import { auditService } from './audit/audit.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { contactService } from './contact/contact.service.ts';
 import { onError } from './http/errors.ts';
+import { exchangeRoutes } from './exchange/exchange.routes.ts';
+import { exchangeService } from './exchange/exchange.service.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { checkoutFlow } from './checkout/checkout.flow.ts';
 import { outbox } from './events/outbox.ts';
@@ -108,7 +110,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', auditRoutes(deps, auditService(deps.db)))
     .route('/', settingsRoutes(deps, settingsService(deps.db)))
     .route('/', discountsRoutes(deps, discountsService(deps.db)))
-    .route('/', totalsRoutes(deps, tools));
+    .route('/', totalsRoutes(deps, tools))
+    .route('/', exchangeRoutes(deps, exchangeService(deps.db, tools)));
 
   const app = new Hono<AppEnv>()
     .route('/api', api)

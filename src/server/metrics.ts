@@ -74,6 +74,7 @@ const API_ROUTES: [RegExp, string][] = [
   [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe|settings|discounts|quote-totals)$/, '/api/$1'],
   [/^\/api\/discounts\/[^/]+$/, '/api/discounts/:id'],
   [/^\/api\/tools\/[^/]+\/(edit|ledger)$/, '/api/tools/:id/$1'],
+  [/^\/api\/(export\/tools\.csv|export\/orders\.csv|import\/tools)$/, '/api/$1'],
   [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
   [/^\/api\/quotes$/, '/api/quotes'],
   [/^\/api\/quotes\/[^/]+$/, '/api/quotes/:id'],

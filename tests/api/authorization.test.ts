@@ -157,6 +157,11 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     return { url: `/api/discounts/${made.data.insertedId}` };
   }],
   ['POST /quote-totals',                           [200, 200, 200, 200], () => ({ url: '/api/quote-totals', json: { items: [{ toolId: fx.toolId, quantity: 1 }] } })],
+  ['GET /export/tools.csv',                        [401, 403, 403, 200], () => ({ url: '/api/export/tools.csv' })],
+  ['GET /export/orders.csv?from&to',               [401, 403, 403, 200], () => ({ url: '/api/export/orders.csv?from=2024-01-01&to=2024-12-31' })],
+  ['POST /import/tools (a dry run)',               [401, 403, 403, 200], () => ({
+    url: '/api/import/tools', body: `name,description,img,price,minimumOrderQuantity,availableQuantity\r\nImported mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30\r\n`,
+    headers: { 'content-type': 'text/csv' } })],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];

@@ -494,3 +494,29 @@ describe('GET /audit query', () => {
     await expectRefused(() => call('GET', `/api/audit?${query}`, 'admin'));
   });
 });
+
+describe('GET /export/orders.csv query', () => {
+  const cases = [
+    ...['', '2024-13-01', '2024-02-30', '24-01-01', '2024-1-1', 'today', encodeURIComponent(SQL), encodeURIComponent(HTML), '%00', 'a'.repeat(5000)].map((v) => `from=${v}`),
+    ...['2024-00-10', '2024-01-32', encodeURIComponent(SQL)].map((v) => `to=${v}`),
+    'from=2024-02-01&to=2024-01-31',
+  ];
+  it.each(cases.map((q) => [q.slice(0, 40), q] as const))('refuses ?%s', async (_name, query) => {
+    await expectRefused(() => call('GET', `/api/export/orders.csv?${query}`, 'admin'));
+  });
+});
+
+describe('POST /import/tools body', () => {
+  const header = 'name,description,img,price,minimumOrderQuantity,availableQuantity';
+  it.each([
+    ['JSON', { json: { name: 'x' } }],
+    ['an empty CSV body', { body: '', headers: { 'content-type': 'text/csv' } }],
+    ['a CSV body with missing columns', { body: 'name\r\nHammer\r\n', headers: { 'content-type': 'text/csv' } }],
+    ['a CSV body with a quote never closed', { body: `${header}\r\n"Hammer,d,/images/tools/anvil.svg,1,1,1\r\n`, headers: { 'content-type': 'text/csv' } }],
+    ['a row in error, applied', { body: `${header}\r\n${SQL},${HTML},/images/tools/anvil.svg,-1,0,1\r\n`, headers: { 'content-type': 'text/csv' }, apply: true }],
+    ['a row with a NUL, applied', { body: `${header}\r\n${NUL},d,/images/tools/anvil.svg,1,1,1\r\n`, headers: { 'content-type': 'text/csv' }, apply: true }],
+  ] as const)('refuses %s', async (_name, init) => {
+    const { apply, ...rest } = { apply: false, ...init };
+    await expectRefused(() => call('POST', `/api/import/tools${apply ? '?apply=1' : ''}`, 'admin', rest as never));
+  });
+});

@@ -415,6 +415,19 @@ describe('quotes', () => {
   });
 });
 
+describe('CSV in and out (admins)', () => {
+  it('POST /import/tools: {dryRun, rows: [{row, action, _id?, name, errors?}], summary: {create, update, error}}', async () => {
+    const csv = 'name,description,img,price,minimumOrderQuantity,availableQuantity\r\nContract mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30\r\n,x,bad,0,0,0\r\n';
+    const { status, data } = await store.request('POST', '/api/import/tools', { token: admin, body: csv, headers: { 'content-type': 'text/csv' } });
+    expect(status).toBe(200);
+    expect(Object.keys(data).sort()).toEqual(['dryRun', 'rows', 'summary']);
+    expect(data.rows[0]).toEqual({ row: 2, action: 'create', name: 'Contract mallet' });
+    expect(Object.keys(data.rows[1]).sort()).toEqual(['action', 'errors', 'name', 'row']);
+    expect(Object.keys(data.rows[1].errors[0]).sort()).toEqual(['column', 'message']);
+    expect(data.summary).toEqual({ create: 1, update: 0, error: 1 });
+  });
+});
+
 describe('errors', () => {
   it('unknown ids answer a JSON 404', async () => {
     expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({

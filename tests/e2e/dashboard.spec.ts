@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders', 'My Quotes'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Manage Reviews', 'Messages', 'Activity', 'Emails'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -173,6 +173,7 @@ test.describe('dashboard as an admin', () => {
       ['Messages', '/dashboard/messages', 'Messages'],
       ['Activity', '/dashboard/activity', 'Activity'],
       ['Emails', '/dashboard/emails', 'Emails'],
+      ['Import / Export', '/dashboard/importexport', 'Import / Export'],
       ['Profile', '/dashboard', `Hello, ${DEMO_ADMIN.name}`],
     ];
     for (const [label, path, heading] of screens) {

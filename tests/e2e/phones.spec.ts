@@ -139,6 +139,7 @@ test.describe('signed in', () => {
       '/dashboard/messages?pageSize=8',
       '/dashboard/activity?pageSize=8',
       '/dashboard/emails?pageSize=8',
+      '/dashboard/importexport',
       `/dashboard/orders/${paid}`,
     ]);
   });

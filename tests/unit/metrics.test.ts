@@ -29,6 +29,8 @@ describe('route labels', () => {
     expect(routeLabel('/api/booking/email/a@b.test')).toBe('/api/booking/email/:email');
     expect(routeLabel('/api/booking/xyz')).toBe('/api/booking/:id');
     expect(routeLabel('/api/images/abc.webp')).toBe('/api/images/:name');
+    expect(routeLabel('/api/export/orders.csv?from=2024-01-01')).toBe('/api/export/orders.csv');
+    expect(routeLabel('/api/import/tools?apply=1')).toBe('/api/import/tools');
     expect(routeLabel('/api/contact/65f0c0ffee/read')).toBe('/api/contact/:id/read');
     expect(routeLabel('/api/audit?type=tool.restocked')).toBe('/api/audit');
     expect(routeLabel('/api/quotes?state=answered')).toBe('/api/quotes');

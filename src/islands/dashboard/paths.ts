@@ -25,6 +25,8 @@ export const dashboardPaths = {
   activity: { path: '/dashboard/activity', label: 'Activity', audience: 'admin' },
   // After the sale: what the store emailed (admin).
   emails: { path: '/dashboard/emails', label: 'Emails', audience: 'admin' },
+  // Issue 26: the catalogue and orders as CSV, and the catalogue back in.
+  importExport: { path: '/dashboard/importexport', label: 'Import / Export', audience: 'admin' },
   // Carries an order id, so it is not prebuilt (pages/dashboard/payment/[id].astro renders on request).
   payment: { path: '/dashboard/payment/:id', audience: 'all' },
   // An order's page, for its buyer and admins (pages/dashboard/orders/[id].astro, on request).

@@ -21,6 +21,7 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   activity: lazy(() => import('./Activity')),
   quotes: lazy(() => import('./Quotes')),
   emails: lazy(() => import('./Emails')),
+  importExport: lazy(() => import('./ImportExport')),
   payment: lazy(() => import('./Payment')),
   orderDetail: lazy(() => import('./OrderDetail')),
   editProduct: lazy(() => import('./EditProduct')),

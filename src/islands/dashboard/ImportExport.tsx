@@ -1,0 +1,140 @@
+// Import / Export (admin, issue 26): the catalogue and the orders as CSV files for spreadsheets and
+// accounting software, and the catalogue back in from one (ImportTools: check first, then import).
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { api, errorMessage } from '../../client/api';
+import { saveFile } from '../../client/save-file';
+import { toast } from '../../client/toast';
+import { ScreenHeader } from '../ui/ScreenHeader';
+import { ImportTools } from './ImportTools';
+
+function DownloadButton({
+  busy,
+  label,
+  type = 'button',
+  onClick,
+}: {
+  busy: boolean;
+  label: string;
+  type?: 'button' | 'submit';
+  onClick?: () => void;
+}) {
+  return (
+    <button
+      type={type}
+      className="btn btn-outline max-sm:w-full"
+      onClick={onClick}
+      disabled={busy}
+      aria-busy={busy || undefined}
+    >
+      {busy ? (
+        <span
+          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+          aria-hidden="true"
+        />
+      ) : (
+        <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" className="fill-current">
+          <path d="M9 2h2v8.6l3.3-3.3 1.4 1.4L10 14.4 4.3 8.7l1.4-1.4L9 10.6zM3 16h14v2H3z" />
+        </svg>
+      )}
+      {busy ? 'Preparing the file…' : label}
+    </button>
+  );
+}
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="card min-w-0 p-4 sm:p-6">
+      <h2 id={id} className="text-lg font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export default function ImportExport(_props: { params: Record<string, string> }) {
+  const [busy, setBusy] = useState<'tools' | 'orders' | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+
+  async function download(kind: 'tools' | 'orders', path: string, fallback: string) {
+    setBusy(kind);
+    try {
+      const { blob, name } = await api.download(path, fallback);
+      saveFile(blob, name);
+      toast.success(`Downloaded ${name}`);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The file could not be made. Please try again.'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function downloadOrders(event: FormEvent) {
+    event.preventDefault();
+    const query = new URLSearchParams();
+    if (from) query.set('from', from);
+    if (to) query.set('to', to);
+    const search = query.size ? `?${query}` : '';
+    void download('orders', `export/orders.csv${search}`, 'orders.csv');
+  }
+
+  return (
+    <>
+      <ScreenHeader title="Import / Export">
+        The catalogue and the orders as CSV files for spreadsheets and accounting software, and the catalogue back in.
+      </ScreenHeader>
+      <div className="mb-6 grid gap-4 lg:grid-cols-2">
+        <Panel id="export-tools" title="Products">
+          <p id="export-tools-text" className="mt-1 mb-4 text-sm text-steel-600">
+            Every tool with its price, price breaks, pack size and stock, in the columns the import reads: edit it in a
+            spreadsheet and import it back.
+          </p>
+          <DownloadButton
+            busy={busy === 'tools'}
+            label="Download tools.csv"
+            onClick={() => void download('tools', 'export/tools.csv', 'tools.csv')}
+          />
+        </Panel>
+        <Panel id="export-orders" title="Orders">
+          <p className="mt-1 mb-4 text-sm text-steel-600">
+            One row per order line: buyer, payment, shipping, quantity and prices. Days are in UTC; leave them empty for
+            every order.
+          </p>
+          <form className="grid gap-3 sm:grid-cols-2" onSubmit={downloadOrders} aria-label="Download orders">
+            <div>
+              <label className="label" htmlFor="export-from">
+                Placed from
+              </label>
+              <input
+                id="export-from"
+                type="date"
+                className="input"
+                value={from}
+                max={to || undefined}
+                onChange={(e) => setFrom(e.target.value)}
+              />
+            </div>
+            <div>
+              <label className="label" htmlFor="export-to">
+                Placed until
+              </label>
+              <input
+                id="export-to"
+                type="date"
+                className="input"
+                value={to}
+                min={from || undefined}
+                onChange={(e) => setTo(e.target.value)}
+              />
+            </div>
+            <div className="sm:col-span-2">
+              <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />
+            </div>
+          </form>
+        </Panel>
+      </div>
+      <ImportTools />
+    </>
+  );
+}
