@@ -1,4 +1,5 @@
-// Issue 26: a quote from request to paid order. The demo shopper asks through the API, the admin answers
+// Issue 26: a quote from request to paid order. The demo shopper asks on the tool's page (a quantity
+// above its quote threshold turns Purchase into Ask for a quote), the admin answers
 // on the Quotes screen (a unit price per line, the live total), the shopper accepts on My Quotes with an
 // address and phone, lands on the payment page and pays with the sandbox card; the order is paid.
 import { expect, test, type Page } from '@playwright/test';
@@ -26,11 +27,19 @@ test('a quote from request to paid order', async ({ browser }) => {
   });
   expect(tool.status, JSON.stringify(tool.data)).toBe(201);
   const shopper = await tokenOf(DEMO_SHOPPER);
-  const asked = await apiWith<{ insertedId: string }>(shopper, 'POST', 'quotes', {
-    items: [{ toolId: tool.data.insertedId, quantity: 200 }],
-    note: 'Two hundred for a site, please',
-  });
-  expect(asked.status, JSON.stringify(asked.data)).toBe(201);
+
+  // The shopper asks on the tool's page: 200 units are above its quote threshold of 100.
+  const page = await (await browser.newContext()).newPage();
+  await loginHydrated(page, DEMO_SHOPPER, `/tools/${tool.data.insertedId}`);
+  const quantity = page.getByLabel('Quantity');
+  await quantity.fill('200');
+  await quantity.blur();
+  await expect(page.getByText(messages.quantityNeedsQuote(100))).toBeVisible();
+  await page.getByLabel('Note for the quote (optional)').fill('Two hundred for a site, please');
+  await page.getByRole('button', { name: 'Ask for a quote', exact: true }).click();
+  await expect(toastSaying(page, messages.quoteRequested)).toBeVisible();
+  const mineNow = await apiWith<{ _id: string; lines: { toolId: string }[] }[]>(shopper, 'GET', 'quotes');
+  const asked = { data: { insertedId: mineNow.data.find((q) => q.lines[0]?.toolId === tool.data.insertedId)!._id } };
   const ref = asked.data.insertedId.slice(-8).toUpperCase();
 
   // The admin answers: the price prefilled with the list price ($9.00 at 200 units), the total live.
@@ -57,8 +66,7 @@ test('a quote from request to paid order', async ({ browser }) => {
   await adminPage.screenshot({ path: test.info().outputPath('quotes-phone.png'), fullPage: true });
 
   // The shopper sees the list and the quoted price, accepts, and pays on the order's payment page.
-  const page = await (await browser.newContext()).newPage();
-  await loginHydrated(page, DEMO_SHOPPER, '/dashboard/myquotes');
+  await page.goto('/dashboard/myquotes');
   await page.setViewportSize({ width: 360, height: 740 });
   await expect(page.getByRole('heading', { level: 1, name: 'My Quotes' })).toBeVisible();
   const mine = rowWith(page, ref);
