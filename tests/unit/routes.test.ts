@@ -14,6 +14,8 @@ describe('dashboard routes (spec point 2)', () => {
     ['/dashboard/allproduct', 'Manage product', 'admin'],
     ['/dashboard/manageallproducts', 'Manage All Orders', 'admin'],
     ['/dashboard/quotes', 'Quotes', 'admin'],
+    ['/dashboard/settings', 'Settings', 'admin'],
+    ['/dashboard/discounts', 'Discounts', 'admin'],
     ['/dashboard/managereviews', 'Manage Reviews', 'admin'],
     ['/dashboard/messages', 'Messages', 'admin'],
     ['/dashboard/activity', 'Activity', 'admin'],
