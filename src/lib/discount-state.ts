@@ -1,7 +1,7 @@
 // What a discount code is doing now (issue 27), for the Discounts screen: worked out from its dates and
 // uses, so the list says why a code would refuse an order before a buyer finds out.
-import type { Discount } from './entities';
-import { formatCents, toCents } from './money';
+import type { Discount } from './entities.ts';
+import { formatCents, toCents } from './money.ts';
 
 export type DiscountState = 'Active' | 'Scheduled' | 'Expired' | 'Used up' | 'Disabled';
 
