@@ -104,6 +104,8 @@ test('an admin creates a discount code, cannot create it twice, and removes it',
   await create.click();
   await expect(page.locator('#field-code-error')).toHaveText(messages.discountCodeTaken);
   await expect(rowWith(page, code)).toHaveCount(1);
+  // The screen with a field in error and the list, once the toasts (checked in their own tests) are gone.
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
   await expectNoAxeViolations(page);
 
   await page.setViewportSize({ width: 390, height: 844 });
