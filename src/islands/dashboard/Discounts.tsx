@@ -31,7 +31,7 @@ function Limits({ d }: { d: Discount }) {
   const lines = [
     d.minSubtotal !== null && `Goods from ${formatCents(toCents(d.minSubtotal))}`,
     d.startsAt && `From ${day(d.startsAt)}`,
-    d.expiresAt && `Until ${day(d.expiresAt)}`,
+    d.expiresAt && `Ends ${day(d.expiresAt)}`,
     discountUses(d),
     d.oncePerCustomer && 'Once per customer',
   ].filter((l): l is string => Boolean(l));
