@@ -500,8 +500,6 @@ test.describe('dashboard accessibility', () => {
         ['/dashboard/addproduct', 'Add a Product'],
         ['/dashboard/allproduct', 'Manage Products'],
         ['/dashboard/manageallproducts', 'Manage All Orders'],
-        ['/dashboard/settings', 'Settings'],
-        ['/dashboard/discounts', 'Discounts'],
         ['/dashboard/managereviews', 'Manage Reviews'],
         ['/dashboard/messages', 'Messages'],
         ['/dashboard/activity', 'Activity'],
