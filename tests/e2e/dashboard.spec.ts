@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders', 'My Quotes'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Settings', 'Discounts', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -169,6 +169,8 @@ test.describe('dashboard as an admin', () => {
       ['Manage product', '/dashboard/allproduct', 'Manage Products'],
       ['Manage All Orders', '/dashboard/manageallproducts', 'Manage All Orders'],
       ['Quotes', '/dashboard/quotes', 'Quotes'],
+      ['Settings', '/dashboard/settings', 'Settings'],
+      ['Discounts', '/dashboard/discounts', 'Discounts'],
       ['Manage Reviews', '/dashboard/managereviews', 'Manage Reviews'],
       ['Messages', '/dashboard/messages', 'Messages'],
       ['Activity', '/dashboard/activity', 'Activity'],

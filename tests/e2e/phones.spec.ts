@@ -135,6 +135,8 @@ test.describe('signed in', () => {
       '/dashboard/addproduct',
       '/dashboard/allproduct?pageSize=8',
       '/dashboard/manageallproducts?pageSize=8',
+      '/dashboard/settings',
+      '/dashboard/discounts',
       '/dashboard/managereviews?pageSize=8',
       '/dashboard/messages?pageSize=8',
       '/dashboard/activity?pageSize=8',

@@ -14,6 +14,8 @@ describe('dashboard routes (spec point 2)', () => {
     ['/dashboard/allproduct', 'Manage product', 'admin'],
     ['/dashboard/manageallproducts', 'Manage All Orders', 'admin'],
     ['/dashboard/quotes', 'Quotes', 'admin'],
+    ['/dashboard/settings', 'Settings', 'admin'],
+    ['/dashboard/discounts', 'Discounts', 'admin'],
     ['/dashboard/managereviews', 'Manage Reviews', 'admin'],
     ['/dashboard/messages', 'Messages', 'admin'],
     ['/dashboard/activity', 'Activity', 'admin'],
@@ -32,6 +34,6 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'myquotes', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'quotes', 'managereviews', 'messages', 'activity', 'emails', 'importexport']);
+    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'myquotes', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'quotes', 'settings', 'discounts', 'managereviews', 'messages', 'activity', 'emails', 'importexport']);
   });
 });

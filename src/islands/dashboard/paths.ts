@@ -18,6 +18,9 @@ export const dashboardPaths = {
   manageProducts: { path: '/dashboard/allproduct', label: 'Manage product', audience: 'admin' },
   manageAllOrders: { path: '/dashboard/manageallproducts', label: 'Manage All Orders', audience: 'admin' },
   quotes: { path: '/dashboard/quotes', label: 'Quotes', audience: 'admin' },
+  // Issue 27: what an order charges besides its goods (delivery, VAT), and the discount codes.
+  settings: { path: '/dashboard/settings', label: 'Settings', audience: 'admin' },
+  discounts: { path: '/dashboard/discounts', label: 'Discounts', audience: 'admin' },
   // Not in the spec's menu: reviews cannot be deleted, so an admin hides spam here.
   manageReviews: { path: '/dashboard/managereviews', label: 'Manage Reviews', audience: 'admin' },
   // Issue 25: what visitors send through 'Get In Touch', and the admins' audit log.
