@@ -460,14 +460,15 @@ export const settingsSchema = z.object({
 });
 export type SettingsInput = z.output<typeof settingsSchema>;
 
-const moment = (name: string) =>
+/** A moment, or a bare day (UTC): the start of that day, or with `endOfDay` its end (an end date includes its day). */
+const moment = (name: string, endOfDay = false) =>
   optional(
     z
       .string({ error: `${name} must be a date` })
       .trim()
       .max(40)
       .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be a date`)
-      .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v)),
+      .transform((v) => new Date(v.length === 10 ? `${v}T${endOfDay ? '23:59:59.999' : '00:00:00'}Z` : v)),
   );
 
 /** POST /discounts (admins): a code worth a percentage or an amount off the goods, within its limits. */
@@ -478,7 +479,7 @@ export const discountInputSchema = z
     amountOff: optional(dollarsFromZero('Amount off').refine((v) => v > 0, 'Amount off must be above 0')),
     minSubtotal: optional(dollarsFromZero('Minimum order')),
     startsAt: moment('Start'),
-    expiresAt: moment('End'),
+    expiresAt: moment('End', true),
     maxUses: optional(wholeCount(1, 'Uses must be at least 1')),
     oncePerCustomer: z.boolean({ error: 'oncePerCustomer must be true or false' }).default(false),
   })

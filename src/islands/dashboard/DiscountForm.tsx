@@ -79,7 +79,7 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
         />
         <Field label="Minimum goods ($, optional)" type="number" inputMode="decimal" min={0} step="0.01" {...bind('minSubtotal')} />
         <Field label="Starts (optional)" type="date" hint="From the start of this day (UTC)" {...bind('startsAt')} />
-        <Field label="Ends (optional)" type="date" hint="Stops at the start of this day (UTC)" {...bind('expiresAt')} />
+        <Field label="Ends (optional)" type="date" hint="Usable through the end of this day (UTC)" {...bind('expiresAt')} />
         <Field label="Max uses (optional)" type="number" inputMode="numeric" min={1} step={1} hint="Empty: no limit" {...bind('maxUses')} />
         <label className="flex items-center gap-2 text-sm font-medium text-steel-700 sm:pt-7">
           <input type="checkbox" checked={oncePerCustomer} disabled={busy} onChange={(e) => setOncePerCustomer(e.target.checked)} className="h-4 w-4 accent-amber-dark" />
