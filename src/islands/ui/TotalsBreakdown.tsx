@@ -9,6 +9,18 @@ export const hasBreakdown = (t: Totals): boolean => t.discountCents > 0 || t.del
 
 const percent = (rate: number) => `${Number(rate.toFixed(2))}%`;
 
+/** The breakdown on one line, for a table cell's title. */
+export function breakdownText(t: Totals): string {
+  return [
+    `Subtotal ${formatCents(t.subtotalCents)}`,
+    t.discountCents > 0 && `Discount${t.discountCode ? ` (${t.discountCode})` : ''} −${formatCents(t.discountCents)}`,
+    t.deliveryCents > 0 && `Delivery ${formatCents(t.deliveryCents)}`,
+    t.taxCents > 0 && `${t.taxIncluded ? 'includes ' : ''}VAT ${percent(t.vatRate)} ${formatCents(t.taxCents)}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /**
  * Subtotal, the code's discount, delivery, VAT (added, or the share already in the prices) and the
  * total. A $0 delivery reads 'Free' when `freeDelivery` (a threshold made it free), else it is left out.
