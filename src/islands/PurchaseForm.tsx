@@ -152,9 +152,9 @@ function Purchase({ initial }: { initial: Tool }) {
         <NextBreak pricing={pricing} quantity={count} onAdd={setQuantity} className="mt-1" />
       </div>
       {!quote && (
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-3">
           <DiscountCode quote={totals} />
-          {totals.totals && (hasBreakdown(totals.totals) || totals.applied) && <TotalsBreakdown totals={totals.totals} freeDelivery={totals.freeDelivery} className="self-end" />}
+          {totals.totals && (hasBreakdown(totals.totals) || totals.applied) && <TotalsBreakdown totals={totals.totals} freeDelivery={totals.freeDelivery} />}
         </div>
       )}
       {quote ? (

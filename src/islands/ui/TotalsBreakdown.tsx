@@ -26,7 +26,7 @@ export function breakdownText(t: Totals): string {
  * total. A $0 delivery reads 'Free' when `freeDelivery` (a threshold made it free), else it is left out.
  */
 export function TotalsBreakdown({ totals: t, freeDelivery = false, className = '' }: { totals: Totals; freeDelivery?: boolean; className?: string }) {
-  const row = 'flex justify-between gap-4';
+  const row = 'flex justify-between gap-4 [&>dd]:whitespace-nowrap';
   return (
     <dl className={`space-y-1 text-sm tabular-nums ${className}`} aria-label="Order totals" data-testid="totals-breakdown">
       <div className={row}>
