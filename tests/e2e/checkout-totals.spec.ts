@@ -8,8 +8,8 @@ import { messages } from '../../src/lib/messages';
 import { formatCents } from '../../src/lib/money';
 import { pricingOfTool, unitPriceCents } from '../../src/lib/pricing';
 import { orderTotals, type DiscountRule } from '../../src/lib/totals';
-import { login, liveTools, type ToolJson } from './fixtures';
-import { apiWith, demoAdminToken, newAccount, type Account } from './dashboard-fixtures';
+import { DEMO_ADMIN, login, liveTools, type ToolJson } from './fixtures';
+import { apiWith, demoAdminToken, loginHydrated, newAccount, type Account } from './dashboard-fixtures';
 
 const SHOTS = '/tmp/shots-totalsui';
 const SETTINGS = { deliveryFlat: 5, freeDeliveryOver: null, vatRate: 15, pricesIncludeVat: false };
@@ -138,5 +138,22 @@ test.describe('checkout totals', () => {
     await total.click();
     await expectBreakdown(page, withCode, CODE);
     await shoot(page, 'myorders');
+
+    // The order's page has the whole breakdown.
+    await page.getByRole('link', { name: /^Order details/ }).first().click();
+    await expect(page).toHaveURL(/\/dashboard\/orders\//);
+    await expectBreakdown(page, withCode, CODE);
+    await shoot(page, 'order-page');
+
+    // The admin's All Orders keeps its columns: the total, with the delivery under it and the rest in its title.
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await loginHydrated(page, DEMO_ADMIN, '/dashboard/manageallproducts');
+    const search = page.getByRole('search', { name: 'Find orders' });
+    await search.getByLabel('Search').fill(shopper.email);
+    await search.getByRole('button', { name: 'Search', exact: true }).click();
+    const cell = page.getByTitle(/^Subtotal /).filter({ hasText: formatCents(withCode.totalCents) });
+    await expect(cell).toContainText(`incl. ${formatCents(withCode.deliveryCents)} delivery`);
+    await expect(cell).toHaveAttribute('title', new RegExp(`Discount \\(${CODE}\\)`));
+    await shoot(page, 'manage-all-orders');
   });
 });
