@@ -15,7 +15,10 @@ import { pricingOfTool, unitPriceCents } from '../lib/pricing';
 import { quantityError, quoteQuantityError } from '../lib/rules';
 import { CartQuote, Checkout, Placed } from './cart/CartCheckout';
 import { Stepper } from './cart/Stepper';
+import { DiscountCode } from './ui/DiscountCode';
 import { NextBreak } from './ui/NextBreak';
+import { TotalsBreakdown, hasBreakdown } from './ui/TotalsBreakdown';
+import { useTotalsQuote } from './ui/useTotalsQuote';
 import { useHydrated } from './ui/useHydrated';
 import { Spinner } from './ui/Spinner';
 
@@ -57,6 +60,8 @@ export default function Cart() {
       setFailed(true);
     });
   }, [ids, reread]);
+  // The server's totals of the cart as it is (delivery, VAT, the applied code), asked again as it changes.
+  const quote = useTotalsQuote(lines.length ? lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity })) : null);
 
   if (!hydrated) return <Spinner label="Loading your cart…" />;
   if (placed) return <Placed order={placed} />;
@@ -81,6 +86,8 @@ export default function Cart() {
   const quoteProblem = rows.map((r) => r.quoteProblem).find(Boolean) ?? null;
   const quoteNeeded = rows.some((r) => r.tool !== 'gone' && r.tool.quoteAbove !== null && r.line.quantity > r.tool.quoteAbove);
   const totalCents = rows.reduce((sum, r) => sum + r.totalCents, 0);
+  // With delivery, VAT or a discount the table's sum is the goods; the breakdown below has the total.
+  const detailed = quote.totals !== null && (hasBreakdown(quote.totals) || quote.applied !== null);
 
   return (
     <div className="space-y-6">
@@ -180,7 +187,7 @@ export default function Cart() {
         <tfoot className="max-sm:block">
           <tr className="max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-4">
             <th scope="row" colSpan={3} className="py-3 text-right">
-              Total
+              {detailed ? 'Subtotal' : 'Total'}
             </th>
             <td className="py-3 text-right text-lg font-black tabular-nums" aria-live="polite" data-testid="cart-total">
               {formatCents(totalCents)}
@@ -189,8 +196,13 @@ export default function Cart() {
           </tr>
         </tfoot>
       </table>
+      <section className="card grid gap-4 p-6 sm:grid-cols-2" aria-label="Discount and totals">
+        <DiscountCode quote={quote} />
+        {detailed && quote.totals && <TotalsBreakdown totals={quote.totals} freeDelivery={quote.freeDelivery} className="self-end" />}
+      </section>
       <Checkout
         lines={lines}
+        discountCode={quote.applied}
         blocked={blocked}
         onPlaced={setPlaced}
         onRefused={(errors) => {

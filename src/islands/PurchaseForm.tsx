@@ -15,13 +15,16 @@ import { pricingOfTool, unitPriceCents } from '../lib/pricing';
 import { quantityError, quantityInput, quoteQuantityError } from '../lib/rules';
 import type { Tool } from '../lib/entities';
 import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliveryJson } from './ui/DeliveryFields';
+import { DiscountCode } from './ui/DiscountCode';
 import { Field } from './ui/Field';
 import { RequireAuth } from './ui/Guards';
 import { NextBreak } from './ui/NextBreak';
 import { QuoteRequest } from './ui/QuoteRequest';
 import { Spinner } from './ui/Spinner';
 import { SubmitButton } from './ui/SubmitButton';
+import { TotalsBreakdown, hasBreakdown } from './ui/TotalsBreakdown';
 import { useForm } from './ui/useForm';
+import { useTotalsQuote } from './ui/useTotalsQuote';
 
 export default function PurchaseForm({ tool }: { tool: Tool }) {
   return (
@@ -71,12 +74,14 @@ function Purchase({ initial }: { initial: Tool }) {
         toolId: tool._id,
         quantity: Number(values.quantity),
         ...deliveryJson(values),
+        ...(totals.applied ? { discountCode: totals.applied } : {}),
       });
       if (result.acknowledged) {
         setCarted(null);
         toast.success(messages.orderPlaced);
         setPlaced(result.insertedId);
         setValues((v) => ({ ...v, ...EMPTY_DELIVERY }));
+        totals.setCode('');
         const live = await refresh();
         setValues((v) => ({ ...v, quantity: String(live.minimumOrderQuantity) }));
       }
@@ -115,6 +120,9 @@ function Purchase({ initial }: { initial: Tool }) {
   const total = counted ? orderTotalCents(count, unit) : null;
   const quote = tool.quoteAbove !== null && counted && count > tool.quoteAbove;
   const soldOut = tool.availableQuantity < tool.minimumOrderQuantity && !quote;
+  // The server's totals for this quantity (delivery, VAT, the applied code), while it can be ordered.
+  const orderable = counted && !quote && !quantityError(count, tool);
+  const totals = useTotalsQuote(orderable ? [{ toolId: tool._id, quantity: count }] : null);
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="purchase-heading">
@@ -143,6 +151,12 @@ function Purchase({ initial }: { initial: Tool }) {
         </p>
         <NextBreak pricing={pricing} quantity={count} onAdd={setQuantity} className="mt-1" />
       </div>
+      {!quote && (
+        <div className="space-y-3">
+          <DiscountCode quote={totals} />
+          {totals.totals && (hasBreakdown(totals.totals) || totals.applied) && <TotalsBreakdown totals={totals.totals} freeDelivery={totals.freeDelivery} />}
+        </div>
+      )}
       {quote ? (
         <QuoteRequest
           items={[{ toolId: tool._id, quantity: count }]}

@@ -62,3 +62,40 @@ export function orderTotals(lines: readonly { quantity: number; unitCents: numbe
     totalCents: settings.pricesIncludeVat ? base : base + taxCents,
   };
 }
+
+/** An order's amounts besides its total, as an email or an invoice shows them (orders.subtotal_cents…). */
+export interface Breakdown {
+  subtotalCents: number;
+  discountCents: number;
+  deliveryCents: number;
+  taxCents: number;
+  taxIncluded: boolean;
+  vatRateHundredths: number;
+  discountCode: string | null;
+}
+
+/**
+ * The rows above an order's total ([label, amount]), or none when the total is the plain sum of the
+ * lines (no discount, delivery or VAT: orders placed before these existed read as before).
+ */
+export function breakdownRows(b: Breakdown | null | undefined, format: (cents: number) => string): [string, string][] {
+  if (!b || (b.discountCents === 0 && b.deliveryCents === 0 && b.taxCents === 0)) return [];
+  const vat = `VAT ${Number((b.vatRateHundredths / 100).toFixed(2))}%`;
+  return [
+    ['Subtotal', format(b.subtotalCents)],
+    ...(b.discountCents > 0 ? [[`Discount${b.discountCode ? ` (${b.discountCode})` : ''}`, `-${format(b.discountCents)}`] as [string, string]] : []),
+    ...(b.deliveryCents > 0 ? [['Delivery', format(b.deliveryCents)] as [string, string]] : []),
+    ...(b.taxCents > 0 ? [[b.taxIncluded ? `Includes ${vat}` : vat, format(b.taxCents)] as [string, string]] : []),
+  ];
+}
+
+/** The breakdown of totals as placed, with the code that gave its discount. */
+export const breakdownOf = (t: Totals, discountCode: string | null): Breakdown => ({
+  subtotalCents: t.subtotalCents,
+  discountCents: t.discountCents,
+  deliveryCents: t.deliveryCents,
+  taxCents: t.taxCents,
+  taxIncluded: t.taxIncluded,
+  vatRateHundredths: t.vatRateHundredths,
+  discountCode,
+});

@@ -4,7 +4,7 @@
 // state; the order's history tells it all; the shop hears of low stock; the Emails screen's calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestStore, type TestStore } from './harness';
-import { expectApiError, makeTool, payOrder, placeOrder } from './helpers';
+import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 import { pdfText } from './pdf-text';
 
 let store: TestStore;
@@ -223,5 +223,48 @@ describe('the Emails screen (admin)', () => {
     expect((await store.request('GET', '/api/emails', { token: buyer })).status).toBe(403);
     expect((await store.request('POST', `/api/emails/${first.id}/resend`, { token: buyer })).status).toBe(403);
     expect((await store.request('POST', `/api/emails/${'a'.repeat(24)}/resend`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe('checkout totals in the emails and the invoice (issue 27)', () => {
+  const setSettings = async (json: Record<string, unknown>) =>
+    expect((await store.request('PUT', '/api/settings', { token: admin, json })).status).toBe(200);
+  afterAll(() => setSettings({ deliveryFlat: 0, freeDeliveryOver: null, vatRate: 0, pricesIncludeVat: false }));
+
+  it('an order with delivery $5 and VAT 15% shows them in its emails and on its invoice, above the total', async () => {
+    await setSettings({ deliveryFlat: 5, freeDeliveryOver: null, vatRate: 15, pricesIncludeVat: false });
+    const tool = await makeTool(store, admin, { name: 'Cold Chisel', price: 10, minimumOrderQuantity: 1, availableQuantity: 50 });
+    // 2 × $10 + $5 delivery = $25; VAT 15% = $3.75; total $28.75.
+    const id = await placeOrder(store, buyer, tool, 2);
+    const placed = (await emailsAbout(id)).find((m) => m.kind === 'order-placed')!;
+    for (const part of ['2 x Cold Chisel at $10.00 = $20.00', 'Subtotal: $20.00', 'Delivery: $5.00', 'VAT 15%: $3.75', 'Total: $28.75'])
+      expect(placed.text).toContain(part);
+
+    await payOrder(store, buyer, id);
+    const receipt = (await emailsAbout(id)).find((m) => m.kind === 'payment-received')!;
+    for (const part of ['Delivery: $5.00', 'VAT 15%: $3.75', 'Total paid: $28.75']) expect(receipt.text).toContain(part);
+    const pdf = await store.app.request(`/api/booking/${id}/invoice`, { headers: { authorization: `Bearer ${buyer}` } });
+    const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toMatch(/Subtotal\n\$20\.00\nDelivery\n\$5\.00\nVAT 15%\n\$3\.75\nTotal paid\n\$28\.75/);
+  });
+
+  it("a discount code's line shows too; an order without delivery, VAT or discount reads as before", async () => {
+    const code = `MAIL${Date.now().toString(36).toUpperCase()}`;
+    expect((await store.request('POST', '/api/discounts', { token: admin, json: { code, percentOff: 10 } })).status).toBe(201);
+    const tool = await makeTool(store, admin, { name: 'Wood Rasp', price: 10, minimumOrderQuantity: 1, availableQuantity: 50 });
+    const res = await store.request('POST', '/api/orders', {
+      token: buyer,
+      json: { items: [{ toolId: tool, quantity: 2 }], address: ADDRESS, phone: PHONE, discountCode: code },
+    });
+    expect(res.status, JSON.stringify(res.data)).toBe(201);
+    // $20 − $2 + $5 = $23; VAT 15% = $3.45; total $26.45.
+    const mail = (await emailsAbout(res.data.insertedId)).find((m) => m.kind === 'order-placed')!;
+    for (const part of [`Discount (${code}): -$2.00`, 'Delivery: $5.00', 'VAT 15%: $3.45', 'Total: $26.45']) expect(mail.text).toContain(part);
+
+    await setSettings({ deliveryFlat: 0, freeDeliveryOver: null, vatRate: 0, pricesIncludeVat: false });
+    const plain = await placeOrder(store, buyer, tool, 1);
+    const text = (await emailsAbout(plain)).find((m) => m.kind === 'order-placed')!.text;
+    expect(text).not.toContain('Subtotal');
+    expect(text).toContain('Total: $10.00');
   });
 });

@@ -12,17 +12,21 @@ import { DeliveryFields, EMPTY_DELIVERY, deliveryChecks, deliveryErrors, deliver
 import { OrderLinesList } from '../ui/OrderLines';
 import { QuoteRequest } from '../ui/QuoteRequest';
 import { SubmitButton } from '../ui/SubmitButton';
+import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { useForm } from '../ui/useForm';
 
 const LOGIN = '/login?from=/cart';
 
 export function Checkout({
   lines,
+  discountCode,
   blocked,
   onPlaced,
   onRefused,
 }: {
   lines: CartLine[];
+  /** The code the buyer applied (the server checks it again as it places the order). */
+  discountCode: string | null;
   blocked: boolean;
   onPlaced: (order: Order) => void;
   onRefused: (errors: Record<string, string>) => void;
@@ -56,6 +60,7 @@ export function Checkout({
       const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', {
         items,
         ...deliveryJson(values),
+        ...(discountCode ? { discountCode } : {}),
       });
       const order = await api.get<Order>(`booking/${enc(result.insertedId)}`);
       clearCart();
@@ -131,6 +136,7 @@ export function Placed({ order }: { order: Order }) {
         {messages.orderPlaced}
       </h2>
       <OrderLinesList order={order} />
+      {hasBreakdown(order) && <TotalsBreakdown totals={order} className="max-w-sm" />}
       <p className="text-lg">
         Total: <strong data-testid="placed-total">{formatCents(order.totalCents)}</strong>
       </p>

@@ -12,6 +12,7 @@ import { Badge } from '../ui/Badge';
 import { ShipDialog } from '../ui/ShipDialog';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
+import { breakdownText, hasBreakdown } from '../ui/TotalsBreakdown';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
@@ -78,7 +79,20 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
     { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity.toLocaleString('en-US')) },
-    { header: 'Total', className: 'sm:text-right tabular-nums font-semibold', cell: (o) => formatCents(o.totalCents) },
+    {
+      header: 'Total',
+      className: 'sm:text-right tabular-nums font-semibold',
+      // The breakdown in the title; the delivery charged on a second line.
+      cell: (o) =>
+        hasBreakdown(o) ? (
+          <span className="block" title={breakdownText(o)}>
+            {formatCents(o.totalCents)}
+            {o.deliveryCents > 0 && <span className="block text-xs font-normal whitespace-nowrap text-steel-600">incl. {formatCents(o.deliveryCents)} delivery</span>}
+          </span>
+        ) : (
+          formatCents(o.totalCents)
+        ),
+    },
     {
       header: 'Payment',
       cell: (o) => (

@@ -13,6 +13,7 @@ import { formatCents, toCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
+import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
@@ -67,7 +68,20 @@ export default function MyOrders() {
         ),
       className: 'tabular-nums',
     },
-    { header: 'Total', cell: (o) => formatCents(o.totalCents), className: 'tabular-nums font-semibold whitespace-nowrap' },
+    {
+      header: 'Total',
+      className: 'tabular-nums font-semibold whitespace-nowrap',
+      // Delivery, VAT or a discount: the breakdown one click away (older orders are their plain total).
+      cell: (o) =>
+        hasBreakdown(o) ? (
+          <details className="block font-normal">
+            <summary className="cursor-pointer font-semibold">{formatCents(o.totalCents)}</summary>
+            <TotalsBreakdown totals={o} className="mt-1 min-w-44 text-xs" />
+          </details>
+        ) : (
+          formatCents(o.totalCents)
+        ),
+    },
     {
       header: 'Date',
       className: 'whitespace-nowrap',

@@ -15,6 +15,7 @@ import { OrderLinesList } from '../ui/OrderLines';
 import { RefundDialog } from '../ui/RefundDialog';
 import { ShipDialog } from '../ui/ShipDialog';
 import { Loaded } from '../ui/States';
+import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { useResource } from '../ui/useResource';
 import { When } from '../ui/When';
 
@@ -93,10 +94,14 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                   What was ordered
                 </h2>
                 <OrderLinesList order={o} />
-                <p className="mt-3 flex justify-between border-t border-steel-200 pt-3 font-bold">
-                  <span>Total</span>
-                  <span className="tabular-nums">{formatCents(o.totalCents)}</span>
-                </p>
+                {hasBreakdown(o) ? (
+                  <TotalsBreakdown totals={o} className="mt-3 border-t border-steel-200 pt-3" />
+                ) : (
+                  <p className="mt-3 flex justify-between border-t border-steel-200 pt-3 font-bold">
+                    <span>Total</span>
+                    <span className="tabular-nums">{formatCents(o.totalCents)}</span>
+                  </p>
+                )}
                 {o.refundedCents > 0 && (
                   <p className="flex justify-between text-sm text-danger">
                     <span>Refunded</span>

@@ -7,6 +7,7 @@ import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';
 import { OrderLinesList } from '../ui/OrderLines';
+import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { useResource } from '../ui/useResource';
 
 const SandboxCardForm = lazy(() => import('../payment/SandboxCardForm'));
@@ -89,6 +90,8 @@ export default function Payment({ params }: { params: Record<string, string> }) 
             {order.quantity} x {formatCents(unit)} = <strong>{formatCents(order.quantity * unit)}</strong>
           </p>
         )}
+        {/* Delivery, VAT or a discount: what the payment charges, under the spec's line. */}
+        {hasBreakdown(order) && <TotalsBreakdown totals={order} className="mt-3 max-w-sm border-t border-steel-100 pt-3" />}
       </div>
       {paid ? (
         <div className="card border-success p-6" role="status">

@@ -3,6 +3,7 @@
 // payment reference.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { formatCents } from '../../lib/money.ts';
+import { breakdownRows, type Breakdown } from '../../lib/totals.ts';
 
 export interface InvoiceDocument {
   kind: 'invoice' | 'credit note';
@@ -16,6 +17,8 @@ export interface InvoiceDocument {
   lines: { productName: string; quantity: number; unitCents: number }[];
   /** What was paid (an invoice) or given back (a credit note). */
   totalCents: number;
+  /** Subtotal, discount, delivery and VAT above the total (issue 27); older documents have none. */
+  breakdown?: Breakdown;
   paymentReference: string;
 }
 
@@ -101,6 +104,11 @@ export async function invoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
   }
   y -= 4;
   page.drawLine({ start: { x: 300, y: y + 10 }, end: { x: A4[0] - MARGIN, y: y + 10 }, thickness: 0.5, color: MUTED });
+  for (const [label, amount] of breakdownRows(doc.breakdown, formatCents)) {
+    text(label, 300);
+    right(amount, cols.total);
+    y -= 15;
+  }
   text(doc.kind === 'invoice' ? 'Total paid' : 'Total refunded', 300, 11, bold);
   right(formatCents(doc.totalCents), cols.total, 11, bold);
   y -= 28;

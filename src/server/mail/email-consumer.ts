@@ -52,6 +52,7 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
     buyerName: facts.buyerName,
     lines: facts.lines,
     totalCents: facts.totalCents,
+    breakdown: facts.breakdown,
     address: facts.address,
     expiresAt: facts.expiresAt,
   };

@@ -3,6 +3,7 @@
 // Links are absolute, on PUBLIC_SITE_URL.
 import { trackingLink } from '../../lib/carriers.ts';
 import { formatCents } from '../../lib/money.ts';
+import { breakdownRows, type Breakdown } from '../../lib/totals.ts';
 
 export interface MailLine {
   productName: string;
@@ -15,6 +16,8 @@ export interface MailOrder {
   buyerName: string;
   lines: MailLine[];
   totalCents: number;
+  /** Subtotal, discount, delivery and VAT (issue 27); events written before it have none. */
+  breakdown?: Breakdown;
   address: string;
   /** When an unpaid order's hold runs out. */
   expiresAt: string;
@@ -37,6 +40,9 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.cha
 const lineText = (l: MailLine) =>
   `${l.quantity} x ${l.productName} at ${formatCents(l.unitCents)} = ${formatCents(l.quantity * l.unitCents)}`;
 
+/** The amounts above the total, one text line each (none for a plain total). */
+const breakdownText = (order: MailOrder) => breakdownRows(order.breakdown, formatCents).map(([label, amount]) => `${label}: ${amount}`);
+
 function linesTable(order: MailOrder): string {
   const rows = order.lines
     .map(
@@ -51,7 +57,11 @@ function linesTable(order: MailOrder): string {
     `<table style="border-collapse:collapse;width:100%;font-size:14px"><thead><tr>` +
     `<th style="text-align:left;padding:6px 8px">Tool</th><th style="text-align:right;padding:6px 8px">Quantity</th>` +
     `<th style="text-align:right;padding:6px 8px">Unit price</th><th style="text-align:right;padding:6px 8px">Line total</th></tr></thead>` +
-    `<tbody>${rows}</tbody><tfoot><tr><td colspan="3" style="padding:8px;text-align:right;font-weight:bold">Total</td>` +
+    `<tbody>${rows}</tbody><tfoot>` +
+    breakdownRows(order.breakdown, formatCents)
+      .map(([label, amount]) => `<tr><td colspan="3" style="padding:4px 8px;text-align:right">${escapeHtml(label)}</td><td style="padding:4px 8px;text-align:right">${amount}</td></tr>`)
+      .join('') +
+    `<tr><td colspan="3" style="padding:8px;text-align:right;font-weight:bold">Total</td>` +
     `<td style="padding:8px;text-align:right;font-weight:bold">${formatCents(order.totalCents)}</td></tr></tfoot></table>`
   );
 }
@@ -89,6 +99,7 @@ export function orderPlaced(shop: Shop, order: MailOrder, now = new Date()): Ren
       '',
       `Thank you for your order ${ref(order.id)}.`,
       ...order.lines.map(lineText),
+      ...breakdownText(order),
       `Total: ${formatCents(order.totalCents)}`,
       '',
       hold,
@@ -112,6 +123,7 @@ export function paymentReceived(shop: Shop, order: MailOrder, invoiceNumber: str
       '',
       `We received your payment of ${formatCents(order.totalCents)} for order ${ref(order.id)} (reference ${transactionId}).`,
       ...order.lines.map(lineText),
+      ...breakdownText(order),
       `Total paid: ${formatCents(order.totalCents)}`,
       '',
       `Your invoice ${invoiceNumber} is attached. We will tell you when the order ships.`,
@@ -204,6 +216,7 @@ export function shopOrderPaid(shop: Shop, order: MailOrder, buyerEmail: string):
     text: [
       `Order ${ref(order.id)} was paid by ${order.buyerName} <${buyerEmail}>.`,
       ...order.lines.map(lineText),
+      ...breakdownText(order),
       `Total: ${formatCents(order.totalCents)}`,
       `Ship to: ${order.address}`,
       `Open it: ${orderUrl(shop, order.id)}`,

@@ -1,6 +1,7 @@
 // What an order's events say (events/events.service.ts): each carries the facts its consumers need
 // (the buyer, the lines, the total, when the hold ends), as they were when it happened, so an email
 // never reads an order that changed or went since. Written in the transaction of the change.
+import type { Breakdown } from '../../lib/totals.ts';
 import type { Queryable } from '../db/client.ts';
 import { emit, emitMany, type EventType } from '../events/events.service.ts';
 
@@ -10,6 +11,8 @@ export interface OrderFacts {
   address: string;
   lines: { productName: string; quantity: number; unitCents: number }[];
   totalCents: number;
+  /** The amounts behind the total (issue 27); events written before it have none. */
+  breakdown?: Breakdown;
   /** When an unpaid order's hold runs out. */
   expiresAt: string;
 }
@@ -22,6 +25,13 @@ export function factsOf(row: {
   total_cents: number | string;
   expires_at: string | Date;
   items: { productName: string; priceCents: number; quantity: number }[] | null;
+  subtotal_cents?: number | string | null;
+  discount_cents?: number | string | null;
+  delivery_cents?: number | string | null;
+  tax_cents?: number | string | null;
+  tax_included?: boolean | null;
+  vat_rate_hundredths?: number | null;
+  discount_code?: string | null;
 }): OrderFacts {
   return {
     email: row.email,
@@ -29,6 +39,15 @@ export function factsOf(row: {
     address: row.address,
     lines: (row.items ?? []).map((i) => ({ productName: i.productName, quantity: i.quantity, unitCents: i.priceCents })),
     totalCents: Number(row.total_cents),
+    breakdown: {
+      subtotalCents: Number(row.subtotal_cents ?? row.total_cents),
+      discountCents: Number(row.discount_cents ?? 0),
+      deliveryCents: Number(row.delivery_cents ?? 0),
+      taxCents: Number(row.tax_cents ?? 0),
+      taxIncluded: row.tax_included ?? false,
+      vatRateHundredths: Number(row.vat_rate_hundredths ?? 0),
+      discountCode: row.discount_code ?? null,
+    },
     expiresAt: new Date(row.expires_at).toISOString(),
   };
 }

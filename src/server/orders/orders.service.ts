@@ -13,7 +13,7 @@ import { listPage, type PageAsk } from '../http/paging.ts';
 import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
 import { recordMovements } from '../tools/stock-ledger.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
-import { orderTotals, type Totals } from '../../lib/totals.ts';
+import { breakdownOf, orderTotals, type Totals } from '../../lib/totals.ts';
 import { readTotalsSettings } from '../settings/settings.service.ts';
 import { checkDiscount, recordUse, releaseUse } from '../discounts/discounts.service.ts';
 import { isBuyer } from '../auth/guards.ts';
@@ -273,6 +273,7 @@ export function ordersService(
             buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
             lines: facts.lines,
             totalCents: facts.totalCents,
+            breakdown: facts.breakdown,
             paymentReference: intentId,
             at: now(),
           })
@@ -397,6 +398,7 @@ export function ordersService(
             address: cart.address,
             lines: lines.map((l) => ({ productName: l.sold.name, quantity: l.quantity, unitCents: l.unitCents })),
             totalCents,
+            breakdown: breakdownOf(totals, discount?.code ?? null),
             expiresAt: expiresAt.toISOString(),
           },
         },
@@ -534,6 +536,7 @@ export function ordersService(
               address: ask.address,
               lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
               totalCents: totals.totalCents,
+              breakdown: breakdownOf(totals, null),
               expiresAt: expiresAt.toISOString(),
             },
           })),

@@ -39,7 +39,8 @@ interface RefundableOrder {
 }
 
 const ORDER_FOR_REFUND = `SELECT o.id, o.payment, o.transaction_id, o.total_cents, o.refunded_cents, o.restocked, o.email,
-  o.user_name, o.address, o.expires_at,
+  o.user_name, o.address, o.expires_at, o.subtotal_cents, o.discount_cents, o.delivery_cents, o.tax_cents, o.tax_included,
+  o.vat_rate_hundredths, o.discount_code,
   (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
     'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
   FROM orders o WHERE o.id = $1 FOR UPDATE OF o`;
@@ -118,6 +119,8 @@ export function refundsService(
         // A whole refund credits the lines; a part of one is one line of its amount.
         lines: full && refundedCents === amountCents ? facts.lines : [{ productName: `Partial refund of order ${orderId.slice(-8).toUpperCase()}`, quantity: 1, unitCents: amountCents }],
         totalCents: amountCents,
+        // The whole order credited: its delivery and VAT too, as its invoice showed them.
+        ...(full && refundedCents === amountCents ? { breakdown: facts.breakdown } : {}),
         paymentReference: providerRefundId,
         at: deps.now(),
       });
