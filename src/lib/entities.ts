@@ -70,25 +70,14 @@ export interface QuoteLine {
   price: number | null;
 }
 
-export interface Order {
+/** An order: its amounts as placed (TotalsBreakdown: the one payment asks totalCents) and the rest. */
+export interface Order extends TotalsBreakdown {
   _id: string;
   toolId: string | null;
   /** A one-line order's tool name; with several lines, "N tools". */
   productName: string;
   /** A one-line order's unit price in dollars, as placed; with several lines, the order's total. */
   price: number;
-  /** What the order costs (the one payment asks this): goods − discount + delivery (+ VAT unless included). */
-  totalCents: number;
-  /** The breakdown as placed (issue 27): the lines at their unit prices, the code's discount, delivery, VAT. */
-  subtotalCents: number;
-  discountCents: number;
-  deliveryCents: number;
-  taxCents: number;
-  /** Whether taxCents is the VAT share already in the prices (else it was added). */
-  taxIncluded: boolean;
-  /** The VAT rate applied, a percentage. */
-  vatRate: number;
-  discountCode: string | null;
   /** Given back by an admin's refunds: the order is refunded when it reaches totalCents, partly refunded below. */
   refundedCents: number;
   /** The order's lines, as placed (the spec's one tool is one line). */

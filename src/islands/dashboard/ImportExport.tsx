@@ -4,42 +4,9 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, errorMessage } from '../../client/api';
 import { saveFile } from '../../client/save-file';
 import { toast } from '../../client/toast';
+import { DownloadButton } from '../ui/DownloadButton';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { ImportTools } from './ImportTools';
-
-function DownloadButton({
-  busy,
-  label,
-  type = 'button',
-  onClick,
-}: {
-  busy: boolean;
-  label: string;
-  type?: 'button' | 'submit';
-  onClick?: () => void;
-}) {
-  return (
-    <button
-      type={type}
-      className="btn btn-outline max-sm:w-full"
-      onClick={onClick}
-      disabled={busy}
-      aria-busy={busy || undefined}
-    >
-      {busy ? (
-        <span
-          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
-          aria-hidden="true"
-        />
-      ) : (
-        <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true" className="fill-current">
-          <path d="M9 2h2v8.6l3.3-3.3 1.4 1.4L10 14.4 4.3 8.7l1.4-1.4L9 10.6zM3 16h14v2H3z" />
-        </svg>
-      )}
-      {busy ? 'Preparing the file…' : label}
-    </button>
-  );
-}
 
 function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
