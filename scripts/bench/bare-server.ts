@@ -1,7 +1,7 @@
 // The ceiling of a Node server: a bare node:http server answering, per path, the bytes and headers our
 // server answered (JSON for the API, a page's brotli bytes for static), and `/__calibrate` a 2-byte body
-// (the load generator's own ceiling). Started by bare.ts as `node bare-server.ts <port> <responses.json>`;
-// says "ready" over IPC.
+// (the load generator's own ceiling), and `POST /__rush` a 201 (the purchase rush's floor). Started by
+// bare.ts as `node bare-server.ts <port> <responses.json>`; says "ready" over IPC.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -23,6 +23,15 @@ responses.set('/__calibrate', {
 });
 
 const server = createServer((req, res) => {
+  // `POST /__rush`: the purchase rush's floor, a booking answered 201 as soon as its body is read.
+  if (req.method === 'POST' && req.url === '/__rush') {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': '23' });
+      res.end('{"insertedId":"bench0"}');
+    });
+    return;
+  }
   const r = responses.get(req.url ?? '');
   if (!r) {
     res.statusCode = 404;

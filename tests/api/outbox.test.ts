@@ -31,13 +31,18 @@ function recorder(name = 'email', failTimes = 0) {
   let failures = failTimes;
   const consumer: Consumer = {
     name,
-    async handle(event) {
-      if (failures > 0) {
-        failures--;
-        throw new Error('the mail server is away');
+    async handle(events) {
+      const failed = new Map<number, Error>();
+      for (const event of events) {
+        if (failures > 0) {
+          failures--;
+          failed.set(event.seq, new Error('the mail server is away'));
+          continue;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+        handled.push(event);
       }
-      await new Promise((r) => setTimeout(r, 2));
-      handled.push(event);
+      return failed;
     },
   };
   return { consumer, handled };
@@ -115,6 +120,27 @@ describe('the outbox worker', () => {
     expect(await delivery(seq)).toMatchObject({ state: 'done', attempts: 3, last_error: null });
     expect(handled.map((e) => e.seq)).toEqual([seq]);
     expect([1, 2, 3, 6, 7, 50].map(backoffMs)).toEqual([2000, 4000, 8000, 60_000, 60_000, 60_000]);
+  });
+
+  it('in one batch, a failed event waits its backoff while the others are done; a consumer that throws fails the whole batch', async () => {
+    await drain();
+    const seqs: number[] = [];
+    for (let i = 0; i < 3; i++)
+      seqs.push(await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })));
+    const { consumer, handled } = recorder('email', 1);
+    await outbox(store.db, [consumer]).run();
+    expect(await delivery(seqs[0])).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the mail server is away' });
+    for (const seq of seqs.slice(1)) expect(await delivery(seq)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(handled.map((e) => e.seq)).toEqual(seqs.slice(1));
+
+    await drain();
+    const more = [
+      await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
+      await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
+    ];
+    const broken: Consumer = { name: 'email', handle: () => Promise.reject(new Error('the database went away')) };
+    await outbox(store.db, [broken]).run();
+    for (const seq of more) expect(await delivery(seq)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the database went away' });
   });
 
   it('a worker that stopped after leasing (a crash between commit and send) loses nothing: the lease runs out and another delivers', async () => {

@@ -14,8 +14,11 @@ import { eventsBySeq, type StoredEvent } from './events.service.ts';
 
 export interface Consumer {
   name: string;
-  /** Acts on one event; throwing makes it try again later. Must be safe to run again for the same event. */
-  handle(event: StoredEvent): Promise<void>;
+  /**
+   * Acts on a batch of events, in order. Answers the events that failed (each tried again later); throwing
+   * fails the whole batch. Must be safe to run again for the same event.
+   */
+  handle(events: StoredEvent[]): Promise<Map<number, Error>>;
 }
 
 export interface OutboxOptions {
@@ -36,7 +39,7 @@ export const backoffMs = (attempts: number): number =>
 export function outbox(
   db: Db,
   consumers: Consumer[],
-  { pollMs = POLL_MS, leaseMs = LEASE_MS, batch = 20 }: OutboxOptions = {},
+  { pollMs = POLL_MS, leaseMs = LEASE_MS, batch = 50 }: OutboxOptions = {},
 ) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -61,21 +64,25 @@ export function outbox(
     return events.map((event) => ({ event, attempts: attempts.get(event.seq)! }));
   }
 
-  async function settle(consumer: string, seq: number, attempts: number, error?: Error) {
-    if (!error) {
+  /** Marks the batch's deliveries done, but for the failed ones, which wait their backoff. */
+  async function settle(consumer: string, claimed: { event: StoredEvent; attempts: number }[], failed: Map<number, Error>) {
+    const done = claimed.filter(({ event }) => !failed.has(event.seq)).map(({ event }) => event.seq);
+    if (done.length)
       await db.query(
         `UPDATE event_deliveries SET state = 'done', done_at = now(), lease_until = NULL, last_error = NULL
-          WHERE event_seq = $1 AND consumer = $2`,
-        [seq, consumer],
+          WHERE event_seq = ANY($1) AND consumer = $2`,
+        [done, consumer],
       );
-      return;
+    for (const { event, attempts } of claimed) {
+      const error = failed.get(event.seq);
+      if (!error) continue;
+      logger.warn({ err: error.message, consumer, event: event.seq, attempts }, 'event delivery failed; trying again later');
+      await db.query(
+        `UPDATE event_deliveries SET lease_until = NULL, last_error = $3, next_at = now() + $4 * interval '1 millisecond'
+          WHERE event_seq = $1 AND consumer = $2`,
+        [event.seq, consumer, error.message.slice(0, 1000), backoffMs(attempts)],
+      );
     }
-    logger.warn({ err: error.message, consumer, event: seq, attempts }, 'event delivery failed; trying again later');
-    await db.query(
-      `UPDATE event_deliveries SET lease_until = NULL, last_error = $3, next_at = now() + $4 * interval '1 millisecond'
-        WHERE event_seq = $1 AND consumer = $2`,
-      [seq, consumer, error.message.slice(0, 1000), backoffMs(attempts)],
-    );
   }
 
   /** One pass over every consumer's due deliveries, in event order; returns how many it handled. */
@@ -85,16 +92,15 @@ export function outbox(
       for (;;) {
         const claimed = await claim(consumer.name);
         if (!claimed.length) break;
-        for (const { event, attempts } of claimed) {
-          let failure: Error | undefined;
-          try {
-            await consumer.handle(event);
-            handled++;
-          } catch (error) {
-            failure = error instanceof Error ? error : new Error(String(error));
-          }
-          await settle(consumer.name, event.seq, attempts, failure);
+        let failed: Map<number, Error>;
+        try {
+          failed = await consumer.handle(claimed.map(({ event }) => event));
+        } catch (error) {
+          const failure = error instanceof Error ? error : new Error(String(error));
+          failed = new Map(claimed.map(({ event }) => [event.seq, failure]));
         }
+        handled += claimed.length - failed.size;
+        await settle(consumer.name, claimed, failed);
         if (claimed.length < batch) break;
       }
     }

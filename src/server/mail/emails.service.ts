@@ -109,34 +109,57 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
   }
 
   return {
-    /** Writes an event's emails (once: a second call for the same event writes nothing new). */
-    async record(tx: Queryable, eventSeq: number, mails: OutgoingMail[]): Promise<void> {
-      for (const mail of mails)
-        await tx.query(
-          `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_seq, kind, recipient) DO NOTHING`,
-          [
-            newId(),
-            eventSeq,
-            mail.kind,
-            mail.to,
-            mail.rendered.subject,
-            mail.rendered.text,
-            mail.rendered.html,
-            JSON.stringify(mail.attachments ?? []),
-          ],
+    /** Writes events' emails in one statement (once: writing the same event's again adds nothing). */
+    async record(tx: Queryable, mails: { eventSeq: number; mail: OutgoingMail }[]): Promise<void> {
+      if (!mails.length) return;
+      const params: unknown[] = [];
+      const rows = mails.map(({ eventSeq, mail }) => {
+        const at = params.length;
+        params.push(
+          newId(),
+          eventSeq,
+          mail.kind,
+          mail.to,
+          mail.rendered.subject,
+          mail.rendered.text,
+          mail.rendered.html,
+          JSON.stringify(mail.attachments ?? []),
         );
+        return `(${Array.from({ length: 8 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
+      });
+      await tx.query(
+        `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments)
+         VALUES ${rows.join(', ')} ON CONFLICT (event_seq, kind, recipient) DO NOTHING`,
+        params,
+      );
     },
 
-    /** Sends (or keeps) an event's emails that have not gone yet; throws when one could not be sent. */
-    async deliver(eventSeq: number): Promise<void> {
-      const rows = await db.query<EmailRow>(
-        `SELECT ${COLUMNS} FROM emails WHERE event_seq = $1 AND state IN ('pending', 'failed') ORDER BY seq`,
-        [eventSeq],
+    /**
+     * Sends (or keeps) the emails of these events that have not gone yet. Answers the events whose
+     * emails could not all be sent, each with its first error; the others' emails are all out.
+     */
+    async deliver(eventSeqs: number[]): Promise<Map<number, Error>> {
+      const failed = new Map<number, Error>();
+      const rows = await db.query<EmailRow & { event_seq: number }>(
+        `SELECT event_seq, ${COLUMNS} FROM emails WHERE event_seq = ANY($1) AND state IN ('pending', 'failed') ORDER BY seq`,
+        [eventSeqs],
       );
-      let failure: unknown;
-      for (const row of rows.map(emailJson)) await send(row).catch((error: unknown) => (failure ??= error));
-      if (failure) throw failure;
+      if (!rows.length) return failed;
+      // With no SMTP, keeping a batch's emails is one statement, not one per email.
+      if (!mailer) {
+        await db.query(
+          `UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)`,
+          [rows.map((r) => r.id)],
+        );
+        return failed;
+      }
+      for (const row of rows) {
+        const seq = Number(row.event_seq);
+        await send(emailJson(row)).catch((error: unknown) => {
+          if (!failed.has(seq)) failed.set(seq, error instanceof Error ? error : new Error(String(error)));
+        });
+      }
+      return failed;
     },
 
     /** One email as kept. */
