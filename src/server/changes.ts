@@ -9,34 +9,58 @@ import type { Logger } from 'pino';
 export type Change = 'tools' | 'stock' | 'reviews';
 const KINDS = new Set<string>(['tools', 'stock', 'reviews']);
 
+/**
+ * Runs on each change. `tools`: for a stock change, the tools whose stock it changed (undefined: any
+ * may have, so every copy showing stock is stale).
+ */
+export type ChangeListener = (change: Change, tools?: readonly string[]) => void;
+
 export interface ChangeBus {
-  /** Called by a service after its write committed. */
-  announce(change: Change): void;
+  /**
+   * Called by a service after its write committed. A stock change names the tools it touched when it
+   * knows them, so caches refresh those tools only (issue 30: reads stay fast while orders flow).
+   */
+  announce(change: Change, tools?: readonly string[]): void;
   /** Runs fn for every change, local or from another server; returns the unsubscribe. */
-  subscribe(fn: (change: Change) => void): () => void;
+  subscribe(fn: ChangeListener): () => void;
   /** Bumped by every change: copies made at an older version are stale. */
   readonly version: number;
-  /** Bumped by every change of these kinds: a copy that shows only them is stale when it moved. */
-  versionOf(kinds: readonly Change[]): number;
+  /**
+   * Bumped by every change of these kinds: a copy that shows only them is stale when it moved. With
+   * `tool`, a stock change counts only when it touched that tool or did not say which it touched.
+   */
+  versionOf(kinds: readonly Change[], tool?: string): number;
   close(): Promise<void>;
 }
 
+/** A NOTIFY payload holds at most 8,000 bytes: a stock change of more tools is sent without their ids. */
+const MAX_NAMED_TOOLS = 200;
+
 function localBus() {
-  const listeners = new Set<(change: Change) => void>();
+  const listeners = new Set<ChangeListener>();
   let version = 0;
   const byKind: Record<Change, number> = { tools: 0, stock: 0, reviews: 0 };
+  // Stock changes that did not say which tools, and per tool those that named it: both only grow, so a
+  // copy's sum moves whenever anything it shows may have changed.
+  let stockOfAny = 0;
+  const stockByTool = new Map<string, number>();
   return {
-    emit(change: Change) {
+    emit(change: Change, tools?: readonly string[]) {
       version++;
       byKind[change]++;
-      for (const fn of listeners) fn(change);
+      if (change === 'stock') {
+        if (tools) for (const id of tools) stockByTool.set(id, (stockByTool.get(id) ?? 0) + 1);
+        else stockOfAny++;
+      }
+      for (const fn of listeners) fn(change, tools);
     },
-    versionOf(kinds: readonly Change[]) {
+    versionOf(kinds: readonly Change[], tool?: string) {
       let sum = 0;
-      for (const kind of kinds) sum += byKind[kind];
+      for (const kind of kinds)
+        sum += kind === 'stock' && tool !== undefined ? stockOfAny + (stockByTool.get(tool) ?? 0) : byKind[kind];
       return sum;
     },
-    subscribe(fn: (change: Change) => void) {
+    subscribe(fn: ChangeListener) {
       listeners.add(fn);
       return () => void listeners.delete(fn);
     },
@@ -113,8 +137,8 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
     next.on('error', lost);
     next.on('end', () => lost(new Error('connection ended')));
     next.on('notification', (msg) => {
-      const [sender, kind] = (msg.payload ?? '').split(':');
-      if (sender !== self && KINDS.has(kind)) local.emit(kind as Change);
+      const [sender, kind, ids] = (msg.payload ?? '').split(':');
+      if (sender !== self && KINDS.has(kind)) local.emit(kind as Change, ids ? ids.split(',') : undefined);
     });
     try {
       await next.connect();
@@ -129,9 +153,11 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
   void listen();
 
   return {
-    announce(change) {
-      local.emit(change);
-      notify(CHANNEL, `${self}:${change}`).catch((error: Error) =>
+    announce(change, tools) {
+      local.emit(change, tools);
+      // Ids are hex (ids.ts), so ':' and ',' cannot occur in them.
+      const named = tools?.length && tools.length <= MAX_NAMED_TOOLS ? `:${tools.join(',')}` : '';
+      notify(CHANNEL, `${self}:${change}${named}`).catch((error: Error) =>
         log.warn({ err: error.message }, 'could not announce a change'),
       );
     },

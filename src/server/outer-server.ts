@@ -94,6 +94,7 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       get version() {
         return store()?.changes.version ?? 0;
       },
+      versionOf: (kinds, tool) => store()?.changes.versionOf(kinds, tool) ?? 0,
     },
   });
   const pages = livePages({ changes: { versionOf: (kinds) => store()?.changes.versionOf(kinds) ?? 0 } });

@@ -6,9 +6,11 @@
 // for at most a second as a safety net for a missed announcement.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeBus } from './changes.ts';
-import type { PublicAnswer } from './types.ts';
+import type { PublicAnswer, Shows } from './types.ts';
 
 interface Copy {
+  /** What it shows (none: everything), and the bus's count of changes to that when it was made. */
+  shows?: Shows;
   version: number;
   at: number;
   etag: string;
@@ -51,13 +53,14 @@ export function publicReads({
   maxCopies = 1000,
   maxBytes = MAX_BYTES,
 }: {
-  changes: Pick<ChangeBus, 'version'>;
+  changes: Pick<ChangeBus, 'version' | 'versionOf'>;
   /** The Content-Security-Policy every answer carries. */
   policy?: string;
   maxAgeMs?: number;
   maxCopies?: number;
   maxBytes?: number;
 }): PublicReads {
+  const versionOf = (shows: Shows | undefined) => (shows ? changes.versionOf(shows.kinds, shows.tool) : changes.version);
   // A hit only stamps its copy (moving it in the map cost two hash updates a request); the least recently
   // used is searched for when a new copy passes the budget, which only a miss does.
   const copies = new Map<string, Copy>();
@@ -83,7 +86,7 @@ export function publicReads({
   return {
     serve(req, res, perRequestHeaders) {
       const copy = copies.get(req.url!);
-      if (!copy || copy.version !== changes.version || performance.now() - copy.at > maxAgeMs) return false;
+      if (!copy || copy.version !== versionOf(copy.shows) || performance.now() - copy.at > maxAgeMs) return false;
       copy.used = ++clock;
       if (req.headers['if-none-match'] === copy.etag) {
         res.writeHead(304, perRequestHeaders.concat(copy.notModified));
@@ -98,8 +101,9 @@ export function publicReads({
     keeper(url) {
       const version = changes.version;
       const at = performance.now();
-      return ({ body, etag, cacheControl, key: canonical }) => {
+      return ({ body, etag, cacheControl, key: canonical, shows }) => {
         const key = canonical ?? (url.includes('?') ? undefined : url);
+        // Nothing at all changed while it was computed, so it is current for what it shows.
         if (key === undefined || version !== changes.version) return;
         const bytes = Buffer.from(body);
         if (bytes.length > maxBytes) return;
@@ -109,7 +113,8 @@ export function publicReads({
         const csp = policy ? ['Content-Security-Policy', policy] : [];
         copies.set(key, {
           used: ++clock,
-          version,
+          shows,
+          version: versionOf(shows),
           at,
           etag,
           body: bytes.toString('latin1'),

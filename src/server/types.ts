@@ -1,3 +1,4 @@
+import type { Change } from './changes.ts';
 import type { Mailer } from './mail/emails.service.ts';
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
@@ -36,6 +37,14 @@ export interface PublicAnswer {
   cacheControl: string;
   /** The URL this answer stands for whatever else the request carried (public-reads.ts keys copies by it). */
   key?: string;
+  /** What it shows, so only a change of that makes a kept copy stale (none: any change does). */
+  shows?: Shows;
+}
+
+/** The data an answer shows: these kinds of change, and with `tool` only that tool's stock. */
+export interface Shows {
+  kinds: readonly Change[];
+  tool?: string;
 }
 
 /** What the outer server tells the API about a request. */

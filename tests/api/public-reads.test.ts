@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { makeTool, placeOrder } from './helpers';
+import { startOuter } from './outer';
 
 let store: TestStore;
 let admin: string;
@@ -62,5 +63,57 @@ describe('writes that change public reads drop the copies of them', () => {
     expect(
       await bumps(() => store.request('PUT', `/api/tool/update/${toolId}`, { token: alice, json: { availableQuantity: 1 } })),
     ).toBe(false);
+  });
+});
+
+describe('while orders flow, reads stay exact and copies of other tools stay', () => {
+  it('a read through the outer server after an order commits never shows the old count, with reads in flight all along', async () => {
+    const toolId = await makeTool(store, admin, { availableQuantity: 60, minimumOrderQuantity: 1 });
+    const outer = await startOuter(store);
+    try {
+      const stockOf = async (path: string) => {
+        const res = await outer.raw('GET', path);
+        expect(res.status).toBe(200);
+        const data = JSON.parse(res.body);
+        return (Array.isArray(data) ? data.find((t: { _id: string }) => t._id === toolId) : data).availableQuantity as number;
+      };
+      let flowing = true;
+      // Readers that keep the copies warm (and race every write) while the orders go in.
+      const readers = Array.from({ length: 3 }, async () => {
+        while (flowing) await stockOf(`/api/tools/${toolId}`);
+      });
+      try {
+        for (let n = 1; n <= 12; n++) {
+          await placeOrder(store, alice, toolId, 1);
+          expect(await stockOf(`/api/tools/${toolId}`)).toBe(60 - n);
+          expect(await stockOf('/api/tools')).toBe(60 - n);
+          expect((await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(60 - n);
+        }
+      } finally {
+        flowing = false;
+        await Promise.all(readers);
+      }
+    } finally {
+      await outer.close();
+    }
+  });
+
+  it("an order names its tool: copies of another tool's answer stay current, the list's do not", async () => {
+    const mine = await makeTool(store, admin);
+    const other = await makeTool(store, admin);
+    const changes = store.deps.changes;
+    const otherCopy = changes.versionOf(['tools', 'stock'], other);
+    const mineCopy = changes.versionOf(['tools', 'stock'], mine);
+    const list = changes.versionOf(['tools', 'stock']);
+    const reviews = changes.versionOf(['reviews']);
+    const orderId = await placeOrder(store, alice, mine, 2);
+    expect(changes.versionOf(['tools', 'stock'], other)).toBe(otherCopy);
+    expect(changes.versionOf(['reviews'])).toBe(reviews);
+    expect(changes.versionOf(['tools', 'stock'], mine)).not.toBe(mineCopy);
+    expect(changes.versionOf(['tools', 'stock'])).not.toBe(list);
+    const before = changes.versionOf(['tools', 'stock'], mine);
+    expect((await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice })).status).toBe(200);
+    expect(changes.versionOf(['tools', 'stock'], mine)).not.toBe(before);
+    expect(changes.versionOf(['tools', 'stock'], other)).toBe(otherCopy);
   });
 });

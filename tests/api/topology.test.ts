@@ -148,8 +148,10 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     expect((await two.request('GET', `/api/tools/${id}`)).status).toBe(404);
   });
 
-  it('stock taken on one server shows on the other (no stale public read)', async () => {
+  it('stock taken on one server shows on the other (no stale public read), the notification naming the tool', async () => {
     const [tool] = (await two.request('GET', '/api/tools')).data;
+    const heard: [string, readonly string[] | undefined][] = [];
+    const off = two.changes.subscribe((change, tools) => heard.push([change, tools]));
     const alice = await one.tokenFor(ALICE);
     const placed = await one.request('POST', '/api/booking', {
       token: alice,
@@ -167,6 +169,8 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
         (await two.request('GET', `/api/tools/${tool._id}`)).data.availableQuantity ===
         tool.availableQuantity - tool.minimumOrderQuantity,
     );
+    off();
+    expect(heard).toContainEqual(['stock', [tool._id]]);
   });
 
   it('rate limits count across servers', async () => {

@@ -147,4 +147,33 @@ describe('public reads answered from memory', () => {
     await get('/api/tools');
     expect(calls.api).toBe(2);
   });
+
+  it("keeps a tool's copy through another tool's stock change, and drops it for its own or the catalogue's", async () => {
+    const reads = publicReads({ changes: bus });
+    const shows = (tool: string) => ({ kinds: ['tools', 'stock'] as const, tool });
+    const { calls, get } = await start(reads, () => answerOf('{}'));
+    // The "API" here keeps plain answers; keep scoped ones by hand, as cachedJson would.
+    const keepTool = (tool: string) => reads.keeper(`/api/tools/${tool}`)({ ...answerOf(`{"_id":"${tool}"}`), shows: shows(tool) });
+    keepTool('a');
+    keepTool('b');
+    const listKeep = reads.keeper('/api/tools');
+    listKeep({ ...answerOf('[]'), shows: { kinds: ['tools', 'stock'] } });
+    const reviewsKeep = reads.keeper('/api/reviews');
+    reviewsKeep({ ...answerOf('{"services":[]}'), shows: { kinds: ['reviews'] } });
+
+    bus.announce('stock', ['a']);
+    expect(await (await get('/api/tools/b')).text()).toBe('{"_id":"b"}');
+    expect(await (await get('/api/reviews')).text()).toBe('{"services":[]}');
+    expect(calls.api).toBe(0);
+    expect(await (await get('/api/tools/a')).text()).toBe('{}'); // asked again
+    expect(await (await get('/api/tools')).text()).toBe('{}'); // the list shows a's stock
+    expect(calls.api).toBe(2);
+
+    keepTool('a');
+    bus.announce('stock'); // a stock change that does not say which tools
+    expect(await (await get('/api/tools/b')).text()).toBe('{}');
+    expect(await (await get('/api/tools/a')).text()).toBe('{}');
+    expect(await (await get('/api/reviews')).text()).toBe('{"services":[]}');
+    expect(calls.api).toBe(4);
+  });
 });

@@ -49,7 +49,7 @@ export interface PurchaseData {
 }
 
 /** Runs fn over items with at most `limit` in flight. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -63,7 +63,7 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number
   return out;
 }
 
-async function idToken(email: string, signUp: boolean): Promise<string> {
+export async function idToken(email: string, signUp: boolean): Promise<string> {
   const method = signUp ? 'signUp' : 'signInWithPassword';
   const url = `http://${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`;
   const password = email === ADMIN_EMAIL ? 'bench-pass-123' : 'buyer-pass-123';
@@ -74,7 +74,7 @@ async function idToken(email: string, signUp: boolean): Promise<string> {
 }
 
 /** Our access token (PUT /api/user/{email}); sign-in is rate-limited per address, so each 20 users use their own loopback address. */
-async function accessToken(
+export async function accessToken(
   storeUrl: string,
   email: string,
   firebaseToken: string,

@@ -1,6 +1,7 @@
 // Public reads: a weak ETag over the body, so browsers and proxies revalidate cheaply (304).
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import type { Shows } from '../types.ts';
 
 /**
  * Body and ETag per answered object. The catalogue and review page caches hand out the same object
@@ -9,28 +10,48 @@ import type { Context } from 'hono';
  */
 const serialised = new WeakMap<object, { body: string; etag: string }>();
 
+const etagOf = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+/**
+ * An array (the catalogue) is serialised element by element, each element once: after one tool's stock
+ * changed, the new list reuses every other tool's JSON, and its ETag hashes the elements' ETags (a few
+ * bytes each) instead of the whole body.
+ */
 function serialise(data: unknown): { body: string; etag: string } {
   const cacheable = typeof data === 'object' && data !== null;
   let entry = cacheable ? serialised.get(data) : undefined;
   if (!entry) {
-    const body = JSON.stringify(data);
-    entry = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+    if (Array.isArray(data) && data.every((item) => typeof item === 'object' && item !== null)) {
+      const parts = data.map(serialise);
+      const body = `[${parts.map((p) => p.body).join(',')}]`;
+      entry = { body, etag: `W/"${etagOf(`[${parts.map((p) => p.etag).join(',')}]`)}"` };
+    } else {
+      const body = JSON.stringify(data);
+      entry = { body, etag: `W/"${etagOf(body)}"` };
+    }
     if (cacheable) serialised.set(data, entry);
   }
   return entry;
 }
 
-/**
- * `key` is the canonical URL of this answer: the path and only the query parameters the route reads,
- * in a fixed order. The outer server keeps one copy per key (public-reads.ts), so junk parameters
- * cannot make it hold a copy per URL. Without a key, an answer to a URL with a query is not kept.
- */
-export function cachedJson(c: Context, data: unknown, maxAgeSeconds = 0, key?: string) {
+export interface CachedJsonOptions {
+  maxAgeSeconds?: number;
+  /**
+   * The canonical URL of this answer: the path and only the query parameters the route reads, in a
+   * fixed order. The outer server keeps one copy per key (public-reads.ts), so junk parameters cannot
+   * make it hold a copy per URL. Without a key, an answer to a URL with a query is not kept.
+   */
+  key?: string;
+  /** What the answer shows: its kept copy goes stale only when that changes (none: on any change). */
+  shows?: Shows;
+}
+
+export function cachedJson(c: Context, data: unknown, { maxAgeSeconds = 0, key, shows }: CachedJsonOptions = {}) {
   const { body, etag } = serialise(data);
   const cacheControl = `public, max-age=${maxAgeSeconds}, must-revalidate`;
   // The outer server may answer this URL again from memory until the data changes (public-reads.ts).
   const canonical = key ?? (new URL(c.req.url).search ? undefined : c.req.path);
-  if (canonical !== undefined) c.env?.keep?.({ body, etag, cacheControl, key: canonical });
+  if (canonical !== undefined) c.env?.keep?.({ body, etag, cacheControl, key: canonical, shows });
   c.header('ETag', etag);
   c.header('Cache-Control', cacheControl);
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);

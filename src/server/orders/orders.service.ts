@@ -168,6 +168,11 @@ const MAX_BATCH = 500;
  * their lines and their sales in the stock ledger (with the units left after each), in arrival order
  * (orders.seq keeps it).
  */
+/** Warm-up: rush batches run and rolled back before ready, and the buyers in each (half of them served). */
+const WARM_UP_ROUNDS = 5;
+const WARM_UP_BUYERS = 50;
+class RolledBack extends Error {}
+
 const INSERT_BATCH = `
   WITH req AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
@@ -288,11 +293,17 @@ export function ordersService(
     });
   }
 
-  /** An unpaid order's units back to stock; `actor`: who let it go (null: its hold ran out). */
-  async function giveBackLines(tx: Queryable, orderId: string, actor: string | null): Promise<void> {
+  /**
+   * An unpaid order's units back to stock; `actor`: who let it go (null: its hold ran out). Returns the
+   * tools the order held units of (a deleted tool's line has none).
+   */
+  async function giveBackLines(tx: Queryable, orderId: string, actor: string | null): Promise<string[]> {
+    const touched: string[] = [];
     for (const line of await tx.query<HeldLine>(HELD_LINES, [orderId])) {
       await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, orderId, actor);
+      if (line.tool_id) touched.push(line.tool_id);
     }
+    return touched;
   }
 
   /** Whether an unpaid order past its hold still holds units of one of these tools. */
@@ -434,8 +445,10 @@ export function ordersService(
   const placeOneLine = batched(
     async (asks: OneLineAsk[]) => {
       const results = await placeBatch(asks);
-      // One announcement for the batch's stock change, not one per order (each is a NOTIFY on PostgreSQL).
-      if (results.some((r) => 'placed' in r)) tools.invalidate();
+      // One announcement for the batch's stock change, not one per order (each is a NOTIFY on PostgreSQL),
+      // naming the tools it took from: caches read those again, not the whole catalogue.
+      const taken = new Set(asks.filter((_, i) => 'placed' in results[i]).map((ask) => ask.toolId));
+      if (taken.size) tools.invalidate('stock', [...taken]);
       return results;
     },
     { maxBatch: MAX_BATCH },
@@ -450,122 +463,156 @@ export function ordersService(
     throw 'refused' in result ? result.refused : result.error;
   }
 
-  async function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
+  function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
+    return db.transaction((tx) => placeBatchIn(tx, asks));
+  }
+
+  async function placeBatchIn(tx: Queryable, asks: OneLineAsk[]): Promise<OneLineResult[]> {
     const expiresAt = new Date(now().getTime() + holdMs);
-    return db.transaction(async (tx) => {
-      const emails = [...new Set(asks.map((a) => a.user.email))].sort();
-      const unpaid = new Map<string, number>();
-      if (Number.isFinite(maxUnpaidOrders)) {
-        // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
-        if (db.kind === 'postgres') {
-          await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
-            emails.map((e) => `unpaid-orders:${e}`),
-          ]);
-        }
-        const counts = await tx.query<{ email: string; n: number }>(
-          `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
-          [emails],
-        );
-        for (const { email, n } of counts) unpaid.set(email, n);
-      }
-      const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
-      const rows = await tx.query<ToolRow & { stock_version: number }>(
-        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
-           low_stock_units FROM tools
-         WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-        [toolIds],
-      );
-      const stock = new Map(rows.map((r) => [r.id, { ...r }]));
-      const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
-      // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
-      const settings = await readTotalsSettings(tx);
-      const short = new Set<string>();
-      const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
-        const held = unpaid.get(ask.user.email) ?? 0;
-        if (held >= maxUnpaidOrders) return { limit: true };
-        const tool = stock.get(ask.toolId);
-        if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
-        const message = quantityError(ask.quantity, quantityRulesOf(tool));
-        if (message) {
-          const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
-          if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
-          short.add(ask.toolId);
-          return { short: refusal };
-        }
-        const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
-        const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
-        if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
-          return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
-        }
-        tool.available_quantity -= ask.quantity;
-        unpaid.set(ask.user.email, held + 1);
-        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
-        return { placed: true };
-      });
-      if (accepted.length) {
-        const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
-        await tx.query(INSERT_BATCH, [
-          column((a) => a.ask.id),
-          column((a) => a.tool.id),
-          column((a) => a.ask.quantity),
-          column((a) => a.tool.name),
-          column((a) => a.unitCents),
-          column((a) => a.ask.user.name || a.ask.user.email),
-          column((a) => a.ask.user.email),
-          column((a) => a.ask.address),
-          column((a) => a.ask.phone),
-          column((a) => a.ask.user.uid),
-          column((a) => a.tool.stock_version),
-          expiresAt,
-          column((a) => a.balance),
-          column((a) => a.totals.totalCents),
-          column((a) => a.totals.deliveryCents),
-          column((a) => a.totals.taxCents),
-          settings.pricesIncludeVat,
-          settings.vatRateHundredths,
+    const emails = [...new Set(asks.map((a) => a.user.email))].sort();
+    const unpaid = new Map<string, number>();
+    if (Number.isFinite(maxUnpaidOrders)) {
+      // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
+      if (db.kind === 'postgres') {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
+          emails.map((e) => `unpaid-orders:${e}`),
         ]);
-        await emitOrdersPlaced(
-          tx,
-          accepted.map(({ ask, tool, unitCents, totals }) => ({
-            id: ask.id,
-            by: ask.user.email,
-            facts: {
-              email: ask.user.email,
-              buyerName: ask.user.name || ask.user.email,
-              address: ask.address,
-              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
-              totalCents: totals.totalCents,
-              breakdown: breakdownOf(totals, null),
-              expiresAt: expiresAt.toISOString(),
-            },
-          })),
-        );
-        await emitLowStock(
-          tx,
-          [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
-            id: tool.id,
-            name: tool.name,
-            before: before.get(tool.id)!,
-            after: tool.available_quantity,
-            threshold: lowStockLevel(tool, lowStockUnits),
-          })),
-        );
       }
-      // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
-      const expired = short.size
-        ? new Set(
-            (
-              await tx.query<{ tool_id: string }>(
-                `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
-                 WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
-                [now(), [...short]],
-              )
-            ).map((r) => r.tool_id),
-          )
-        : new Set<string>();
-      return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
+      const counts = await tx.query<{ email: string; n: number }>(
+        `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
+        [emails],
+      );
+      for (const { email, n } of counts) unpaid.set(email, n);
+    }
+    const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
+    const rows = await tx.query<ToolRow & { stock_version: number }>(
+      `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
+         low_stock_units FROM tools
+       WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [toolIds],
+    );
+    const stock = new Map(rows.map((r) => [r.id, { ...r }]));
+    const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
+    const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
+    // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
+    const settings = await readTotalsSettings(tx);
+    const short = new Set<string>();
+    const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
+      const held = unpaid.get(ask.user.email) ?? 0;
+      if (held >= maxUnpaidOrders) return { limit: true };
+      const tool = stock.get(ask.toolId);
+      if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
+      const message = quantityError(ask.quantity, quantityRulesOf(tool));
+      if (message) {
+        const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
+        if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
+        short.add(ask.toolId);
+        return { short: refusal };
+      }
+      const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
+      const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
+      if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
+        return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
+      }
+      tool.available_quantity -= ask.quantity;
+      unpaid.set(ask.user.email, held + 1);
+      accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
+      return { placed: true };
     });
+    if (accepted.length) {
+      const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
+      await tx.query(INSERT_BATCH, [
+        column((a) => a.ask.id),
+        column((a) => a.tool.id),
+        column((a) => a.ask.quantity),
+        column((a) => a.tool.name),
+        column((a) => a.unitCents),
+        column((a) => a.ask.user.name || a.ask.user.email),
+        column((a) => a.ask.user.email),
+        column((a) => a.ask.address),
+        column((a) => a.ask.phone),
+        column((a) => a.ask.user.uid),
+        column((a) => a.tool.stock_version),
+        expiresAt,
+        column((a) => a.balance),
+        column((a) => a.totals.totalCents),
+        column((a) => a.totals.deliveryCents),
+        column((a) => a.totals.taxCents),
+        settings.pricesIncludeVat,
+        settings.vatRateHundredths,
+      ]);
+      await emitOrdersPlaced(
+        tx,
+        accepted.map(({ ask, tool, unitCents, totals }) => ({
+          id: ask.id,
+          by: ask.user.email,
+          facts: {
+            email: ask.user.email,
+            buyerName: ask.user.name || ask.user.email,
+            address: ask.address,
+            lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
+            totalCents: totals.totalCents,
+            breakdown: breakdownOf(totals, null),
+            expiresAt: expiresAt.toISOString(),
+          },
+        })),
+      );
+      await emitLowStock(
+        tx,
+        [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
+          id: tool.id,
+          name: tool.name,
+          before: before.get(tool.id)!,
+          after: tool.available_quantity,
+          threshold: lowStockLevel(tool, lowStockUnits),
+        })),
+      );
+    }
+    // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
+    const expired = short.size
+      ? new Set(
+          (
+            await tx.query<{ tool_id: string }>(
+              `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
+               WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
+              [now(), [...short]],
+            )
+          ).map((r) => r.tool_id),
+        )
+      : new Set<string>();
+    return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
+  }
+
+  /**
+   * Places a rush's worth of one-line orders for a throwaway tool and buyers, and rolls it all back:
+   * run before the server says ready, so the first real rush after a start finds the statements
+   * planned, PGlite's WebAssembly and our code compiled (issue 30). Leaves nothing behind.
+   */
+  async function warmUp(rounds = WARM_UP_ROUNDS): Promise<void> {
+    for (let round = 0; round < rounds; round++) {
+      await db
+        .transaction(async (tx) => {
+          const toolId = newId();
+          await tx.query(
+            `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks)
+             VALUES ($1, 'Warm-up', 'Never committed.', '/warm-up.svg', 1250, 1, $2, $3)`,
+            [toolId, WARM_UP_BUYERS, JSON.stringify([{ minQuantity: 2, priceCents: 1150 }])],
+          );
+          const asks = Array.from({ length: WARM_UP_BUYERS * 2 }, (_, i) => ({
+            id: newId(),
+            user: { email: `warm-up-${i}@warm-up.invalid`, name: '', role: 'user' as const, uid: null },
+            toolId,
+            quantity: 1,
+            address: 'Warm-up',
+            phone: '01700000000',
+          }));
+          await placeBatchIn(tx, asks);
+          throw new RolledBack();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+    }
   }
 
   /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */
@@ -589,7 +636,7 @@ export function ordersService(
     if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
     eventsWritten();
     // A one-line order's batch has announced its stock change already.
-    if (cart.items.length > 1 || quote) tools.invalidate();
+    if (cart.items.length > 1 || quote) tools.invalidate('stock', cart.items.map((item) => item.toolId));
     metrics.orderPlaced();
     return placed;
   }
@@ -601,6 +648,7 @@ export function ordersService(
     placeOnce,
     expiredHoldsOn,
     cancelExpired,
+    warmUp,
 
     /** Unpaid orders whose hold has run out, the longest past first (a batch for the checkout flow). */
     async dueHolds(limit = 200): Promise<string[]> {
@@ -703,7 +751,9 @@ export function ordersService(
      * unpaid order's payments at the provider before calling this (checkout.flow.ts remove).
      */
     async remove(user: CurrentUser, id: string): Promise<void> {
+      let touched: string[] = [];
       const outcome = await db.transaction(async (tx) => {
+        touched = [];
         const order = await getRow(tx, id, true);
         if (!order) return 'missing';
         const isAdmin = user.role === 'admin';
@@ -712,7 +762,7 @@ export function ordersService(
         if (order.payment === 'paid') return 'paid';
         // Lines first: deleting the order deletes them.
         if (order.payment === 'unpaid') {
-          await giveBackLines(tx, id, user.email);
+          touched = await giveBackLines(tx, id, user.email);
           await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
         }
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);
@@ -721,7 +771,7 @@ export function ordersService(
       if (outcome === 'missing') throw notFound('Order');
       if (outcome === 'forbidden') throw forbidden();
       if (outcome === 'paid') throw conflict(messages.paidOrderKept);
-      tools.invalidate();
+      if (touched.length) tools.invalidate('stock', touched);
       eventsWritten();
     },
 

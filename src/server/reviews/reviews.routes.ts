@@ -35,8 +35,7 @@ export function reviewsRoutes(deps: Deps, reviews: ReviewsService, tools: ToolsS
       return cachedJson(
         c,
         await reviews.publicPage(limit, pageNumber),
-        0,
-        `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`,
+        { key: `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`, shows: { kinds: ['reviews'] } },
       );
     })
     .get('/tools/:id/reviews', async (c) => {
@@ -48,8 +47,8 @@ export function reviewsRoutes(deps: Deps, reviews: ReviewsService, tools: ToolsS
       return cachedJson(
         c,
         await reviews.toolPage(toolId, limit, before),
-        0,
-        `/api/tools/${toolId}/reviews?limit=${limit}${after}`,
+        // A deleted tool's reviews answer 404: the catalogue's changes count too.
+        { key: `/api/tools/${toolId}/reviews?limit=${limit}${after}`, shows: { kinds: ['reviews', 'tools'] } },
       );
     })
     .get('/tools/:id/reviews/eligibility', signedIn(deps), async (c) => {

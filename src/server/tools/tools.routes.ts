@@ -30,12 +30,13 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
         if (sort === 'low-stock' && !admin) throw user ? forbidden('Admins only') : unauthorized('Please log in to continue');
         return c.json(await tools.page(ask, { lowStockFirst: sort === 'low-stock', admin }));
       }
-      return cachedJson(c, await tools.list());
+      return cachedJson(c, await tools.list(), { shows: { kinds: ['tools', 'stock'] } });
     })
     .get('/tools/:id', async (c) => {
       const tool = await tools.get(c.req.param('id'));
       if (!tool) throw notFound('Tool');
-      return cachedJson(c, tool);
+      // Kept until the catalogue changes or this tool's stock does, not any tool's.
+      return cachedJson(c, tool, { shows: { kinds: ['tools', 'stock'], tool: tool._id } });
     })
     .post('/tools', adminOnly(deps), async (c) => {
       const input = (await jsonBody(c, toolInputSchema)) as ToolInput;

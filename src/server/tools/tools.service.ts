@@ -9,7 +9,7 @@ import { newId } from '../ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Change, ChangeBus } from '../changes.ts';
-import { ttlCache } from '../cache.ts';
+import { catalogue as catalogueCache } from './catalogue.ts';
 
 export interface ToolRow {
   id: string;
@@ -81,14 +81,20 @@ const auditedTool = (r: ToolRow) => ({
 /** Where a page of Manage products ends: the last tool's number, or (low stock first) [below, number]. */
 export type ToolCursor = number | [below: number, seq: number];
 
-const CACHE_TTL_MS = 5000;
+/**
+ * A safety net only: every change is announced (and a PostgreSQL listener that reconnects drops
+ * everything), so the whole catalogue is read again this rarely. Each full read of a large catalogue
+ * holds PGlite's one thread for tens of milliseconds (every 5 s, it was the p99 of every read).
+ */
+const CACHE_TTL_MS = 60_000;
 const COLUMNS =
   'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
 
 /**
- * The catalogue, newest first. Reads are cached in memory and dropped on every change announced on
- * the bus, by this server (all tool and stock writes announce; callers of take/giveBack invalidate
- * after commit) or by another sharing the database, so a public read costs no query.
+ * The catalogue, newest first. Reads are kept in memory (catalogue.ts): a stock change announced on the
+ * bus reads its tools again, any other change the whole catalogue; by this server (all tool and stock
+ * writes announce; callers of take/giveBack invalidate after commit) or by another sharing the
+ * database, so a public read costs no query.
  */
 export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnits?: number } = {}) {
   const adminToolJson = (r: ToolRow): AdminTool => {
@@ -97,25 +103,35 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
   };
   /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
   let ids: Set<string> | undefined;
-  // The TTL is a safety net for a missed announcement (the listener reconnecting).
-  const catalogue = ttlCache<Tool[]>({
+  const catalogue = catalogueCache({
     ttlMs: CACHE_TTL_MS,
+    load: async (only) =>
+      (
+        await db.query<ToolRow>(
+          only
+            ? `SELECT ${COLUMNS} FROM tools WHERE id = ANY($1)`
+            : `SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`,
+          only ? [only] : [],
+        )
+      ).map(toolJson),
     kept: (tools) => {
       ids = new Set(tools.map((t) => t._id));
     },
   });
-  changes.subscribe((change) => {
+  changes.subscribe((change, changed) => {
     if (change === 'reviews') return;
-    catalogue.drop();
+    if (change === 'stock' && changed) catalogue.stockChanged(changed);
+    else catalogue.drop();
     // Another server added or deleted a tool: learn the ids now, not on the next read.
     if (change === 'tools') void list().catch(() => {});
   });
-  /** Says (after commit) that the catalogue or stock changed, here and on every other server. */
-  const invalidate = (change: Change = 'stock') => changes.announce(change);
+  /**
+   * Says (after commit) that the catalogue or stock changed, here and on every other server. A stock
+   * change names the tools it touched when the caller knows them (only those are read again).
+   */
+  const invalidate = (change: Change = 'stock', tools?: readonly string[]) => changes.announce(change, tools);
 
-  function list(): Promise<Tool[]> {
-    return catalogue.get('all', async () => (await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`)).map(toolJson));
-  }
+  const list = (): Promise<Tool[]> => catalogue.list();
 
   return {
     list,
@@ -161,9 +177,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     },
     /** Whether a tool exists, from memory: undefined until the catalogue was read once. */
     exists: (id: string): boolean | undefined => ids?.has(id),
-    async get(id: string): Promise<Tool | undefined> {
-      return (await list()).find((t) => t._id === id);
-    },
+    get: (id: string): Promise<Tool | undefined> => catalogue.tool(id),
     /** Adds a tool and its audit event ('tool.added', by `actor`) in one transaction; returns its id. */
     async create(input: ToolInput, actor: string): Promise<string> {
       const id = newId();
@@ -275,7 +289,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
         });
         return [id];
       });
-      invalidate();
+      if (rows.length) invalidate('stock', rows);
       return rows.length;
     },
     /**
