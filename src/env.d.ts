@@ -5,8 +5,8 @@ declare namespace App {
     /** The store (API, services, database), given by the outer server (src/server/main.ts) or, under
      * `astro dev`, by src/middleware.ts. Undefined while prerendering. */
     store?: import('./server/store.ts').Store;
-    /** Set by a page that shows live data: the kinds of change that make it stale (server/live-pages.ts). */
-    live?: readonly import('./server/changes.ts').Change[];
+    /** Set by a page that shows live data: what it shows, whose changes make it stale (server/live-pages.ts). */
+    live?: import('./server/changes.ts').Shows;
     /** Given by the outer server: takes such a page, keeps it, and answers with it. */
     livePage?: import('./server/live-pages.ts').LivePageHandoff;
   }

@@ -9,6 +9,12 @@ import type { Logger } from 'pino';
 export type Change = 'tools' | 'stock' | 'reviews';
 const KINDS = new Set<string>(['tools', 'stock', 'reviews']);
 
+/** The data an answer or page shows: these kinds of change, and with `tools` only those tools' stock. */
+export interface Shows {
+  kinds: readonly Change[];
+  tools?: readonly string[];
+}
+
 /**
  * Runs on each change. `tools`: for a stock change, the tools whose stock it changed (undefined: any
  * may have, so every copy showing stock is stale).
@@ -27,14 +33,27 @@ export interface ChangeBus {
   readonly version: number;
   /**
    * Bumped by every change of these kinds: a copy that shows only them is stale when it moved. With
-   * `tool`, a stock change counts only when it touched that tool or did not say which it touched.
+   * `tools`, a stock change counts only when it touched one of them or did not say which it touched.
    */
-  versionOf(kinds: readonly Change[], tool?: string): number;
+  versionOf(kinds: readonly Change[], tools?: readonly string[]): number;
+  /**
+   * Whether a change since `version` (a value of `version`) may have touched what `shows` shows: a copy
+   * made from data read after that point is current only if not. True when it is too long ago to tell.
+   */
+  changedSince(version: number, shows: Shows): boolean;
   close(): Promise<void>;
 }
 
 /** A NOTIFY payload holds at most 8,000 bytes: a stock change of more tools is sent without their ids. */
 const MAX_NAMED_TOOLS = 200;
+/** Recent changes kept for changedSince: far more than arrive while one page renders under a rush. */
+const LOG_SIZE = 1024;
+
+const touches = (shows: Shows, change: Change, tools: readonly string[] | undefined): boolean => {
+  if (!shows.kinds.includes(change)) return false;
+  if (change !== 'stock' || !shows.tools || !tools) return true;
+  return tools.some((id) => shows.tools!.includes(id));
+};
 
 function localBus() {
   const listeners = new Set<ChangeListener>();
@@ -44,21 +63,34 @@ function localBus() {
   // copy's sum moves whenever anything it shows may have changed.
   let stockOfAny = 0;
   const stockByTool = new Map<string, number>();
+  /** The last LOG_SIZE changes, the one that made version v at v % LOG_SIZE. */
+  const log: { change: Change; tools?: readonly string[] }[] = new Array(LOG_SIZE);
   return {
     emit(change: Change, tools?: readonly string[]) {
       version++;
       byKind[change]++;
+      log[version % LOG_SIZE] = { change, tools };
       if (change === 'stock') {
         if (tools) for (const id of tools) stockByTool.set(id, (stockByTool.get(id) ?? 0) + 1);
         else stockOfAny++;
       }
       for (const fn of listeners) fn(change, tools);
     },
-    versionOf(kinds: readonly Change[], tool?: string) {
+    versionOf(kinds: readonly Change[], tools?: readonly string[]) {
       let sum = 0;
-      for (const kind of kinds)
-        sum += kind === 'stock' && tool !== undefined ? stockOfAny + (stockByTool.get(tool) ?? 0) : byKind[kind];
+      for (const kind of kinds) {
+        if (kind !== 'stock' || !tools) sum += byKind[kind];
+        else {
+          sum += stockOfAny;
+          for (const id of tools) sum += stockByTool.get(id) ?? 0;
+        }
+      }
       return sum;
+    },
+    changedSince(since: number, shows: Shows) {
+      if (version - since >= LOG_SIZE) return true;
+      for (let v = since + 1; v <= version; v++) if (touches(shows, log[v % LOG_SIZE].change, log[v % LOG_SIZE].tools)) return true;
+      return false;
     },
     subscribe(fn: ChangeListener) {
       listeners.add(fn);
@@ -77,6 +109,7 @@ export function memoryBus(): ChangeBus {
     announce: local.emit,
     subscribe: local.subscribe,
     versionOf: local.versionOf,
+    changedSince: local.changedSince,
     get version() {
       return local.version;
     },
@@ -163,6 +196,7 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
     },
     subscribe: local.subscribe,
     versionOf: local.versionOf,
+    changedSince: local.changedSince,
     get version() {
       return local.version;
     },

@@ -9,20 +9,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { withoutTrailingSlashes } from '../lib/text.ts';
-import type { Change, ChangeBus } from './changes.ts';
+import type { ChangeBus, Shows } from './changes.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/** The kinds of change a page can show. */
-const KINDS: readonly Change[] = ['tools', 'stock', 'reviews'];
 const MAX_AGE_MS = 10_000;
 /** Pages kept: one per tool and the home page; past this the least recently used go. */
 const MAX_PAGES = 5000;
 const MAX_BYTES = 128 * 1024 * 1024;
 
 interface Copy {
-  kinds: readonly Change[];
+  shows: Shows;
   version: number;
   at: number;
   etag: string;
@@ -38,7 +36,7 @@ interface Copy {
 /** A page as Astro rendered it, handed over by src/middleware.ts. */
 export interface LivePageHandoff {
   /** Answers this request with the page, keeping a compressed copy for the next ones. */
-  (request: Request, response: Response, kinds: readonly Change[]): Promise<Response>;
+  (request: Request, response: Response, shows: Shows): Promise<Response>;
 }
 
 export interface LivePages {
@@ -58,7 +56,7 @@ export function livePages({
   maxPages = MAX_PAGES,
   maxBytes = MAX_BYTES,
 }: {
-  changes: Pick<ChangeBus, 'versionOf'>;
+  changes: Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince'>;
   maxAgeMs?: number;
   maxPages?: number;
   maxBytes?: number;
@@ -86,27 +84,26 @@ export function livePages({
       }
     return oldest;
   };
+  const versionOf = (shows: Shows) => changes.versionOf(shows.kinds, shows.tools);
   const current = (copy: Copy | undefined): copy is Copy =>
-    copy !== undefined && changes.versionOf(copy.kinds) === copy.version && performance.now() - copy.at < maxAgeMs;
+    copy !== undefined && versionOf(copy.shows) === copy.version && performance.now() - copy.at < maxAgeMs;
 
-  async function compress(
-    html: Buffer,
-    response: Response,
-    kinds: readonly Change[],
-    version: number,
-    at: number,
-  ): Promise<Copy> {
+  async function compress(html: Buffer, response: Response, shows: Shows, version: number, at: number): Promise<Copy> {
+    // A page that shows stock (the catalogue) may be made again on every order: brotli 5 takes ~1 ms
+    // for a page and comes within a few percent of 11, which takes tens of milliseconds.
+    const often = shows.kinds.includes('stock');
     const [brotli, gzipped] = await Promise.all([
-      br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
-      gz(html, { level: 9 }),
+      br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: often ? 5 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+      gz(html, { level: often ? 6 : 9 }),
     ]);
     const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
     // The page's own policy (Astro hashes its scripts) as the header, with the framing rule a <meta> cannot carry.
     const policy = response.headers.get('content-security-policy');
     const csp = policy ? ['Content-Security-Policy', withFramingRule(policy)] : [];
-    const cache = ['Cache-Control', 'no-cache', 'Vary', 'Accept-Encoding'];
+    // The page's own caching (the catalogue lets browsers reuse it for a few seconds), else revalidate.
+    const cache = ['Cache-Control', response.headers.get('cache-control') ?? 'no-cache', 'Vary', 'Accept-Encoding'];
     return {
-      kinds,
+      shows,
       version,
       at,
       etag,
@@ -154,23 +151,25 @@ export function livePages({
     handoff(pathname, preload) {
       const key = withoutTrailingSlashes(pathname);
       const at = performance.now();
-      const before = Object.fromEntries(KINDS.map((kind) => [kind, changes.versionOf([kind])])) as Record<
-        Change,
-        number
-      >;
-      return async (request, response, kinds) => {
-        const version = kinds.reduce((sum, kind) => sum + before[kind], 0);
+      const started = changes.version;
+      return async (request, response, shows) => {
         const html = Buffer.from(preload(await response.text()));
+        // Nothing it shows changed since the render started: the copy is of this version of its data.
+        const fresh = !changes.changedSince(started, shows);
+        const version = versionOf(shows);
         // One compression per page and version, whoever asks.
-        const flight = `${key}\u0000${kinds.join()}\u0000${version}`;
-        let pending = compressing.get(flight);
+        const flight = `${key}\u0000${version}`;
+        let pending = fresh ? compressing.get(flight) : undefined;
         if (!pending) {
-          pending = compress(html, response, kinds, version, at).finally(() => compressing.delete(flight));
-          compressing.set(flight, pending);
+          pending = compress(html, response, shows, version, at);
+          if (fresh) {
+            compressing.set(flight, pending);
+            void pending.finally(() => compressing.delete(flight)).catch(() => {});
+          }
         }
         const copy = await pending;
-        // Kept only if nothing it shows changed while it was rendered (a newer render may be on its way).
-        if (changes.versionOf(kinds) === version) keep(key, copy);
+        // Kept only if nothing it shows changed while it was rendered or compressed (a newer render may be on its way).
+        if (fresh && !changes.changedSince(started, shows)) keep(key, copy);
         const headers = new Headers();
         const fromList = (list: string[]) => {
           for (let i = 0; i < list.length; i += 2) headers.set(list[i], list[i + 1]);

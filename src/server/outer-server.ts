@@ -94,10 +94,19 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       get version() {
         return store()?.changes.version ?? 0;
       },
-      versionOf: (kinds, tool) => store()?.changes.versionOf(kinds, tool) ?? 0,
+      versionOf: (kinds, tools) => store()?.changes.versionOf(kinds, tools) ?? 0,
+      changedSince: (version, shows) => store()?.changes.changedSince(version, shows) ?? true,
     },
   });
-  const pages = livePages({ changes: { versionOf: (kinds) => store()?.changes.versionOf(kinds) ?? 0 } });
+  const pages = livePages({
+    changes: {
+      get version() {
+        return store()?.changes.version ?? 0;
+      },
+      versionOf: (kinds, tools) => store()?.changes.versionOf(kinds, tools) ?? 0,
+      changedSince: (version, shows) => store()?.changes.changedSince(version, shows) ?? true,
+    },
+  });
   const preloads = modulePreloader(path.join(dist, 'client'));
   const preload = (html: string) => preloads(html).html;
 

@@ -63,10 +63,6 @@ export async function openStore(cfg: Config): Promise<Store> {
     { stripe },
   );
   await built.tools.list(); // knows which tools exist before traffic arrives
-  // The first rush after a start is real customers: its statements run (and are rolled back) now.
-  const warming = performance.now();
-  await built.orders.warmUp();
-  logger.info({ ms: Math.round(performance.now() - warming) }, 'order placing warmed up');
 
   // The header search's index follows the catalogue: rebuilt as soon as a tool change is announced,
   // here or on another server, rather than on the first search after it (which then found nothing new).

@@ -1,4 +1,4 @@
-import type { Change } from './changes.ts';
+import type { Shows } from './changes.ts';
 import type { Mailer } from './mail/emails.service.ts';
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
@@ -41,11 +41,6 @@ export interface PublicAnswer {
   shows?: Shows;
 }
 
-/** The data an answer shows: these kinds of change, and with `tool` only that tool's stock. */
-export interface Shows {
-  kinds: readonly Change[];
-  tool?: string;
-}
 
 /** What the outer server tells the API about a request. */
 export interface ApiEnv {

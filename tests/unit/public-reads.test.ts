@@ -150,7 +150,7 @@ describe('public reads answered from memory', () => {
 
   it("keeps a tool's copy through another tool's stock change, and drops it for its own or the catalogue's", async () => {
     const reads = publicReads({ changes: bus });
-    const shows = (tool: string) => ({ kinds: ['tools', 'stock'] as const, tool });
+    const shows = (tool: string) => ({ kinds: ['tools', 'stock'] as const, tools: [tool] });
     const { calls, get } = await start(reads, () => answerOf('{}'));
     // The "API" here keeps plain answers; keep scoped ones by hand, as cachedJson would.
     const keepTool = (tool: string) => reads.keeper(`/api/tools/${tool}`)({ ...answerOf(`{"_id":"${tool}"}`), shows: shows(tool) });

@@ -20,8 +20,9 @@ const ORDERED_TOOLS = 100;
 const RATIO_GOAL = 0.7;
 /** Each buyer places ~10 orders a second: above the per-buyer booking limit meant for real clients. */
 const STREAM_ENV = { BOOKING_RATE_LIMIT: '100000', ORDER_HOLD_MINUTES: '60' };
-/** `BENCH_BUSY=quick`: PGlite at 2,000 tools only (while working on a fix). */
+/** `BENCH_BUSY=quick`: PGlite at 2,000 tools only; `BENCH_BUSY=pg`: PostgreSQL only (while working on a fix). */
 const QUICK = process.env.BENCH_BUSY === 'quick';
+const ONLY_PG = process.env.BENCH_BUSY === 'pg';
 const P99_GOAL_MS = 20;
 
 interface Target {
@@ -163,7 +164,7 @@ export async function run(): Promise<BusyData> {
       await store.stop();
     }
   };
-  for (const tools of [2000, 10_000]) {
+  for (const tools of ONLY_PG ? [] : [2000, 10_000]) {
     const dataDir = `.data-bench-busy-${tools}`;
     await prepare(dataDir, undefined, tools);
     await one('PGlite', tools, { DATA_DIR: dataDir, ...STREAM_ENV });

@@ -168,11 +168,6 @@ const MAX_BATCH = 500;
  * their lines and their sales in the stock ledger (with the units left after each), in arrival order
  * (orders.seq keeps it).
  */
-/** Warm-up: rush batches run and rolled back before ready, and the buyers in each (half of them served). */
-const WARM_UP_ROUNDS = 5;
-const WARM_UP_BUYERS = 50;
-class RolledBack extends Error {}
-
 const INSERT_BATCH = `
   WITH req AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
@@ -583,38 +578,6 @@ export function ordersService(
     return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
   }
 
-  /**
-   * Places a rush's worth of one-line orders for a throwaway tool and buyers, and rolls it all back:
-   * run before the server says ready, so the first real rush after a start finds the statements
-   * planned, PGlite's WebAssembly and our code compiled (issue 30). Leaves nothing behind.
-   */
-  async function warmUp(rounds = WARM_UP_ROUNDS): Promise<void> {
-    for (let round = 0; round < rounds; round++) {
-      await db
-        .transaction(async (tx) => {
-          const toolId = newId();
-          await tx.query(
-            `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks)
-             VALUES ($1, 'Warm-up', 'Never committed.', '/warm-up.svg', 1250, 1, $2, $3)`,
-            [toolId, WARM_UP_BUYERS, JSON.stringify([{ minQuantity: 2, priceCents: 1150 }])],
-          );
-          const asks = Array.from({ length: WARM_UP_BUYERS * 2 }, (_, i) => ({
-            id: newId(),
-            user: { email: `warm-up-${i}@warm-up.invalid`, name: '', role: 'user' as const, uid: null },
-            toolId,
-            quantity: 1,
-            address: 'Warm-up',
-            phone: '01700000000',
-          }));
-          await placeBatchIn(tx, asks);
-          throw new RolledBack();
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof RolledBack)) throw error;
-        });
-    }
-  }
-
   /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */
   async function refusal(tx: Queryable, line: { toolId: string; quantity: number; index: number }, quoted: boolean): Promise<LineRefusal> {
     const [tool] = await tx.query<ToolRow>(
@@ -648,7 +611,6 @@ export function ordersService(
     placeOnce,
     expiredHoldsOn,
     cancelExpired,
-    warmUp,
 
     /** Unpaid orders whose hold has run out, the longest past first (a batch for the checkout flow). */
     async dueHolds(limit = 200): Promise<string[]> {

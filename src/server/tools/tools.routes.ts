@@ -36,7 +36,7 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
       const tool = await tools.get(c.req.param('id'));
       if (!tool) throw notFound('Tool');
       // Kept until the catalogue changes or this tool's stock does, not any tool's.
-      return cachedJson(c, tool, { shows: { kinds: ['tools', 'stock'], tool: tool._id } });
+      return cachedJson(c, tool, { shows: { kinds: ['tools', 'stock'], tools: [tool._id] } });
     })
     .post('/tools', adminOnly(deps), async (c) => {
       const input = (await jsonBody(c, toolInputSchema)) as ToolInput;
