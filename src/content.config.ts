@@ -1,5 +1,6 @@
-// Content collections. A post is one Markdown file in src/content/blogs/ (see README "Content"); the
-// portfolio on /myportfolio is one JSON file in src/content/portfolio/.
+// Content collections. A post is one Markdown file in src/content/blogs/ (see README "Content"); each
+// footer link's page is one Markdown file in src/content/pages/; the portfolio on /myportfolio is one
+// JSON file in src/content/portfolio/.
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
@@ -11,8 +12,25 @@ const blogs = defineCollection({
     description: z.string().min(1).max(300),
     author: z.string().min(1),
     pubDate: z.coerce.date(),
+    /** When the post last changed in substance (shown beside the date, and in the sitemap). */
+    updatedDate: z.coerce.date().optional(),
     /** Position on /blogs (ascending). */
     order: z.number().int().nonnegative(),
+    /** A draft is shown by `npm run dev` only: left out of the built site, the sitemap and the feed. */
+    draft: z.boolean().default(false),
+    /** Lower-case words joined by dashes ("unit-testing"); each has its page, /blogs/tags/<tag>. */
+    tags: z.array(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a tag is lower-case words joined by dashes')).default([]),
+  }),
+});
+
+/** The footer's pages (Services, Company, Legal): one Markdown file each, its name the page's path. */
+const pages = defineCollection({
+  loader: glob({ pattern: '*.md', base: './src/content/pages' }),
+  schema: z.object({
+    title: z.string().min(1),
+    description: z.string().min(1).max(300),
+    /** When the text last changed (legal pages show it). */
+    updatedDate: z.coerce.date(),
   }),
 });
 
@@ -36,4 +54,4 @@ const portfolio = defineCollection({
   }),
 });
 
-export const collections = { blogs, portfolio };
+export const collections = { blogs, pages, portfolio };

@@ -29,6 +29,8 @@ export const DOCUMENT_BUDGET = 13_000;
 export const PAGES: { page: string; file: string; budget?: number; firstWindow?: boolean }[] = [
   { page: '/blogs', file: 'blogs/index.html', budget: 8 * KB, firstWindow: true },
   { page: '/myportfolio', file: 'myportfolio/index.html', budget: 8 * KB, firstWindow: true },
+  { page: '/privacy', file: 'privacy/index.html', budget: 8 * KB, firstWindow: true },
+  { page: '/blogs/tags/react', file: 'blogs/tags/react/index.html', budget: 8 * KB, firstWindow: true },
   { page: '/404', file: '404.html', budget: 8 * KB, firstWindow: true },
   { page: '/login', file: 'login/index.html' },
   { page: '/dashboard', file: 'dashboard/index.html' },

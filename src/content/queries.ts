@@ -2,14 +2,30 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 
 export type BlogEntry = CollectionEntry<'blogs'>;
+export type PageEntry = CollectionEntry<'pages'>;
 
-/** The blogs collection in the order the list shows it (frontmatter `order`, then title). */
+/** Drafts are shown by the dev server only (`npm run dev`, `npm run edit`), never built. */
+const published = (entry: BlogEntry) => import.meta.env.DEV || !entry.data.draft;
+
+/** The blogs collection in the order the list shows it (frontmatter `order`, then title), drafts only in dev. */
 export async function sortedBlogs(): Promise<BlogEntry[]> {
-  const entries = await getCollection('blogs');
+  const entries = await getCollection('blogs', published);
   return entries.sort((a, b) => a.data.order - b.data.order || a.data.title.localeCompare(b.data.title));
 }
 
 export const blogPath = (entry: BlogEntry): string => `/blogs/${entry.id}`;
+export const tagPath = (tag: string): string => `/blogs/tags/${tag}`;
+
+/** Every tag of the published posts, with its posts (in the list's order), tags alphabetically. */
+export async function blogTags(): Promise<{ tag: string; posts: BlogEntry[] }[]> {
+  const byTag = new Map<string, BlogEntry[]>();
+  for (const post of await sortedBlogs()) for (const tag of post.data.tags) byTag.set(tag, [...(byTag.get(tag) ?? []), post]);
+  return [...byTag].sort(([a], [b]) => a.localeCompare(b)).map(([tag, posts]) => ({ tag, posts }));
+}
+
+/** The footer's pages, by path (`/privacy` is src/content/pages/privacy.md). */
+export const pagePath = (entry: PageEntry): string => `/${entry.id}`;
+export const footerPages = (): Promise<PageEntry[]> => getCollection('pages');
 
 /** The one portfolio /myportfolio shows (src/content/portfolio/ holds exactly one entry). */
 export async function loadPortfolio(): Promise<CollectionEntry<'portfolio'>['data']> {

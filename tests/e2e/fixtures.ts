@@ -70,6 +70,7 @@ export interface BlogPost {
   author: string;
   pubDate: Date;
   order: number;
+  draft: boolean;
 }
 
 /** The blog posts from their Markdown frontmatter, in the order /blogs lists them. */
@@ -92,8 +93,11 @@ export function blogPosts(dir = 'src/content/blogs'): BlogPost[] {
         author: data.author,
         pubDate: new Date(data.pubDate),
         order: Number(data.order),
+        draft: data.draft === 'true',
       };
     })
+    // The built store leaves drafts out (src/content/queries.ts).
+    .filter((post) => !post.draft)
     .sort((a, b) => a.order - b.order || a.title.localeCompare(b.title));
 }
 
