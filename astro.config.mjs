@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
 import { cspDirectives } from './src/lib/csp.mjs';
+import { contentCheckIntegration } from './scripts/lib/content-check.ts';
 
 // `.env` as the server reads it (src/server/main.ts); variables already set win.
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -28,7 +29,8 @@ export default defineConfig({
     staticHeaders: true,
     bodySizeLimit: 8 * 1024 * 1024,
   }),
-  integrations: [react()],
+  // A post with a problem stops the build before it writes anything (scripts/lib/content-check.ts).
+  integrations: [contentCheckIntegration(), react()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,

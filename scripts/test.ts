@@ -1,4 +1,4 @@
-// `npm test`: lint, astro check, unit, API (PGlite, and PostgreSQL when TEST_DATABASE_URL is set),
+// `npm test`: lint, astro check, content:check, unit, API (PGlite, and PostgreSQL when TEST_DATABASE_URL is set),
 // the browser tests, page-weight budgets and the cluster test. Runs every step, then prints one summary.
 // A step that outlives its time limit is stopped and fails, and the rest still run (scripts/lib/step.ts).
 import { spawnSync } from 'node:child_process';
@@ -51,6 +51,7 @@ const clusterSkip = clusterSkipReason();
 const steps: Step[] = [
   { name: 'lint', command: [bin('eslint'), '.', '--max-warnings', '0'], minutes: 10 },
   { name: 'check', command: [bin('astro'), 'check', '--minimumSeverity', 'warning'], minutes: 10 },
+  { name: 'content', command: ['node', 'scripts/content-check.ts'], minutes: 5 },
   { name: 'unit', command: [bin('vitest'), 'run', '--project', 'unit'], minutes: 10, counts: vitestCounts },
   { name: 'api', command: [bin('vitest'), 'run', '--project', 'api*'], minutes: 30, counts: vitestCounts },
   { name: 'e2e', command: [bin('playwright'), 'test'], minutes: 30, counts: playwrightCounts },
