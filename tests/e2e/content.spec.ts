@@ -106,3 +106,20 @@ test('the feed: valid RSS of the six published posts, newest first, with absolut
   for (const path of ['/privacy', '/terms', '/blogs/tags/react']) expect(sitemap).toContain(`${path}</loc>`);
   expect(baseURL).toBeTruthy();
 });
+
+test("each post's Open Graph image: its page points at it (absolute), and it is a 1200×630 PNG", async ({ page, request }) => {
+  for (const post of blogPosts()) {
+    await page.goto(`/blogs/${post.slug}`);
+    const image = await page.locator('head meta[property="og:image"]').getAttribute('content');
+    const url = new URL(image!); // absolute
+    expect(url.pathname).toBe(`/blogs/${post.slug}/og.png`);
+    await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute('content', post.title);
+    const png = await request.get(url.pathname);
+    expect(png.status()).toBe(200);
+    expect(png.headers()['content-type']).toBe('image/png');
+    const bytes = await png.body();
+    // The PNG signature, then IHDR's width and height.
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
+  }
+});
