@@ -8,7 +8,7 @@ import { blogSchema, pageSchema, portfolioSchema } from './content/schemas';
 
 const blogs = defineCollection({
   loader: glob({ pattern: '**/*.md', base: './src/content/blogs' }),
-  schema: blogSchema,
+  schema: ({ image }) => blogSchema(image),
 });
 
 const pages = defineCollection({

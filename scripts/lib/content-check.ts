@@ -59,7 +59,9 @@ function validate(parsed: Parsed, schema: z.ZodType, problems: Problem[]): Recor
   for (const issue of result.error.issues) {
     const field = issue.path.length ? issue.path.join('.') : 'frontmatter';
     const top = String(issue.path[0] ?? '');
-    const missing = issue.path.length === 1 && parsed.data[top] === undefined;
+    let value: unknown = parsed.data;
+    for (const key of issue.path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<PropertyKey, unknown>)[key];
+    const missing = value === undefined;
     problems.push({ file: parsed.file, line: parsed.lines.get(top) ?? 1, field, message: missing ? 'missing' : issue.message });
   }
   return undefined;
@@ -131,8 +133,11 @@ export function checkContent(root: string): Problem[] {
     .filter((p): p is Parsed => p !== undefined);
   const orders = new Map<number, string>();
   for (const post of posts) {
-    const data = validate(post, blogSchema, problems);
+    const data = validate(post, blogSchema(), problems);
     if (!data) continue;
+    const cover = data.cover as { src: string } | undefined;
+    if (cover && !existsSync(path.resolve(path.dirname(path.join(root, post.file)), cover.src)))
+      problems.push({ file: post.file, line: post.lines.get('cover') ?? 1, field: 'cover.src', message: `${cover.src} does not exist` });
     const order = data.order as number;
     const other = orders.get(order);
     if (other) problems.push({ file: post.file, line: post.lines.get('order') ?? 1, field: 'order', message: `${order} is also the order of ${other}` });

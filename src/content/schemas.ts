@@ -4,20 +4,27 @@ import { z } from 'zod';
 
 const date = () => z.coerce.date({ error: 'a date like 2026-11-25' });
 
-export const blogSchema = z.object({
-  title: z.string().min(1),
-  description: z.string().min(1).max(300),
-  author: z.string().min(1),
-  pubDate: date(),
-  /** When the post last changed in substance (shown beside the date, and in the sitemap). */
-  updatedDate: date().optional(),
-  /** Position on /blogs (ascending); two posts may not share one. */
-  order: z.number().int().nonnegative(),
-  /** A draft is shown by `npm run dev` only: left out of the built site, the sitemap and the feed. */
-  draft: z.boolean().default(false),
-  /** Lower-case words joined by dashes ("unit-testing"); each has its page, /blogs/tags/<tag>. */
-  tags: z.array(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a tag is lower-case words joined by dashes')).default([]),
-});
+/**
+ * A post. `image` is how a cover's file is read: Astro's `image()` in the build (resized, with a srcset),
+ * a path here for scripts/content-check.ts, which checks the file exists.
+ */
+export const blogSchema = <Image extends z.ZodType = z.ZodString>(image: () => Image = () => z.string().min(1) as unknown as Image) =>
+  z.object({
+    title: z.string().min(1),
+    description: z.string().min(1).max(300),
+    author: z.string().min(1),
+    pubDate: date(),
+    /** When the post last changed in substance (shown beside the date, and in the sitemap). */
+    updatedDate: date().optional(),
+    /** Position on /blogs (ascending); two posts may not share one. */
+    order: z.number().int().nonnegative(),
+    /** A draft is shown by `npm run dev` only: left out of the built site, the sitemap and the feed. */
+    draft: z.boolean().default(false),
+    /** Lower-case words joined by dashes ("unit-testing"); each has its page, /blogs/tags/<tag>. */
+    tags: z.array(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a tag is lower-case words joined by dashes')).default([]),
+    /** A picture at the top of the post: a file beside it (`./covers/forge.jpg`) and what it shows. */
+    cover: z.object({ src: image(), alt: z.string().min(1) }).optional(),
+  });
 
 /** The footer's pages (Services, Company, Legal): one Markdown file each, its name the page's path. */
 export const pageSchema = z.object({

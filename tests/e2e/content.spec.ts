@@ -123,3 +123,21 @@ test("each post's Open Graph image: its page points at it (absolute), and it is 
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
   }
 });
+
+test('a cover image is responsive and reserves its space: srcset, sizes, width and height, its alt text', async ({ page }) => {
+  await page.goto('/blogs/find-products-by-name');
+  const cover = page.getByRole('img', { name: 'Two claw hammers crossed over a glowing forge, above a hazard-striped workbench' });
+  await expect(cover).toBeVisible();
+  const attrs = await cover.evaluate((img: HTMLImageElement) => ({
+    srcset: img.srcset,
+    sizes: img.sizes,
+    width: img.getAttribute('width'),
+    height: img.getAttribute('height'),
+    loaded: img.complete && img.naturalWidth > 0,
+  }));
+  expect(attrs.srcset.split(',').length).toBeGreaterThanOrEqual(3);
+  expect(attrs.sizes).toContain('768px');
+  expect(Number(attrs.width) / Number(attrs.height)).toBeCloseTo(2, 1);
+  expect(attrs.loaded).toBe(true);
+  await expectNoAxeViolations(page);
+});

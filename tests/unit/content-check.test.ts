@@ -35,6 +35,10 @@ write('src/content/blogs/relative-link.md', post(good(7), '[other](other-post)')
 write('src/content/blogs/bad-yaml.md', post(`title: 'Unclosed\ndescription: x`));
 write('src/content/blogs/no-front.md', 'Just text.\n');
 write('src/content/blogs/code.md', post(good(8), '```\n[not a link](/nowhere)\n```'));
+write('src/content/blogs/covers/here.jpg', 'jpeg');
+write('src/content/blogs/with-cover.md', post(good(9, "\ncover:\n  src: ./covers/here.jpg\n  alt: 'A picture'")));
+write('src/content/blogs/no-cover.md', post(good(10, "\ncover:\n  src: ./covers/gone.jpg\n  alt: 'A picture'")));
+write('src/content/blogs/no-alt.md', post(good(11, '\ncover:\n  src: ./covers/here.jpg')));
 
 describe('content:check', () => {
   const lines = checkContent(root).map(formatProblem);
@@ -46,6 +50,8 @@ describe('content:check', () => {
       expect.stringMatching(/^src\/content\/blogs\/bad-yaml\.md:\d+ frontmatter: /),
       'src/content/blogs/broken-link.md:11 link: /blogs/gone leads to no page',
       'src/content/blogs/missing-image.md:9 image: /images/saw.png does not exist',
+      'src/content/blogs/no-alt.md:7 cover.alt: missing',
+      'src/content/blogs/no-cover.md:7 cover.src: ./covers/gone.jpg does not exist',
       'src/content/blogs/no-front.md:1 frontmatter: the file must start with frontmatter between two --- lines',
       'src/content/blogs/no-title.md:1 title: missing',
       "src/content/blogs/relative-link.md:9 link: other-post: write internal links from the site's root (/blogs/…)",
