@@ -1,0 +1,71 @@
+// Issue 30, goal 5: placing an order costs a fixed, small number of SQL statements, whatever the size of
+// the catalogue and however many orders the buyer has. Counted per request: every statement the API
+// sends (inside and outside transactions; BEGIN and COMMIT not counted).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../../src/server/db/client';
+import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { makeTool } from './helpers';
+
+let store: TestStore;
+let admin: string;
+let alice: string;
+let statements: string[] | undefined;
+
+beforeAll(async () => {
+  store = await createTestStore();
+  admin = await store.tokenFor(ADMIN);
+  alice = await store.tokenFor(ALICE);
+  // Count what the services send: they call db.query and db.transaction's tx.query at call time.
+  const db = store.db as Db & Record<string, unknown>;
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  db.query = ((sql: string, params?: unknown[]) => (statements?.push(sql), query(sql, params))) as Db['query'];
+  db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
+    transaction((tx) =>
+      fn({ ...tx, query: ((sql: string, params?: unknown[]) => (statements?.push(sql), tx.query(sql, params))) as Queryable['query'] }),
+    )) as Db['transaction'];
+});
+afterAll(() => store.close());
+
+async function counted(request: () => Promise<{ status: number; data: unknown }>): Promise<number> {
+  statements = [];
+  const res = await request();
+  expect(res.status, JSON.stringify(res.data)).toBe(201);
+  const n = statements.length;
+  statements = undefined;
+  return n;
+}
+
+const address = '12 Forge Lane, Dhaka 1207';
+const phone = '01712345678';
+const oneLine = (toolId: string) => () =>
+  store.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 1, address, phone } });
+const cart = (toolIds: string[]) => () =>
+  store.request('POST', '/api/orders', { token: alice, json: { items: toolIds.map((toolId) => ({ toolId, quantity: 1 })), address, phone } });
+
+describe('statements per order placed', () => {
+  it('one line: at most 8, and a 10-line cart a fixed number, the same with 200 more tools and 40 more orders', async () => {
+    const tools = [];
+    for (let i = 0; i < 11; i++) tools.push(await makeTool(store, admin, { availableQuantity: 1000, minimumOrderQuantity: 1 }));
+    // Warm: the first order of a store reads what later ones find in memory.
+    await counted(oneLine(tools[0]));
+    const one = await counted(oneLine(tools[0]));
+    const ten = await counted(cart(tools.slice(1)));
+    // Unpaid orders do not pile up against the buyer's limit: delete them before growing the data.
+    await store.db.query(`DELETE FROM orders WHERE email = $1`, [ALICE]);
+
+    for (let i = 0; i < 200; i++) await makeTool(store, admin);
+    for (let i = 0; i < 40; i++) {
+      await store.db.query(
+        `INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
+           expires_at, payment, subtotal_cents)
+         VALUES ($1, $2, 'Old', 100, 1, 100, 'Alice', $3, $4, $5, now(), 'paid', 100)`,
+        [`old${String(i).padStart(21, '0')}`, tools[0], ALICE, address, phone],
+      );
+    }
+    expect(await counted(oneLine(tools[0]))).toBe(one);
+    expect(await counted(cart(tools.slice(1)))).toBe(ten);
+    expect(one).toBeLessThanOrEqual(8);
+    console.log(`statements: one line ${one}, a 10-line cart ${ten} (${store.db.kind})`);
+  });
+});
