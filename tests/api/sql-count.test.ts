@@ -27,10 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-async function counted(request: () => Promise<{ status: number; data: unknown }>): Promise<number> {
+async function counted(request: () => Promise<{ status: number; data: unknown }>, status = 201): Promise<number> {
   statements = [];
   const res = await request();
-  expect(res.status, JSON.stringify(res.data)).toBe(201);
+  expect(res.status, JSON.stringify(res.data)).toBe(status);
   const n = statements.length;
   statements = undefined;
   return n;
@@ -67,5 +67,17 @@ describe('statements per order placed', () => {
     expect(await counted(cart(tools.slice(1)))).toBe(ten);
     expect(one).toBeLessThanOrEqual(8);
     console.log(`statements: one line ${one}, a 10-line cart ${ten} (${store.db.kind})`);
+  });
+
+  it('deleting an unpaid one-line order (its units back, with their ledger row and its event): at most 7', async () => {
+    const toolId = await makeTool(store, admin, { availableQuantity: 100 });
+    const placed = await oneLine(toolId)();
+    const removed = await counted(
+      () => store.request('DELETE', `/api/booking/dlt/${placed.data.insertedId}`, { token: alice }),
+      200,
+    );
+    expect(removed).toBeLessThanOrEqual(7);
+    expect((await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(100);
+    console.log(`statements: deleting a one-line order ${removed} (${store.db.kind})`);
   });
 });

@@ -73,16 +73,13 @@ export const consumersOf = (type: EventType): string[] =>
  * makes the change. Returns the event's sequence number.
  */
 export async function emit(tx: Queryable, event: NewEvent): Promise<number> {
+  // One statement: the event and a delivery per consumer that acts on it (none: no row).
   const [{ seq }] = await tx.query<{ seq: number }>(
-    `INSERT INTO events (type, subject, actor, data) VALUES ($1, $2, $3, $4) RETURNING seq`,
-    [event.type, event.subject, event.actor ?? null, JSON.stringify(event.data ?? {})],
+    `WITH written AS (INSERT INTO events (type, subject, actor, data) VALUES ($1, $2, $3, $4) RETURNING seq),
+       delivered AS (INSERT INTO event_deliveries (event_seq, consumer) SELECT seq, unnest($5::text[]) FROM written)
+     SELECT seq FROM written`,
+    [event.type, event.subject, event.actor ?? null, JSON.stringify(event.data ?? {}), consumersOf(event.type)],
   );
-  const consumers = consumersOf(event.type);
-  if (consumers.length)
-    await tx.query(`INSERT INTO event_deliveries (event_seq, consumer) SELECT $1, unnest($2::text[])`, [
-      seq,
-      consumers,
-    ]);
   return Number(seq);
 }
 

@@ -127,9 +127,6 @@ interface HeldLine {
   quantity: number;
   stock_version: number;
 }
-/** An order's lines in tool-id order: every writer locks tools in that order, so none deadlock. */
-const HELD_LINES = 'SELECT tool_id, quantity, stock_version FROM order_items WHERE order_id = $1 ORDER BY tool_id';
-
 /** A line of a cart that cannot be met; nothing of the order was taken. */
 export interface LineRefusal {
   index: number;
@@ -242,9 +239,9 @@ export function ordersService(
         [id, messages.holdExpired],
       );
       if (!row) return false;
-      await giveBackLines(tx, id, null);
-      await releaseUse(tx, id);
       const order = (await getRow(tx, id))!;
+      await giveBackLines(tx, order, null);
+      await releaseUse(tx, id);
       await emitOrderEvent(tx, 'order.cancelled', id, null, factsOf(order), { reason: 'hold expired' });
       return true;
     });
@@ -289,15 +286,12 @@ export function ordersService(
   }
 
   /**
-   * An unpaid order's units back to stock; `actor`: who let it go (null: its hold ran out). Returns the
-   * tools the order held units of (a deleted tool's line has none).
+   * An unpaid order's units back to stock (`order` as read under its lock); `actor`: who let it go (null:
+   * its hold ran out). Returns the tools the order held units of (a deleted tool's line has none).
    */
-  async function giveBackLines(tx: Queryable, orderId: string, actor: string | null): Promise<string[]> {
-    const touched: string[] = [];
-    for (const line of await tx.query<HeldLine>(HELD_LINES, [orderId])) {
-      await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, orderId, actor);
-      if (line.tool_id) touched.push(line.tool_id);
-    }
+  async function giveBackLines(tx: Queryable, order: OrderRow, actor: string | null): Promise<string[]> {
+    const touched = (order.items ?? []).flatMap((item) => (item.toolId ? [item.toolId] : []));
+    await tools.giveBackOrder(tx, order.id, touched, actor);
     return touched;
   }
 
@@ -724,7 +718,7 @@ export function ordersService(
         if (order.payment === 'paid') return 'paid';
         // Lines first: deleting the order deletes them.
         if (order.payment === 'unpaid') {
-          touched = await giveBackLines(tx, id, user.email);
+          touched = await giveBackLines(tx, order, user.email);
           await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
         }
         await tx.query('DELETE FROM orders WHERE id = $1', [id]);

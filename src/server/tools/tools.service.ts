@@ -321,6 +321,25 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
       if (row) await recordMovements(tx, [{ toolId: id, delta: quantity, reason: 'refund restock', balance: row.available_quantity, orderId, actor }]);
     },
     /**
+     * An unpaid order's units back with their ledger rows, in one statement (two for several lines: their
+     * tools are locked first in id order, as every writer locks them): each line whose tool was not
+     * restocked since its units were taken (stock_version). `toolIds`: the order's tools. `actor`: who
+     * let the order go (null: its hold ran out).
+     */
+    async giveBackOrder(tx: Queryable, orderId: string, toolIds: readonly string[], actor: string | null): Promise<void> {
+      if (!toolIds.length) return;
+      if (toolIds.length > 1) await tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]);
+      await tx.query(
+        `WITH back AS (
+           UPDATE tools t SET available_quantity = t.available_quantity + i.quantity
+             FROM order_items i WHERE i.order_id = $1 AND t.id = i.tool_id AND t.stock_version = i.stock_version
+           RETURNING t.id, i.quantity, t.available_quantity)
+         INSERT INTO stock_ledger (tool_id, delta, reason, order_id, actor, balance)
+         SELECT id, quantity, 'hold released', $1, $2, available_quantity FROM back WHERE quantity <> 0 ORDER BY id`,
+        [orderId, actor],
+      );
+    },
+    /**
      * Returns an order's units, unless the tool was restocked since they were taken (stockVersion).
      * `actor`: who let the order go (null: its hold ran out).
      */
