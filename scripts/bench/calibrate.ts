@@ -1,7 +1,10 @@
 // Is the load generator the bottleneck? Before trusting a ratio, wrk must answer at least twice our
 // server's best rate against the cheapest server there is (nginx's `return 200 "ok"`, else a bare
 // node:http server's 2 bytes), on the same cores. Otherwise the part is marked invalid, not ratioed.
+import { startBareLike } from './bare.ts';
 import { best, hammer, type LoadResult } from './load.ts';
+import { ensureNginx, startNginx } from './nginx.ts';
+import { DIST_DIR, PORTS } from './store.ts';
 
 export interface Calibration {
   /** What wrk was pointed at. */
@@ -12,6 +15,29 @@ export interface Calibration {
   ours: number;
   needed: number;
   valid: boolean;
+}
+
+/** Where the client's ceiling is measured, once per round beside the servers (the machine's load moves). */
+export interface Ceiling {
+  target: string;
+  url: string;
+  pids: number[];
+  runs: LoadResult[];
+}
+
+/** The cheapest server there is, to measure wrk against: nginx when installed, else a bare node:http server. */
+export async function startCeiling(): Promise<Ceiling> {
+  if (ensureNginx()) {
+    const nginx = await startNginx(`${DIST_DIR}/client`, PORTS.nginx);
+    return { target: 'nginx `return 200 "ok"`', url: `${nginx.url}/__calibrate`, pids: nginx.pids(), runs: [] };
+  }
+  const bare = await startBareLike('', [], {}, PORTS.bare + 1);
+  return {
+    target: 'a bare node:http server answering 2 bytes',
+    url: `${bare.url}/__calibrate`,
+    pids: [bare.pid],
+    runs: [],
+  };
 }
 
 /** One calibration run; parts run one per round, beside the servers, and judge the best. */

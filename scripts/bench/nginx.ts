@@ -119,7 +119,8 @@ ${pageLocations(pages)}
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr.trim()}`);
-    const ok = await fetch(`${url}/`).then(
+    // /__calibrate always answers; / needs an index.html, which a build whose home is rendered live has not.
+    const ok = await fetch(`${url}/__calibrate`).then(
       (r) => r.ok,
       () => false,
     );

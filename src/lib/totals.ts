@@ -64,13 +64,7 @@ export function orderTotals(lines: readonly { quantity: number; unitCents: numbe
 }
 
 /** An order's amounts besides its total, as an email or an invoice shows them (orders.subtotal_cents…). */
-export interface Breakdown {
-  subtotalCents: number;
-  discountCents: number;
-  deliveryCents: number;
-  taxCents: number;
-  taxIncluded: boolean;
-  vatRateHundredths: number;
+export interface Breakdown extends Omit<Totals, 'totalCents'> {
   discountCode: string | null;
 }
 

@@ -2,11 +2,10 @@
 // node:http server answering the same JSON bytes, measured alternately in the same run with wrk, and
 // the server's resident memory at rest, under this load, and its peak since start.
 import { startBareLike } from '../bare.ts';
-import { calibrationLine, ceilingRun, judge, type Calibration } from '../calibrate.ts';
+import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration, type Ceiling } from '../calibrate.ts';
 import { best, hammer, http, LOAD, round, settle, type LoadResult } from '../load.ts';
-import { ensureNginx, startNginx } from '../nginx.ts';
 import type { Rendered } from '../report.ts';
-import { DIST_DIR, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
+import { ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
 
 interface Endpoint {
   path: string;
@@ -45,14 +44,6 @@ function sampleResident(pid: number): () => number {
     clearInterval(timer);
     return highest;
   };
-}
-
-/** Where the client's ceiling is measured, once per round beside the servers (the machine's load moves). */
-interface Ceiling {
-  target: string;
-  url: string;
-  pids: number[];
-  runs: LoadResult[];
 }
 
 async function measure(db: string, storeUrl: string, storePid: number, ceiling: Ceiling): Promise<DbRun> {
@@ -107,20 +98,6 @@ async function measure(db: string, storeUrl: string, storePid: number, ceiling: 
 }
 
 /** nginx's cheapest answer when nginx is installed, else a bare node:http server's 2 bytes. */
-async function startCeiling(): Promise<Ceiling> {
-  if (ensureNginx()) {
-    const nginx = await startNginx(`${DIST_DIR}/client`, PORTS.nginx);
-    return { target: 'nginx `return 200 "ok"`', url: `${nginx.url}/__calibrate`, pids: nginx.pids(), runs: [] };
-  }
-  const bare = await startBareLike('', [], {}, PORTS.bare + 1);
-  return {
-    target: 'a bare node:http server answering 2 bytes',
-    url: `${bare.url}/__calibrate`,
-    pids: [bare.pid],
-    runs: [],
-  };
-}
-
 export async function run(): Promise<ApiData> {
   ensureBenchBuild();
   const runs: DbRun[] = [];

@@ -17,14 +17,8 @@ export interface OrderFacts {
   expiresAt: string;
 }
 
-/** The facts of an order row as ORDER_SELECT reads it. */
-export function factsOf(row: {
-  email: string;
-  user_name: string;
-  address: string;
-  total_cents: number | string;
-  expires_at: string | Date;
-  items: { productName: string; priceCents: number; quantity: number }[] | null;
+/** An order row's breakdown columns as placed (null on orders placed before checkout totals: all goods). */
+export interface BreakdownColumns {
   subtotal_cents?: number | string | null;
   discount_cents?: number | string | null;
   delivery_cents?: number | string | null;
@@ -32,7 +26,19 @@ export function factsOf(row: {
   tax_included?: boolean | null;
   vat_rate_hundredths?: number | null;
   discount_code?: string | null;
-}): OrderFacts {
+}
+
+/** The facts of an order row as ORDER_SELECT reads it. */
+export function factsOf(
+  row: BreakdownColumns & {
+    email: string;
+    user_name: string;
+    address: string;
+    total_cents: number | string;
+    expires_at: string | Date;
+    items: { productName: string; priceCents: number; quantity: number }[] | null;
+  },
+): OrderFacts {
   return {
     email: row.email,
     buyerName: row.user_name,

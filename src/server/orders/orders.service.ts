@@ -5,7 +5,7 @@ import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
 import type { CartOrderInput, OrderListQuery } from '../../lib/schemas.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
-import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf } from './order-events.ts';
+import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf, type BreakdownColumns } from './order-events.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -23,7 +23,7 @@ import { metrics } from '../metrics.ts';
 import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
 import { ORDER_REFUND_JOIN } from '../payments/payment-reads.ts';
 
-export interface OrderRow {
+export interface OrderRow extends BreakdownColumns {
   id: string;
   tool_id: string | null;
   product_name: string;
@@ -50,14 +50,6 @@ export interface OrderRow {
   refunded_cents?: number | string;
   /** What the order costs, all lines with delivery and VAT (bigint in the database). */
   total_cents: number | string;
-  /** The breakdown as placed (null on orders placed before checkout totals: all goods). */
-  subtotal_cents?: number | string | null;
-  discount_cents?: number | string | null;
-  delivery_cents?: number | string | null;
-  tax_cents?: number | string | null;
-  tax_included?: boolean | null;
-  vat_rate_hundredths?: number | null;
-  discount_code?: string | null;
   /** The lines (ORDER_SELECT), in the buyer's order. */
   items: { toolId: string | null; productName: string; priceCents: number; quantity: number }[] | null;
   /** From the order's refunded payment, if any (ORDER_SELECT). */
@@ -452,124 +444,122 @@ export function ordersService(
     throw 'refused' in result ? result.refused : result.error;
   }
 
-  function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
-    return db.transaction((tx) => placeBatchIn(tx, asks));
-  }
-
-  async function placeBatchIn(tx: Queryable, asks: OneLineAsk[]): Promise<OneLineResult[]> {
+  async function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
     const expiresAt = new Date(now().getTime() + holdMs);
-    const emails = [...new Set(asks.map((a) => a.user.email))].sort();
-    const unpaid = new Map<string, number>();
-    if (Number.isFinite(maxUnpaidOrders)) {
-      // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
-      if (db.kind === 'postgres') {
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
-          emails.map((e) => `unpaid-orders:${e}`),
+    return db.transaction(async (tx) => {
+      const emails = [...new Set(asks.map((a) => a.user.email))].sort();
+      const unpaid = new Map<string, number>();
+      if (Number.isFinite(maxUnpaidOrders)) {
+        // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
+        if (db.kind === 'postgres') {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
+            emails.map((e) => `unpaid-orders:${e}`),
+          ]);
+        }
+        const counts = await tx.query<{ email: string; n: number }>(
+          `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
+          [emails],
+        );
+        for (const { email, n } of counts) unpaid.set(email, n);
+      }
+      const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
+      const rows = await tx.query<ToolRow & { stock_version: number }>(
+        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
+           low_stock_units FROM tools
+         WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+        [toolIds],
+      );
+      const stock = new Map(rows.map((r) => [r.id, { ...r }]));
+      const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
+      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
+      // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
+      const settings = await readTotalsSettings(tx);
+      const short = new Set<string>();
+      const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
+        const held = unpaid.get(ask.user.email) ?? 0;
+        if (held >= maxUnpaidOrders) return { limit: true };
+        const tool = stock.get(ask.toolId);
+        if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
+        const message = quantityError(ask.quantity, quantityRulesOf(tool));
+        if (message) {
+          const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
+          if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
+          short.add(ask.toolId);
+          return { short: refusal };
+        }
+        const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
+        const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
+        if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
+          return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
+        }
+        tool.available_quantity -= ask.quantity;
+        unpaid.set(ask.user.email, held + 1);
+        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
+        return { placed: true };
+      });
+      if (accepted.length) {
+        const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
+        await tx.query(INSERT_BATCH, [
+          column((a) => a.ask.id),
+          column((a) => a.tool.id),
+          column((a) => a.ask.quantity),
+          column((a) => a.tool.name),
+          column((a) => a.unitCents),
+          column((a) => a.ask.user.name || a.ask.user.email),
+          column((a) => a.ask.user.email),
+          column((a) => a.ask.address),
+          column((a) => a.ask.phone),
+          column((a) => a.ask.user.uid),
+          column((a) => a.tool.stock_version),
+          expiresAt,
+          column((a) => a.balance),
+          column((a) => a.totals.totalCents),
+          column((a) => a.totals.deliveryCents),
+          column((a) => a.totals.taxCents),
+          settings.pricesIncludeVat,
+          settings.vatRateHundredths,
         ]);
+        await emitOrdersPlaced(
+          tx,
+          accepted.map(({ ask, tool, unitCents, totals }) => ({
+            id: ask.id,
+            by: ask.user.email,
+            facts: {
+              email: ask.user.email,
+              buyerName: ask.user.name || ask.user.email,
+              address: ask.address,
+              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
+              totalCents: totals.totalCents,
+              breakdown: breakdownOf(totals, null),
+              expiresAt: expiresAt.toISOString(),
+            },
+          })),
+        );
+        await emitLowStock(
+          tx,
+          [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
+            id: tool.id,
+            name: tool.name,
+            before: before.get(tool.id)!,
+            after: tool.available_quantity,
+            threshold: lowStockLevel(tool, lowStockUnits),
+          })),
+        );
       }
-      const counts = await tx.query<{ email: string; n: number }>(
-        `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
-        [emails],
-      );
-      for (const { email, n } of counts) unpaid.set(email, n);
-    }
-    const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
-    const rows = await tx.query<ToolRow & { stock_version: number }>(
-      `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
-         low_stock_units FROM tools
-       WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-      [toolIds],
-    );
-    const stock = new Map(rows.map((r) => [r.id, { ...r }]));
-    const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-    const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
-    // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
-    const settings = await readTotalsSettings(tx);
-    const short = new Set<string>();
-    const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
-      const held = unpaid.get(ask.user.email) ?? 0;
-      if (held >= maxUnpaidOrders) return { limit: true };
-      const tool = stock.get(ask.toolId);
-      if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
-      const message = quantityError(ask.quantity, quantityRulesOf(tool));
-      if (message) {
-        const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
-        if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
-        short.add(ask.toolId);
-        return { short: refusal };
-      }
-      const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
-      const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
-      if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
-        return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
-      }
-      tool.available_quantity -= ask.quantity;
-      unpaid.set(ask.user.email, held + 1);
-      accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
-      return { placed: true };
+      // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
+      const expired = short.size
+        ? new Set(
+            (
+              await tx.query<{ tool_id: string }>(
+                `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
+                 WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
+                [now(), [...short]],
+              )
+            ).map((r) => r.tool_id),
+          )
+        : new Set<string>();
+      return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
     });
-    if (accepted.length) {
-      const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
-      await tx.query(INSERT_BATCH, [
-        column((a) => a.ask.id),
-        column((a) => a.tool.id),
-        column((a) => a.ask.quantity),
-        column((a) => a.tool.name),
-        column((a) => a.unitCents),
-        column((a) => a.ask.user.name || a.ask.user.email),
-        column((a) => a.ask.user.email),
-        column((a) => a.ask.address),
-        column((a) => a.ask.phone),
-        column((a) => a.ask.user.uid),
-        column((a) => a.tool.stock_version),
-        expiresAt,
-        column((a) => a.balance),
-        column((a) => a.totals.totalCents),
-        column((a) => a.totals.deliveryCents),
-        column((a) => a.totals.taxCents),
-        settings.pricesIncludeVat,
-        settings.vatRateHundredths,
-      ]);
-      await emitOrdersPlaced(
-        tx,
-        accepted.map(({ ask, tool, unitCents, totals }) => ({
-          id: ask.id,
-          by: ask.user.email,
-          facts: {
-            email: ask.user.email,
-            buyerName: ask.user.name || ask.user.email,
-            address: ask.address,
-            lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
-            totalCents: totals.totalCents,
-            breakdown: breakdownOf(totals, null),
-            expiresAt: expiresAt.toISOString(),
-          },
-        })),
-      );
-      await emitLowStock(
-        tx,
-        [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
-          id: tool.id,
-          name: tool.name,
-          before: before.get(tool.id)!,
-          after: tool.available_quantity,
-          threshold: lowStockLevel(tool, lowStockUnits),
-        })),
-      );
-    }
-    // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
-    const expired = short.size
-      ? new Set(
-          (
-            await tx.query<{ tool_id: string }>(
-              `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
-               WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
-              [now(), [...short]],
-            )
-          ).map((r) => r.tool_id),
-        )
-      : new Set<string>();
-    return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
   }
 
   /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */

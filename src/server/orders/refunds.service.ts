@@ -8,8 +8,7 @@
 // A provider that refuses marks the refund failed (nothing else changed). A process that stops between
 // 2 and 3 leaves a pending refund; the next refund asked after REFUND_STALE_MS takes it up again with
 // the same key, so the provider makes no second refund.
-import type { OrderFacts } from './order-events.ts';
-import { emitOrderEvent, factsOf } from './order-events.ts';
+import { emitOrderEvent, factsOf, type BreakdownColumns, type OrderFacts } from './order-events.ts';
 import { formatCents, toCents } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import type { RefundInput } from '../../lib/schemas.ts';
@@ -24,7 +23,8 @@ import type { ToolsService } from '../tools/tools.service.ts';
 /** A pending refund older than this was left by a process that stopped: the next ask takes it up. */
 const REFUND_STALE_MS = 2 * 60_000;
 
-interface RefundableOrder {
+/** The order as ORDER_FOR_REFUND reads it (its breakdown columns too, for the event's facts). */
+interface RefundableOrder extends BreakdownColumns {
   id: string;
   payment: string;
   transaction_id: string | null;
