@@ -7,6 +7,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '../../scripts/lib/build';
+import { signAccessToken } from '../../src/server/auth/jwt';
+import { DEMO_ADMIN } from '../../src/server/config';
+import { openDb } from '../../src/server/db/client';
+import { migrate } from '../../src/server/db/migrate';
+import { seedIfEmpty } from '../../src/server/db/seed';
 import { readersOf } from './site-load';
 
 const PORT = 4471;
@@ -24,19 +29,25 @@ const env: NodeJS.ProcessEnv = {
   FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9471',
   PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9471',
   LOG_LEVEL: 'warn',
+  JWT_SECRET: 'publish-test-secret-0123456789abcdef',
 };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-function get(pathname: string): Promise<{ status: number; body: string }> {
+function get(pathname: string, method = 'GET', token?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: PORT, path: pathname, agent, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const headers = token ? { authorization: `Bearer ${token}` } : {};
+    const req = http.request(
+      { host: '127.0.0.1', port: PORT, path: pathname, method, headers, agent, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
+    req.end();
   });
 }
 const servedBuild = async () => (JSON.parse((await get('/api/health')).body) as { build: string }).build;
@@ -57,6 +68,12 @@ beforeAll(async () => {
   rmSync(DATA_DIR, { recursive: true, force: true });
   rmSync(BROKEN_POST, { force: true });
   ensureBuild(env, () => {});
+  // The demo admin as if it had signed in with its verified email (no Auth emulator runs here).
+  const db = await openDb({ dataDir: DATA_DIR });
+  await migrate(db);
+  await seedIfEmpty(db, { demoAccounts: true });
+  await db.query('UPDATE users SET email_verified = true WHERE email = $1', [DEMO_ADMIN.email]);
+  await db.close();
   server = spawn(process.execPath, ['src/server/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise<void>((resolve, reject) => {
     server.once('message', () => resolve());
@@ -76,6 +93,10 @@ afterAll(async () => {
 
 describe('npm run publish on a running store', () => {
   it('switches to the new build under load: no failed request, every page with its own assets, the old assets still served', async () => {
+    // A tool an admin deleted after the last build stays deleted: nothing of the store's data comes back with a publish.
+    const admin = await signAccessToken(new TextEncoder().encode(env.JWT_SECRET), DEMO_ADMIN.email);
+    const [gone] = JSON.parse((await get('/api/tools')).body) as { _id: string; name: string }[];
+    expect((await get(`/api/tools/dlt/${gone._id}`, 'DELETE', admin)).status).toBe(200);
     const before = await servedBuild();
     const oldPage = (await get('/blogs/')).body;
     const oldAssets = [...oldPage.matchAll(/"(\/_astro\/[\w.-]+\.js)"/g)].map((m) => m[1]);
@@ -103,6 +124,9 @@ describe('npm run publish on a running store', () => {
     expect(await servedBuild()).toBe(after);
     // A page opened before the publish still loads its scripts (ASSET_GRACE_MINUTES).
     for (const asset of oldAssets) expect((await get(asset)).status, asset).toBe(200);
+    expect((await get(`/tools/${gone._id}`)).status).toBe(404);
+    expect((await get('/')).body).not.toContain(gone.name);
+    expect((await get('/api/tools')).body).not.toContain(gone._id);
   }, 600_000);
 
   it('a build that fails (a broken post) changes nothing that is served', async () => {
