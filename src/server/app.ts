@@ -82,6 +82,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .use(async (c, next) => {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+      // The route that answered, for the request's trace (none matched: the path stays unnamed).
+      if (c.req.routePath !== '/api/*') c.env?.route?.(c.req.routePath);
     })
     // Liveness: the process answers. Readiness: the database answers and can take writes (migrations
     // ran before the app was built; the disk has room; it is not read-only), so a proxy or orchestrator

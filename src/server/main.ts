@@ -13,6 +13,7 @@ import { outerServer } from './outer-server.ts';
 import { buildsDirOf } from './site-builds.ts';
 import { followBuilds, loadBuild } from './site-reload.ts';
 import { openStore, type Store } from './store.ts';
+import { startTracing } from './tracing.ts';
 
 let config: Config;
 try {
@@ -25,6 +26,13 @@ try {
   }
   throw error;
 }
+
+// Before the store opens: the database driver must load after the pg instrumentation hooks it.
+const tracing = await startTracing().catch((error: Error) => {
+  console.error(`Tracing could not start (OTEL_EXPORTER_OTLP_ENDPOINT): ${error.message}`);
+  process.exit(1);
+});
+if (tracing) log.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing to OTLP');
 
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
 const first = await loadBuild(dist).catch((error: Error) => {
@@ -115,6 +123,7 @@ async function shutdown(signal: string, code = 0) {
     server.closeIdleConnections();
   });
   await store?.close();
+  await tracing?.shutdown().catch(() => {});
   logOut.flush();
   process.exit(code);
 }

@@ -7,7 +7,7 @@ import { createApp, type Api } from './app.ts';
 import { firebaseIdentity } from './auth/identity.ts';
 import { memoryBus, postgresBus, type ChangeBus } from './changes.ts';
 import { liveSearchIndex, type LiveSearchIndex } from './search-index.ts';
-import { openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
+import { loadPg, openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
@@ -115,7 +115,7 @@ export async function openStore(cfg: Config): Promise<Store> {
 }
 
 async function listenForChanges(url: string, db: Db): Promise<ChangeBus> {
-  const { default: pg } = await import('pg');
+  const pg = loadPg();
   return postgresBus({
     connect: () =>
       new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_TIMEOUTS.connectMs, keepAlive: true }),

@@ -48,6 +48,8 @@ export interface ApiEnv {
   clientAddress?: string;
   /** Given by the outer server on reads it may answer again; the API calls it with each public answer. */
   keep?: (answer: PublicAnswer) => void;
+  /** Given when tracing is on: the API tells it the route template that answered (`/api/booking/:id`). */
+  route?: (template: string) => void;
 }
 
 export interface CurrentUser {

@@ -2,8 +2,10 @@
 // Plain SQL keeps the conditional updates that guard stock visible where they matter.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Pool } from 'pg';
+import { tracer } from '../tracing.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -115,6 +117,24 @@ export interface OpenOptions {
   applicationName?: string;
 }
 
+/**
+ * The PostgreSQL driver, loaded with `require` on first use: OpenTelemetry's pg instrumentation (tracing.ts,
+ * started before the store opens) hooks `require`, not `import`.
+ */
+export const loadPg = (): typeof import('pg') => createRequire(import.meta.url)('pg') as typeof import('pg');
+
+/** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
+function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promise<T> {
+  if (!tracer) return run();
+  // Our own SQL, never request data: its first word is the operation.
+  const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+  return tracer.child(
+    name ?? `pg.query:${operation} pglite`,
+    { 'db.system.name': 'postgresql', 'db.namespace': 'pglite', 'db.operation.name': operation, 'db.query.text': sql },
+    run,
+  );
+}
+
 export async function openDb(options: OpenOptions): Promise<Db> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.schema, options.applicationName)
@@ -135,20 +155,23 @@ async function openPglite(options: OpenOptions): Promise<Db> {
   });
   const failures = storageFailures();
   const query = async <T>(sql: string, params: unknown[] = []) =>
-    (await pg.query<T>(sql, params).catch(failures.note)).rows;
+    (await pgliteSpan(sql, () => pg.query<T>(sql, params)).catch(failures.note)).rows;
   return {
     kind: 'pglite',
     query,
-    exec: async (sql) => void (await pg.exec(sql).catch(failures.note)),
+    exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
     transaction: (fn) =>
-      pg
-        .transaction((tx) =>
-          fn({
-            query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
-            exec: async (sql) => void (await tx.exec(sql)),
-          }),
-        )
-        .catch(failures.note),
+      pgliteSpan(
+        'BEGIN',
+        () =>
+          pg.transaction((tx) =>
+            fn({
+              query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+              exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
+            }),
+          ),
+        'pg.transaction pglite',
+      ).catch(failures.note),
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
@@ -213,7 +236,7 @@ const DEADLOCK = '40P01';
 const JOB_KEYS: Record<string, number> = { 'hold-expiry': 727280 };
 
 async function openPostgres(url: string, schema?: string, applicationName = 'ironcrest'): Promise<Db> {
-  const { default: pg } = await import('pg');
+  const pg = loadPg();
   // NUMERIC and BIGINT come back as strings by default; our values fit in a JS number.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
