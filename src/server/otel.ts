@@ -21,7 +21,33 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace';
 import { routeLabel } from './metrics.ts';
-import type { RequestSpan, SpanAttributes, Tracer } from './tracing.ts';
+
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+/** A request's span. Answers from memory end it at once; the rest run inside it (`run`) and end it when done. */
+export interface RequestSpan {
+  traceId: string;
+  /** Names the span by the route template that answered (`/api/booking/{id}`); else by metrics' route label. */
+  route(template: string): void;
+  /** Runs fn with this span active, so the work it causes (database statements) are its children. */
+  run<T>(fn: () => T): T;
+  end(status: number): void;
+}
+
+export interface Tracer {
+  /** A server span for a request, continuing the caller's `traceparent` when it sent one. */
+  startRequest(req: IncomingMessage): RequestSpan;
+  /** Runs fn in a child span of whatever runs now (a root span when nothing does: background work). */
+  span<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
+  /** As span, but only inside a span (database statements: a background poll makes no trace of its own). */
+  child<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
+  /** The trace id of the running span, logged beside the request id. */
+  traceId(): string | undefined;
+  /** Sends the spans ended so far. */
+  flush(): Promise<void>;
+  /** Sends what is left and stops. */
+  shutdown(): Promise<void>;
+}
 
 /** The sampler the standard variables ask for (default: every trace, following a caller's decision). */
 function samplerOf(env: NodeJS.ProcessEnv): Sampler {

@@ -23,7 +23,8 @@ import { modulePreloader } from './modulepreload.ts';
 import { otherBuilds } from './other-builds.ts';
 import { publicReads } from './public-reads.ts';
 import { staticSite, type StaticSite } from './static-files.ts';
-import { routeTemplate, tracer, type RequestSpan } from './tracing.ts';
+import type { RequestSpan } from './otel.ts';
+import { routeTemplate, tracer } from './tracing.ts';
 import type { Store } from './store.ts';
 
 /** Astro's request handler (dist/server/entry.mjs in middleware mode). */
