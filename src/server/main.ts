@@ -11,6 +11,7 @@ import { logger as log, logOut } from './logger.ts';
 import { registerPoolStats } from './metrics.ts';
 import { startMetricsServer } from './metrics-server.ts';
 import { outerServer, type AstroHandler } from './outer-server.ts';
+import { startOpsSocket } from './ops/ops-socket.ts';
 import { openStore, type Store } from './store.ts';
 
 let config: Config;
@@ -32,6 +33,8 @@ const { handler: astro } = (await import(pathToFileURL(path.join(dist, 'server',
 
 /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
 let store: Store | undefined;
+/** The embedded store's socket for `npm run backup` (none with PostgreSQL, which has its own tools). */
+let ops: Awaited<ReturnType<typeof startOpsSocket>>;
 const outer = outerServer({ config, dist, astro, store: () => store });
 const server = createServer(outer.listener);
 
@@ -68,6 +71,7 @@ server.listen(config.port, config.host, async () => {
   try {
     if (config.metrics.port) await startMetricsServer(config.metrics.port);
     await openWhenReachable();
+    if (store?.db.snapshot) ops = await startOpsSocket({ db: store.db, config });
   } catch (error) {
     console.error(`The store could not start: ${(error as Error).message}`);
     await shutdown('startup-failure', 1);
@@ -91,6 +95,7 @@ async function shutdown(signal: string, code = 0) {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  await ops?.close();
   await store?.close();
   logOut.flush();
   process.exit(code);

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
+import type { Transaction } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 
 export interface Queryable {
@@ -27,6 +28,12 @@ export interface Db extends Queryable {
    * write failed for want of it in the last moments; PostgreSQL is not read-only.
    */
   writable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * PGlite only: a copy of the data directory (a tarball), taken between transactions and after a
+   * checkpoint, so it opens as it was at that moment with no half transaction. `read` runs in the same
+   * moment: what it reads is what the copy holds.
+   */
+  snapshot?<T>(read: (tx: Queryable) => Promise<T>): Promise<{ tarball: Blob; read: T }>;
 }
 
 /** Timeouts for PostgreSQL, so a database that hangs answers 503 instead of holding requests forever. */
@@ -136,19 +143,15 @@ async function openPglite(options: OpenOptions): Promise<Db> {
   const failures = storageFailures();
   const query = async <T>(sql: string, params: unknown[] = []) =>
     (await pg.query<T>(sql, params).catch(failures.note)).rows;
+  const queryable = (tx: Transaction): Queryable => ({
+    query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
+    exec: async (sql) => void (await tx.exec(sql)),
+  });
   return {
     kind: 'pglite',
     query,
     exec: async (sql) => void (await pg.exec(sql).catch(failures.note)),
-    transaction: (fn) =>
-      pg
-        .transaction((tx) =>
-          fn({
-            query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
-            exec: async (sql) => void (await tx.exec(sql)),
-          }),
-        )
-        .catch(failures.note),
+    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))).catch(failures.note),
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
@@ -164,9 +167,15 @@ async function openPglite(options: OpenOptions): Promise<Db> {
       await pg.close();
       unlock();
     },
-    // Tests dump a migrated template once and load it per file.
-    dump: () => pg.dumpDataDir('none'),
-  } as Db & { dump(): Promise<Blob | File> };
+    // Writers go through pg.transaction or pg.query, which take PGlite's transaction lock; holding
+    // it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
+    snapshot: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(queryable(tx));
+        await tx.exec('CHECKPOINT');
+        return { tarball: await pg.dumpDataDir('none'), read: value };
+      }),
+  };
 }
 
 /**
@@ -174,19 +183,27 @@ async function openPglite(options: OpenOptions): Promise<Db> {
  * (its pid in a lock file) until it closes; a lock left by a process that died is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, '.ironcrest-lock');
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  const pid = lockHolder(dataDir);
+  if (pid && pid !== process.pid) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
+    );
   }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
+  writeFileSync(path.join(dataDir, LOCK_FILE), String(process.pid));
+  return () => rmSync(path.join(dataDir, LOCK_FILE), { force: true });
+}
+
+const LOCK_FILE = '.ironcrest-lock';
+
+/** The live process that holds the embedded database in pgDir ($DATA_DIR/pg), if any. */
+export function lockHolder(pgDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(pgDir, LOCK_FILE), 'utf8'));
+    return pid && alive(pid) ? pid : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 function alive(pid: number): boolean {
