@@ -16,15 +16,13 @@ export const opsSocketPath = (dataDir: string) => path.join(dataDir, '.ops.sock'
 /** Linux's limit for a socket's path (sun_path, less its final NUL). */
 const MAX_SOCKET_PATH = 107;
 const ERROR = 'error: ';
+const NO_SOCKET = 'no backup socket (npm run backup works only while the store is stopped)';
 
-/** Listens on DATA_DIR/.ops.sock; undefined when the path is too long for a socket (said in the log). */
+/** Listens on DATA_DIR/.ops.sock; undefined (and said in the log) when it cannot. */
 export async function startOpsSocket(source: BackupSource): Promise<{ close(): Promise<void> } | undefined> {
   const file = opsSocketPath(source.config.dataDir);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) {
-    logger.warn(
-      { file },
-      'DATA_DIR is too long a path for the backup socket: npm run backup works only while the store is stopped',
-    );
+    logger.warn({ file }, `${NO_SOCKET}: DATA_DIR is too long a path for a socket`);
     return undefined;
   }
   // A socket left by a store that died: this process holds the database now (client.ts' lock).
@@ -54,9 +52,16 @@ export async function startOpsSocket(source: BackupSource): Promise<{ close(): P
       busy = false;
     }
   }
-  server.listen(file);
-  await once(server, 'listening');
-  await chmod(file, 0o600);
+  try {
+    server.listen(file);
+    await once(server, 'listening');
+    await chmod(file, 0o600);
+  } catch (error) {
+    // Some mounted folders take no sockets: the store serves all the same, and says what it lacks.
+    server.close();
+    logger.warn({ file, err: (error as Error).message }, `${NO_SOCKET}: it cannot listen there`);
+    return undefined;
+  }
   return {
     // Stops listening; a backup being sent ends with the process (its command then reports it incomplete).
     async close() {
