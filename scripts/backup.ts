@@ -6,30 +6,17 @@ import '../src/server/load-env.ts';
 import { existsSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/server/config.ts';
 import { lockHolder, openDb } from '../src/server/db/client.ts';
 import { BackupError, verifyBackup, type Manifest } from '../src/server/ops/backup-file.ts';
 import { notEmbedded, writeStoreBackup } from '../src/server/ops/backup.ts';
 import { askForBackup, opsSocketPath, refusalIn } from '../src/server/ops/ops-socket.ts';
-import { describeBackup } from './lib/backup-summary.ts';
-
-const fail = (message: string): never => {
-  console.error(message);
-  process.exit(1);
-};
+import { configOrFail, describeBackup, fail } from './lib/ops-cli.ts';
 
 const args = process.argv.slice(2);
 if (args.length !== 1 || args[0].startsWith('-'))
   fail('Usage: npm run backup -- FILE   (FILE: where the backup goes; it must not exist)');
 const file = path.resolve(args[0]);
-const config = (() => {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) return fail(error.message);
-    throw error;
-  }
-})();
+const config = configOrFail();
 if (config.databaseUrl) fail(notEmbedded());
 if (existsSync(file)) fail(`${file} exists already. Choose a new name: a backup never replaces another.`);
 const dataDir = config.dataDir;

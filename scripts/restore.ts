@@ -3,16 +3,10 @@
 // (never while a store serves it). See src/server/ops/restore.ts.
 import '../src/server/load-env.ts';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/server/config.ts';
 import { BackupError } from '../src/server/ops/backup-file.ts';
 import { notEmbedded } from '../src/server/ops/backup.ts';
 import { restoreBackup } from '../src/server/ops/restore.ts';
-import { describeBackup } from './lib/backup-summary.ts';
-
-const fail = (message: string): never => {
-  console.error(message);
-  process.exit(1);
-};
+import { configOrFail, describeBackup, fail } from './lib/ops-cli.ts';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -20,14 +14,7 @@ const files = args.filter((arg) => arg !== '--force');
 if (files.length !== 1 || files[0].startsWith('-'))
   fail('Usage: npm run restore -- FILE [--force]   (into DATA_DIR; --force replaces a store that is there)');
 const file = path.resolve(files[0]);
-const config = (() => {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) return fail(error.message);
-    throw error;
-  }
-})();
+const config = configOrFail();
 if (config.databaseUrl) fail(notEmbedded('Restore it with pg_restore (or your point-in-time recovery)'));
 
 try {

@@ -120,6 +120,8 @@ describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
   it('backs up a serving store while orders are placed; the restore holds every committed order, whole', async () => {
     const store = await serving(source);
     const ops = await startOpsSocket({ db: store.db, config: loadConfig(envFor(source)) });
+    // Only the store's own user may ask it for a backup (which holds the JWT secret).
+    expect((statSync(path.join(source, '.ops.sock')).mode & 0o777).toString(8)).toBe('600');
     const request = requestsTo(store.app);
     const tokenFor = tokensFrom(request);
     const admin = await tokenFor(ADMIN);

@@ -1,5 +1,22 @@
-// What a backup holds, in the lines `npm run backup` and `npm run restore` print.
+// What `npm run backup` and `npm run restore` share: their configuration, their one-line failures and
+// the lines that say what a backup holds.
+import { ConfigError, loadConfig, type Config } from '../../src/server/config.ts';
 import type { Manifest } from '../../src/server/ops/backup-file.ts';
+
+export const fail = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
+
+/** The store's configuration, as the store reads it (a bad value is one line, and exit 1). */
+export function configOrFail(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message);
+    throw error;
+  }
+}
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
