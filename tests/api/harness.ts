@@ -141,6 +141,50 @@ export function emulatorIdToken(
   })}.`;
 }
 
+/** A caller of an app in-process: JSON in and out, a bearer token, the client address from x-test-ip. */
+export function requestsTo(app: ReturnType<typeof createApp>['app']) {
+  return async function request(
+    method: string,
+    url: string,
+    init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await app.request(
+      url,
+      { method, headers, body },
+      { clientAddress: headers['x-test-ip'] ?? '127.0.0.1' },
+    );
+    const text = await response.text();
+    let data: any = undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = text;
+    }
+    return { status: response.status, data, headers: response.headers };
+  };
+}
+
+/** Our access token for an email, through the real exchange (PUT /api/user/{email}) with an emulator ID token; kept per email. */
+export function tokensFrom(request: ReturnType<typeof requestsTo>) {
+  const tokens = new Map<string, string>();
+  return async function tokenFor(email: string, name?: string): Promise<string> {
+    if (!tokens.has(email)) {
+      const res = await request('PUT', `/api/user/${email}`, { token: await idTokenFor(email, name), json: { email } });
+      if (res.status !== 200)
+        throw new Error(`token exchange for ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
+      tokens.set(email, res.data.token);
+    }
+    return tokens.get(email)!;
+  };
+}
+
 export async function createTestStore(options: StoreOptions = {}) {
   const { db, drop } = await openTestDb(options);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
@@ -170,44 +214,8 @@ export async function createTestStore(options: StoreOptions = {}) {
   };
   const { app, tools, orders, checkout, outbox, emails, invoices } = createApp(deps, { stripe: options.stripe });
 
-  async function request(
-    method: string,
-    url: string,
-    init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
-  ) {
-    const headers: Record<string, string> = { ...init.headers };
-    if (init.token) headers.authorization = `Bearer ${init.token}`;
-    let body = init.body;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const response = await app.request(
-      url,
-      { method, headers, body },
-      { clientAddress: headers['x-test-ip'] ?? '127.0.0.1' },
-    );
-    const text = await response.text();
-    let data: any = undefined;
-    try {
-      data = text ? JSON.parse(text) : undefined;
-    } catch {
-      data = text;
-    }
-    return { status: response.status, data, headers: response.headers };
-  }
-
-  const tokens = new Map<string, string>();
-  /** Our access token for email, through the real exchange (PUT /api/user/{email}) with an emulator ID token. */
-  async function tokenFor(email: string, name?: string): Promise<string> {
-    if (!tokens.has(email)) {
-      const res = await request('PUT', `/api/user/${email}`, { token: await idTokenFor(email, name), json: { email } });
-      if (res.status !== 200)
-        throw new Error(`token exchange for ${email} failed: ${res.status} ${JSON.stringify(res.data)}`);
-      tokens.set(email, res.data.token);
-    }
-    return tokens.get(email)!;
-  }
+  const request = requestsTo(app);
+  const tokenFor = tokensFrom(request);
 
   return {
     app,

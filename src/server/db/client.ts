@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Transaction } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import { tracer } from '../tracing.ts';
 
@@ -29,6 +30,12 @@ export interface Db extends Queryable {
    * write failed for want of it in the last moments; PostgreSQL is not read-only.
    */
   writable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * PGlite only: a copy of the data directory (a tarball), taken between transactions and after a
+   * checkpoint, so it opens as it was at that moment with no half transaction. `read` runs in the same
+   * moment: what it reads is what the copy holds.
+   */
+  snapshot?<T>(read: (tx: Queryable) => Promise<T>): Promise<{ tarball: Blob; read: T }>;
 }
 
 /** Timeouts for PostgreSQL, so a database that hangs answers 503 instead of holding requests forever. */
@@ -156,22 +163,16 @@ async function openPglite(options: OpenOptions): Promise<Db> {
   const failures = storageFailures();
   const query = async <T>(sql: string, params: unknown[] = []) =>
     (await pgliteSpan(sql, () => pg.query<T>(sql, params)).catch(failures.note)).rows;
+  const queryable = (tx: Transaction): Queryable => ({
+    query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+    exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
+  });
   return {
     kind: 'pglite',
     query,
     exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
     transaction: (fn) =>
-      pgliteSpan(
-        'BEGIN',
-        () =>
-          pg.transaction((tx) =>
-            fn({
-              query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
-              exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
-            }),
-          ),
-        'pg.transaction pglite',
-      ).catch(failures.note),
+      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(failures.note),
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
@@ -187,9 +188,15 @@ async function openPglite(options: OpenOptions): Promise<Db> {
       await pg.close();
       unlock();
     },
-    // Tests dump a migrated template once and load it per file.
-    dump: () => pg.dumpDataDir('none'),
-  } as Db & { dump(): Promise<Blob | File> };
+    // Writers go through pg.transaction or pg.query, which take PGlite's transaction lock; holding
+    // it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
+    snapshot: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(queryable(tx));
+        await tx.exec('CHECKPOINT');
+        return { tarball: await pg.dumpDataDir('none'), read: value };
+      }),
+  };
 }
 
 /**
@@ -197,28 +204,26 @@ async function openPglite(options: OpenOptions): Promise<Db> {
  * (its pid in a lock file) until it closes; a lock left by a process that died is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, '.ironcrest-lock');
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  const pid = lockHolder(dataDir);
+  if (pid && pid !== process.pid) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
+    );
   }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
+  writeFileSync(path.join(dataDir, LOCK_FILE), String(process.pid));
+  return () => rmSync(path.join(dataDir, LOCK_FILE), { force: true });
 }
 
-/** The pid of another live process holding the embedded database of this DATA_DIR, if one does. */
-export function embeddedHolder(dataDir: string): number | undefined {
+const LOCK_FILE = '.ironcrest-lock';
+
+/** The live process that holds the embedded database in pgDir ($DATA_DIR/pg), if any. */
+export function lockHolder(pgDir: string): number | undefined {
   try {
-    const pid = Number(readFileSync(path.join(dataDir, 'pg', '.ironcrest-lock'), 'utf8'));
-    return pid && pid !== process.pid && alive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
+    const pid = Number(readFileSync(path.join(pgDir, LOCK_FILE), 'utf8'));
+    return pid && alive(pid) ? pid : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
