@@ -15,6 +15,18 @@ const csp = cspDirectives(process.env);
 const site = process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321';
 const publicUrl = new URL(site);
 
+/**
+ * `client:signedin` (src/client/directives/signed-in.ts): islands of the pages kept for signed-in users.
+ * @returns {import('astro').AstroIntegration}
+ */
+const signedInDirective = () => ({
+  name: 'ironcrest:signed-in-directive',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) =>
+      addClientDirective({ name: 'signedin', entrypoint: './src/client/directives/signed-in.ts' }),
+  },
+});
+
 export default defineConfig({
   site,
   output: 'static',
@@ -30,7 +42,7 @@ export default defineConfig({
     bodySizeLimit: 8 * 1024 * 1024,
   }),
   // A post with a problem stops the build before it writes anything (scripts/lib/content-check.ts).
-  integrations: [contentCheckIntegration(), react()],
+  integrations: [contentCheckIntegration(), react(), signedInDirective()],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,
