@@ -76,6 +76,8 @@ const envSchema = z.object({
   SHOP_TAX_ID: z.string().min(1).max(60).optional(),
   /** A sale that takes a tool below this many units tells the shop (unset: the tool's minimum order × 2). */
   LOW_STOCK_UNITS: z.coerce.number().int().min(0).optional(),
+  /** Let webhooks call loopback, private and link-local addresses (tests; a receiver on the shop's own network). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -135,6 +137,7 @@ function toConfig(e: Env) {
       siteUrl: withoutTrailingSlashes(e.PUBLIC_SITE_URL ?? 'http://localhost:4321'),
     },
     lowStockUnits: e.LOW_STOCK_UNITS,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1' },
   };
 }
 
@@ -237,6 +240,11 @@ export function startupConfigWarnings(cfg: Config): string[] {
   if (cfg.production && !cfg.mail.smtpUrl) {
     warnings.push(
       "SMTP_URL is not set: the store's emails are kept on the admin's Emails screen, not sent. Set SMTP_URL (e.g. smtp://user:pass@host:587) and MAIL_FROM.",
+    );
+  }
+  if (cfg.production && cfg.webhooks.allowPrivate) {
+    warnings.push(
+      'WEBHOOK_ALLOW_PRIVATE=1: webhooks may call loopback and private addresses, so an admin account can reach services on the internal network. Unset it unless a receiver lives there.',
     );
   }
   return warnings;
