@@ -61,6 +61,8 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
   let filling: Promise<void> | undefined;
   let again = false;
   let stopped = true;
+  /** Calls of run() under way: a finished attempt takes the next row for them too. */
+  let runs = 0;
   let timer: NodeJS.Timeout | undefined;
 
   /** Leases up to `limit` due deliveries of active endpoints, at most `perEndpoint` under way per endpoint. */
@@ -166,7 +168,7 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
       .catch((error: Error) => logger.warn({ err: error.message, delivery: delivery.id }, 'webhook attempt could not be recorded'))
       .finally(() => {
         inFlight.delete(running);
-        if (!stopped) void fill();
+        if (!stopped || runs > 0) void fill();
       });
     inFlight.add(running);
   }
@@ -197,10 +199,12 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
   return {
     /** Sends everything due now and waits for the outcomes (tests; the running worker does this by itself). */
     async run(): Promise<void> {
-      for (;;) {
+      runs++;
+      try {
         await fill();
-        if (!inFlight.size) return;
-        await Promise.all([...inFlight]);
+        while (inFlight.size || filling) await Promise.race([...inFlight, ...(filling ? [filling] : [])]);
+      } finally {
+        runs--;
       }
     },
     /** A delivery became due here (an event committed, a replay, a resume): look now, not at the next poll. */
