@@ -56,8 +56,12 @@ const deliveries = (endpoint: string) =>
     [endpoint],
   );
 /** The retry's time has come. */
-const due = (endpoint: string) => store.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [endpoint]);
-const endpointOf = async (id: string) => (await store.request('GET', '/api/webhooks', { token: admin })).data.find((e: { id: string }) => e.id === id);
+const due = (endpoint: string) =>
+  store.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [
+    endpoint,
+  ]);
+const endpointOf = async (id: string) =>
+  (await store.request('GET', '/api/webhooks', { token: admin })).data.find((e: { id: string }) => e.id === id);
 
 /** Events as a tool's addition writes them, without the API (many at once). */
 let made = 0;
@@ -66,13 +70,19 @@ async function toolEvents(count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const subject = `tool-${++made}`;
     subjects.push(subject);
-    await store.db.transaction((tx) => emit(tx, { type: 'tool.added', subject, actor: ADMIN, data: { tool: { _id: subject, name: `Tool ${made}` } } }));
+    await store.db.transaction((tx) =>
+      emit(tx, { type: 'tool.added', subject, actor: ADMIN, data: { tool: { _id: subject, name: `Tool ${made}` } } }),
+    );
   }
   return subjects;
 }
 
 const worker = (db: Db, options: { timeoutMs?: number; concurrency?: number } = {}) =>
-  webhookWorker(db, { guard: { production: false, allowPrivate: true }, box: secretBox(store.deps.jwtSecret), ...options });
+  webhookWorker(db, {
+    guard: { production: false, allowPrivate: true },
+    box: secretBox(store.deps.jwtSecret),
+    ...options,
+  });
 
 describe('retries', () => {
   it('a failed attempt is retried after about 5 s, then 30 s (stretched 0–20 %), with the same webhook-id and body, until it gets through', async () => {
@@ -81,7 +91,12 @@ describe('retries', () => {
     await makeTool(store, admin);
     await store.webhooks.run();
     let [d] = await deliveries(id);
-    expect(d).toMatchObject({ state: 'pending', attempts: 1, last_status: 500, last_error: 'HTTP 500: database locked' });
+    expect(d).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      last_status: 500,
+      last_error: 'HTTP 500: database locked',
+    });
     expect(d.wait_ms).toBeGreaterThanOrEqual(5000);
     expect(d.wait_ms).toBeLessThanOrEqual(6000);
     // Not due yet: nothing is sent.
@@ -95,13 +110,19 @@ describe('retries', () => {
     expect(d.wait_ms).toBeLessThanOrEqual(36_000);
     await due(id);
     await store.webhooks.run();
-    expect(await deliveries(id)).toMatchObject([{ state: 'delivered', attempts: 3, last_status: 200, last_error: null }]);
+    expect(await deliveries(id)).toMatchObject([
+      { state: 'delivered', attempts: 3, last_status: 200, last_error: null },
+    ]);
     expect(r.received).toHaveLength(3);
     expect(new Set(r.received.map((x) => x.id))).toEqual(new Set([d.id]));
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
     for (const request of r.received) expect(verify(secret, request)).toBe(true);
     const log = await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin });
-    expect(log.data).toMatchObject({ total: 1, nextCursor: null, items: [{ id: d.id, eventType: 'tool.created', state: 'delivered', attempts: 3, responseStatus: 200 }] });
+    expect(log.data).toMatchObject({
+      total: 1,
+      nextCursor: null,
+      items: [{ id: d.id, eventType: 'tool.created', state: 'delivered', attempts: 3, responseStatus: 200 }],
+    });
 
     // Replay: the same event again, with the same webhook-id, a fresh count of attempts.
     const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${d.id}/replay`, { token: admin });
@@ -110,7 +131,10 @@ describe('retries', () => {
     await store.webhooks.run();
     expect(r.received.map((x) => x.id)).toEqual([d.id, d.id, d.id, d.id]);
     expect(await deliveries(id)).toMatchObject([{ state: 'delivered', attempts: 1 }]);
-    expectApiError(await store.request('POST', `/api/webhooks/${id}/deliveries/msg_${'0'.repeat(32)}/replay`, { token: admin }), 404);
+    expectApiError(
+      await store.request('POST', `/api/webhooks/${id}/deliveries/msg_${'0'.repeat(32)}/replay`, { token: admin }),
+      404,
+    );
   });
 });
 
@@ -122,10 +146,10 @@ describe('pause, resume, replay', () => {
     const tool = await makeTool(store, admin);
     await store.webhooks.run();
     // A day of retries later: the last attempt is due.
-    await store.db.query(`UPDATE webhook_deliveries SET attempts = $2, next_at = now(), first_at = now() - interval '26 hours' WHERE endpoint_id = $1`, [
-      id,
-      WEBHOOK_MAX_ATTEMPTS - 1,
-    ]);
+    await store.db.query(
+      `UPDATE webhook_deliveries SET attempts = $2, next_at = now(), first_at = now() - interval '26 hours' WHERE endpoint_id = $1`,
+      [id, WEBHOOK_MAX_ATTEMPTS - 1],
+    );
     await store.webhooks.run();
     const [givenUp] = await deliveries(id);
     expect(givenUp).toMatchObject({ state: 'failed', attempts: WEBHOOK_MAX_ATTEMPTS, last_status: 503 });
@@ -134,7 +158,10 @@ describe('pause, resume, replay', () => {
     expect(paused.pausedReason).toBe(
       `No delivery succeeded for 26 hours: ${WEBHOOK_MAX_ATTEMPTS} attempts of one event failed, the last with HTTP 503: down for maintenance`,
     );
-    const [event] = await store.db.query<{ actor: string | null }>(`SELECT actor FROM events WHERE type = 'webhook.paused' AND subject = $1`, [id]);
+    const [event] = await store.db.query<{ actor: string | null }>(
+      `SELECT actor FROM events WHERE type = 'webhook.paused' AND subject = $1`,
+      [id],
+    );
     expect(event).toEqual({ actor: null });
 
     // Paused: a new event waits, unsent; a replay is refused until the endpoint is resumed.
@@ -143,7 +170,9 @@ describe('pause, resume, replay', () => {
     await store.webhooks.run();
     expect(r.received).toHaveLength(2);
     expect(await endpointOf(id)).toMatchObject({ state: 'paused', pending: 1 });
-    const refused = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, { token: admin });
+    const refused = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
+      token: admin,
+    });
     expectApiError(refused, 409);
 
     // The receiver is back; Resume sends what waited.
@@ -153,16 +182,26 @@ describe('pause, resume, replay', () => {
     expect(resumed.data).toMatchObject({ id, state: 'active', pausedReason: null, pausedAt: null });
     await store.webhooks.run();
     expect(r.received.map((x) => x.payload.type)).toEqual(['tool.created', 'tool.created', 'tool.deleted']);
-    expect(await endpointOf(id)).toMatchObject({ state: 'active', pending: 0, failed: 1, lastSuccessAt: expect.any(String) });
+    expect(await endpointOf(id)).toMatchObject({
+      state: 'active',
+      pending: 0,
+      failed: 1,
+      lastSuccessAt: expect.any(String),
+    });
 
     // The given-up one, replayed: the same webhook-id.
-    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, { token: admin });
+    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
+      token: admin,
+    });
     expect(replayed.status).toBe(200);
     await store.webhooks.run();
     expect(r.received.at(-1)!.id).toBe(givenUp.id);
     expect((await deliveries(id))[0]).toMatchObject({ state: 'delivered', attempts: 1 });
     const audit = await store.request('GET', '/api/audit?limit=5', { token: admin });
-    expect(audit.data.items.map((e: { type: string }) => e.type).slice(0, 2)).toEqual(['webhook.replayed', 'webhook.resumed']);
+    expect(audit.data.items.map((e: { type: string }) => e.type).slice(0, 2)).toEqual([
+      'webhook.replayed',
+      'webhook.resumed',
+    ]);
   });
 
   it('one delivery out of attempts while others get through is given up alone: the endpoint stays active', async () => {
@@ -201,13 +240,18 @@ describe('several workers, slow receivers', () => {
       const [a, b] = [await receiver(), await receiver()];
       const endpoints = [await addEndpoint(a.url), await addEndpoint(b.url)];
       const subjects = await toolEvents(30);
-      const workers = [worker(store.db, { concurrency: 4 }), worker(second, { concurrency: 4 }), worker(second, { concurrency: 3 })];
+      const workers = [
+        worker(store.db, { concurrency: 4 }),
+        worker(second, { concurrency: 4 }),
+        worker(second, { concurrency: 3 }),
+      ];
       await Promise.all(workers.map((w) => w.run()));
       for (const r of [a, b]) {
         expect(r.received.map((x) => x.payload.data._id).sort()).toEqual([...subjects].sort());
         expect(new Set(r.received.map((x) => x.id)).size).toBe(30);
       }
-      for (const { id } of endpoints) expect((await deliveries(id)).every((d) => d.state === 'delivered' && d.attempts === 1)).toBe(true);
+      for (const { id } of endpoints)
+        expect((await deliveries(id)).every((d) => d.state === 'delivered' && d.attempts === 1)).toBe(true);
     } finally {
       if (second !== store.db) await second.close();
     }
@@ -249,7 +293,12 @@ describe('several workers, slow receivers', () => {
       await toolEvents(1);
       await worker(store.db, { timeoutMs: 1500 }).run();
       const [quiet] = await deliveries(ids.silent);
-      expect(quiet).toMatchObject({ state: 'pending', attempts: 1, last_status: null, last_error: 'no answer within 1.5 s' });
+      expect(quiet).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        last_status: null,
+        last_error: 'no answer within 1.5 s',
+      });
       expect(quiet.last_ms).toBeGreaterThanOrEqual(1400);
       expect(await deliveries(ids.redirecting)).toMatchObject([
         { state: 'pending', last_status: 307, last_error: `redirects are not followed (Location: ${target.url})` },
@@ -284,7 +333,8 @@ describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
     token = await guarded.tokenFor(ADMIN);
   });
   afterAll(() => guarded.close());
-  const add = (url: string) => guarded.request('POST', '/api/webhooks', { token, json: { url, events: ['tool.created'] } });
+  const add = (url: string) =>
+    guarded.request('POST', '/api/webhooks', { token, json: { url, events: ['tool.created'] } });
 
   it.each([
     'http://127.0.0.1:9/x',
@@ -329,9 +379,13 @@ describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
     await makeTool(guarded, token);
     await guarded.webhooks.run();
     expect(r.received).toEqual([]);
-    const [d] = await guarded.db.query<{ state: string; last_error: string }>('SELECT state, last_error FROM webhook_deliveries WHERE endpoint_id = $1', [
-      created.data.id,
-    ]);
-    expect(d).toEqual({ state: 'pending', last_error: 'rebind.test resolves to 127.0.0.1, a private or local address: not called' });
+    const [d] = await guarded.db.query<{ state: string; last_error: string }>(
+      'SELECT state, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
+      [created.data.id],
+    );
+    expect(d).toEqual({
+      state: 'pending',
+      last_error: 'rebind.test resolves to 127.0.0.1, a private or local address: not called',
+    });
   });
 });

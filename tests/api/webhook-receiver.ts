@@ -48,7 +48,8 @@ export async function startReceiver(respond: Respond = () => 200): Promise<Recei
     async waitFor(count, ms = 10_000) {
       const until = Date.now() + ms;
       while (received.length < count) {
-        if (Date.now() > until) throw new Error(`the receiver got ${received.length} of ${count} deliveries in ${ms} ms`);
+        if (Date.now() > until)
+          throw new Error(`the receiver got ${received.length} of ${count} deliveries in ${ms} ms`);
         await new Promise((r) => setTimeout(r, 20));
       }
       return received;
@@ -95,7 +96,11 @@ export async function startReceiver(respond: Respond = () => 200): Promise<Recei
  * `${webhook-id}.${webhook-timestamp}.${body}`; webhook-signature is a space-separated list of
  * `v1,<base64 HMAC-SHA256>`, any of which may match; the timestamp must be within 5 minutes of now.
  */
-export function verify(secret: string, request: Pick<Received, 'id' | 'timestamp' | 'signature' | 'body'>, now = Date.now()): boolean {
+export function verify(
+  secret: string,
+  request: Pick<Received, 'id' | 'timestamp' | 'signature' | 'body'>,
+  now = Date.now(),
+): boolean {
   if (!secret.startsWith('whsec_') || !request.id || !/^\d+$/.test(request.timestamp)) return false;
   if (Math.abs(now / 1000 - Number(request.timestamp)) > 300) return false;
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');

@@ -37,11 +37,15 @@ async function sent(from: number) {
   return receiver.received.slice(from);
 }
 
-const csv = (rows: string[]) => ['_id,name,description,img,price,minimumOrderQuantity,availableQuantity', ...rows].join('\r\n') + '\r\n';
+const csv = (rows: string[]) =>
+  ['_id,name,description,img,price,minimumOrderQuantity,availableQuantity', ...rows].join('\r\n') + '\r\n';
 
 describe('POST /webhooks, GET /webhooks', () => {
   it('answers 201 {id, secret} with a Standard Webhooks secret, shown once: no read answers it, the database keeps it sealed', async () => {
-    const res = await store.request('POST', '/api/webhooks', { token: admin, json: { url: receiver.url, events: ['order.paid'] } });
+    const res = await store.request('POST', '/api/webhooks', {
+      token: admin,
+      json: { url: receiver.url, events: ['order.paid'] },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.data).sort()).toEqual(['id', 'secret']);
     expect(res.data.id).toMatch(/^[0-9a-f]{24}$/);
@@ -66,7 +70,9 @@ describe('POST /webhooks, GET /webhooks', () => {
     });
     const secretPart = res.data.secret.slice(6);
     expect(JSON.stringify(list.data)).not.toContain(secretPart);
-    const [row] = await store.db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [res.data.id]);
+    const [row] = await store.db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [
+      res.data.id,
+    ]);
     expect(row.secret).not.toContain(secretPart);
     expect(row.secret).toMatch(/^v1\./);
     expect((await store.request('DELETE', `/api/webhooks/${res.data.id}`, { token: admin })).status).toBe(200);
@@ -82,7 +88,12 @@ describe('POST /webhooks, GET /webhooks', () => {
     ])
       expectApiError(await store.request('POST', '/api/webhooks', { token: admin, json }), 400);
     const audit = await store.request('GET', '/api/audit?type=webhook.created', { token: admin });
-    expect(audit.data.items[0]).toMatchObject({ type: 'webhook.created', actor: ADMIN, target: receiver.url, after: { url: receiver.url } });
+    expect(audit.data.items[0]).toMatchObject({
+      type: 'webhook.created',
+      actor: ADMIN,
+      target: receiver.url,
+      after: { url: receiver.url },
+    });
   });
 });
 
@@ -90,22 +101,39 @@ describe('deliveries', () => {
   it('every listed event reaches an endpoint subscribed to all, once, signed, as {type, timestamp, data} with its facts', async () => {
     const { id, secret } = await addEndpoint(receiver.url);
     const from = receiver.received.length;
-    const tool = await makeTool(store, admin, { name: 'Webhook Sledge', price: 20, availableQuantity: 12, minimumOrderQuantity: 1 });
+    const tool = await makeTool(store, admin, {
+      name: 'Webhook Sledge',
+      price: 20,
+      availableQuantity: 12,
+      minimumOrderQuantity: 1,
+    });
     await store.request('PUT', `/api/tools/${tool}`, {
       token: admin,
-      json: { name: 'Webhook Sledge II', description: 'Heavier.', price: 21, minimumOrderQuantity: 1, img: '/images/tools/anvil.svg' },
+      json: {
+        name: 'Webhook Sledge II',
+        description: 'Heavier.',
+        price: 21,
+        minimumOrderQuantity: 1,
+        img: '/images/tools/anvil.svg',
+      },
     });
     await store.request('PUT', `/api/tool/update/${tool}`, { token: admin, json: { availableQuantity: 10 } });
     const paid = await placeOrder(store, alice, tool, 6); // 4 left: below the low-stock level (5)
     await payOrder(store, alice, paid);
-    await store.request('PUT', `/api/booking/ship/${paid}`, { token: admin, json: { carrier: 'DHL', trackingNumber: 'JD0001' } });
+    await store.request('PUT', `/api/booking/ship/${paid}`, {
+      token: admin,
+      json: { carrier: 'DHL', trackingNumber: 'JD0001' },
+    });
     await store.request('PUT', `/api/booking/deliver/${paid}`, { token: admin });
     await store.request('PUT', `/api/booking/refund/${paid}`, { token: admin, json: { restock: false, amount: 5 } });
     const dropped = await placeOrder(store, alice, tool, 1);
     await store.request('DELETE', `/api/booking/dlt/${dropped}`, { token: alice });
     const imported = await store.request('POST', '/api/import/tools?apply=1', {
       token: admin,
-      body: csv([`,Imported Mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30`, `${tool},Webhook Sledge III,Heavier.,/images/tools/anvil.svg,22,1,4`]),
+      body: csv([
+        `,Imported Mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30`,
+        `${tool},Webhook Sledge III,Heavier.,/images/tools/anvil.svg,22,1,4`,
+      ]),
       headers: { 'content-type': 'text/csv' },
     });
     expect(imported.status, JSON.stringify(imported.data)).toBe(200);
@@ -154,23 +182,37 @@ describe('deliveries', () => {
     expect(of('order.refunded')[0]).toMatchObject({ _id: paid, amountCents: 500, full: false });
     expect(of('order.cancelled')[0]).toMatchObject({ _id: dropped, reason: 'deleted' });
     expect(of('stock.low')[0]).toEqual({ _id: tool, name: 'Webhook Sledge II', availableQuantity: 4, threshold: 5 });
-    expect(of('tool.created')[0]).toMatchObject({ _id: tool, name: 'Webhook Sledge', price: 20, availableQuantity: 12, priceBreaks: [] });
+    expect(of('tool.created')[0]).toMatchObject({
+      _id: tool,
+      name: 'Webhook Sledge',
+      price: 20,
+      availableQuantity: 12,
+      priceBreaks: [],
+    });
     // Sent concurrently, so in any order.
-    expect(of('tool.updated').map((t) => `${t.name}: ${t.availableQuantity}`).sort()).toEqual([
-      'Webhook Sledge II: 10',
-      'Webhook Sledge II: 12',
-      'Webhook Sledge III: 4',
-    ]);
+    expect(
+      of('tool.updated')
+        .map((t) => `${t.name}: ${t.availableQuantity}`)
+        .sort(),
+    ).toEqual(['Webhook Sledge II: 10', 'Webhook Sledge II: 12', 'Webhook Sledge III: 4']);
     expect(of('tool.deleted')[0]).toMatchObject({ _id: tool, name: 'Webhook Sledge III' });
     // The audit log's words are not sent; nor is anything only the store needs.
-    for (const request of got) expect(Object.keys(request.payload.data)).not.toEqual(expect.arrayContaining(['target']));
+    for (const request of got)
+      expect(Object.keys(request.payload.data)).not.toEqual(expect.arrayContaining(['target']));
 
     // The log says so: every delivery delivered, one attempt each, its status and time kept.
     const log = await store.request('GET', `/api/webhooks/${id}/deliveries?limit=100`, { token: admin });
     expect(log.status).toBe(200);
     expect(log.data.total).toBe(got.length);
     for (const delivery of log.data.items)
-      expect(delivery).toMatchObject({ state: 'delivered', attempts: 1, responseStatus: 200, durationMs: expect.any(Number), error: null, nextAttemptAt: null });
+      expect(delivery).toMatchObject({
+        state: 'delivered',
+        attempts: 1,
+        responseStatus: 200,
+        durationMs: expect.any(Number),
+        error: null,
+        nextAttemptAt: null,
+      });
     // The id is the webhook-id the receiver saw.
     expect(log.data.items.map((d: { id: string }) => d.id).sort()).toEqual(got.map((r) => r.id).sort());
     // Run again: nothing is sent twice.
@@ -194,7 +236,12 @@ describe('deliveries', () => {
       await other.close();
     }
     // The endpoint subscribed to all got them too, separately.
-    expect(receiver.received.slice(from).map((r) => r.payload.type).sort()).toEqual(['order.paid', 'order.placed']);
+    expect(
+      receiver.received
+        .slice(from)
+        .map((r) => r.payload.type)
+        .sort(),
+    ).toEqual(['order.paid', 'order.placed']);
   });
 
   it('an event and its deliveries are one transaction: a rolled-back change leaves none', async () => {
@@ -224,9 +271,15 @@ describe('DELETE /webhooks/{id}', () => {
       expect(gone.received).toEqual([]);
       const list = await store.request('GET', '/api/webhooks', { token: admin });
       expect(list.data.map((e: { id: string }) => e.id)).not.toContain(id);
-      const rows = await store.db.query<{ state: string; last_error: string }>('SELECT state, last_error FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
+      const rows = await store.db.query<{ state: string; last_error: string }>(
+        'SELECT state, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
+        [id],
+      );
       expect(rows).toEqual([{ state: 'failed', last_error: 'The endpoint was deleted' }]);
-      const [endpoint] = await store.db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [id]);
+      const [endpoint] = await store.db.query<{ secret: string }>(
+        'SELECT secret FROM webhook_endpoints WHERE id = $1',
+        [id],
+      );
       expect(endpoint.secret).toBe('');
       expectApiError(await store.request('DELETE', `/api/webhooks/${id}`, { token: admin }), 404);
       expectApiError(await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin }), 404);

@@ -9,16 +9,26 @@ import { verify } from '../api/webhook-receiver';
 
 describe('signatures', () => {
   it('match the Standard Webhooks test vector', () => {
-    expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    );
+    expect(
+      sign(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('verify with a fresh secret; an altered body, id, timestamp or another secret does not', () => {
     const secret = newSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const request = { id: 'msg_1', timestamp, body: '{"type":"order.paid"}', signature: sign(secret, 'msg_1', Number(timestamp), '{"type":"order.paid"}') };
+    const request = {
+      id: 'msg_1',
+      timestamp,
+      body: '{"type":"order.paid"}',
+      signature: sign(secret, 'msg_1', Number(timestamp), '{"type":"order.paid"}'),
+    };
     expect(verify(secret, request)).toBe(true);
     expect(verify(secret, { ...request, body: '{"type":"order.paid" }' })).toBe(false);
     expect(verify(secret, { ...request, id: 'msg_2' })).toBe(false);
@@ -77,7 +87,9 @@ describe('addresses', () => {
       message: 'The endpoint must use https:// (deliveries carry order details)',
     });
     await expect(checkEndpointUrl('https://erp.example.com/hooks', production)).resolves.toBeUndefined();
-    await expect(checkEndpointUrl('http://127.0.0.1:9/hooks', { production: false, allowPrivate: true })).resolves.toBeUndefined();
+    await expect(
+      checkEndpointUrl('http://127.0.0.1:9/hooks', { production: false, allowPrivate: true }),
+    ).resolves.toBeUndefined();
   });
 });
 

@@ -103,7 +103,8 @@ export async function deliveryAddress(url: URL, options: GuardOptions): Promise<
   if (!addresses.length) throw new Error(`${host} did not resolve`);
   if (!options.allowPrivate) {
     const refused = addresses.find(isPrivateAddress);
-    if (refused) throw new BlockedAddressError(`${host} resolves to ${refused}, a private or local address: not called`);
+    if (refused)
+      throw new BlockedAddressError(`${host} resolves to ${refused}, a private or local address: not called`);
   }
   const address = addresses[0];
   return { address, family: isIP(address) === 6 ? 6 : 4 };

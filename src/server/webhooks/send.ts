@@ -22,7 +22,12 @@ export interface SendOptions extends GuardOptions {
   timeoutMs: number;
 }
 
-export async function postWebhook(target: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<Attempt> {
+export async function postWebhook(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<Attempt> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const deadline = AbortSignal.timeout(options.timeoutMs);

@@ -33,7 +33,9 @@ export function secretBox(jwtSecret: Uint8Array): SecretBox {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), sealed].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+      return ['v1', iv, cipher.getAuthTag(), sealed]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
     },
     open(text) {
       const [version, iv, tag, sealed] = text.split('.');
@@ -43,7 +45,9 @@ export function secretBox(jwtSecret: Uint8Array): SecretBox {
       try {
         return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
       } catch {
-        throw new Error('the endpoint secret cannot be opened: was JWT_SECRET changed? Delete the endpoint and add it again');
+        throw new Error(
+          'the endpoint secret cannot be opened: was JWT_SECRET changed? Delete the endpoint and add it again',
+        );
       }
     },
   };

@@ -48,7 +48,11 @@ interface Claimed {
 }
 
 const span = (ms: number) =>
-  ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} hours`;
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} s`
+    : ms < 7_200_000
+      ? `${Math.round(ms / 60_000)} min`
+      : `${Math.round(ms / 3_600_000)} hours`;
 
 export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
   const concurrency = options.concurrency ?? CONCURRENCY;
@@ -100,7 +104,10 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
 
   async function failed(delivery: Claimed, attempt: Attempt) {
     const outcome = [delivery.id, attempt.status ?? null, attempt.ms, attempt.error ?? 'failed'];
-    logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempts, err: attempt.error }, 'webhook attempt failed');
+    logger.warn(
+      { delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempts, err: attempt.error },
+      'webhook attempt failed',
+    );
     if (delivery.attempts < WEBHOOK_MAX_ATTEMPTS) {
       await db.query(
         `UPDATE webhook_deliveries SET lease_until = NULL, last_at = now(), last_status = $2, last_ms = $3, last_error = $4,
@@ -127,7 +134,12 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
       );
       if (paused) {
         logger.warn({ endpoint: delivery.endpoint_id, reason }, 'webhook endpoint paused');
-        await emit(tx, { type: 'webhook.paused', subject: delivery.endpoint_id, actor: null, data: { target: paused.url, reason } });
+        await emit(tx, {
+          type: 'webhook.paused',
+          subject: delivery.endpoint_id,
+          actor: null,
+          data: { target: paused.url, reason },
+        });
       }
     });
     metrics.webhookAttempt('gave_up');
@@ -136,12 +148,17 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
   /** One attempt of one leased delivery, its outcome written. */
   async function attempt(delivery: Claimed): Promise<void> {
     const [[endpoint], [event]] = await Promise.all([
-      db.query<{ url: string; secret: string; state: string }>('SELECT url, secret, state FROM webhook_endpoints WHERE id = $1', [delivery.endpoint_id]),
+      db.query<{ url: string; secret: string; state: string }>(
+        'SELECT url, secret, state FROM webhook_endpoints WHERE id = $1',
+        [delivery.endpoint_id],
+      ),
       eventsBySeq(db, [Number(delivery.event_seq)]),
     ]);
     if (endpoint?.state !== 'active') {
       // Paused or deleted since the lease was taken: this was no attempt; the row waits as it was.
-      await db.query('UPDATE webhook_deliveries SET lease_until = NULL, attempts = attempts - 1 WHERE id = $1', [delivery.id]);
+      await db.query('UPDATE webhook_deliveries SET lease_until = NULL, attempts = attempts - 1 WHERE id = $1', [
+        delivery.id,
+      ]);
       return;
     }
     let result: Attempt;
@@ -165,7 +182,9 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
 
   function launch(delivery: Claimed) {
     const running: Promise<void> = attempt(delivery)
-      .catch((error: Error) => logger.warn({ err: error.message, delivery: delivery.id }, 'webhook attempt could not be recorded'))
+      .catch((error: Error) =>
+        logger.warn({ err: error.message, delivery: delivery.id }, 'webhook attempt could not be recorded'),
+      )
       .finally(() => {
         inFlight.delete(running);
         if (!stopped || runs > 0) void fill();

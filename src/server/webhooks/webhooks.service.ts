@@ -114,15 +114,14 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
       const added = await db.transaction(async (tx) => {
         // A cap against mistakes (every event goes to every endpoint), not a boundary: two admins adding
         // at the same moment may pass it by one.
-        const [{ live }] = await tx.query<{ live: number }>(`SELECT count(*)::int AS live FROM webhook_endpoints WHERE state <> 'deleted'`);
+        const [{ live }] = await tx.query<{ live: number }>(
+          `SELECT count(*)::int AS live FROM webhook_endpoints WHERE state <> 'deleted'`,
+        );
         if (live >= MAX_WEBHOOK_ENDPOINTS) return false;
-        await tx.query('INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES ($1, $2, $3, $4, $5)', [
-          id,
-          input.url,
-          input.events,
-          box.seal(secret),
-          actor,
-        ]);
+        await tx.query(
+          'INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES ($1, $2, $3, $4, $5)',
+          [id, input.url, input.events, box.seal(secret), actor],
+        );
         await emit(tx, {
           type: 'webhook.created',
           subject: id,
@@ -169,8 +168,13 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
           [id],
         );
         if (!row) return false;
-        await tx.query(`UPDATE webhook_endpoints SET state = 'active', paused_reason = NULL, paused_at = NULL WHERE id = $1`, [id]);
-        await tx.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [id]);
+        await tx.query(
+          `UPDATE webhook_endpoints SET state = 'active', paused_reason = NULL, paused_at = NULL WHERE id = $1`,
+          [id],
+        );
+        await tx.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [
+          id,
+        ]);
         await emit(tx, {
           type: 'webhook.resumed',
           subject: id,
@@ -190,7 +194,10 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
         `${DELIVERY_SELECT} WHERE d.endpoint_id = $1 AND ($3::bigint IS NULL OR d.seq < $3) ORDER BY d.seq DESC LIMIT $2`,
         [id, limit + 1, after ?? null],
       );
-      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
+      const [{ total }] = await db.query<{ total: number }>(
+        'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
+        [id],
+      );
       return listPage(rows, limit, total, (r) => Number(r.seq), deliveryJson);
     },
 
@@ -214,7 +221,10 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
             actor,
             data: { target: target.url, before: null, after: { delivery: deliveryId, event: replayed.type } },
           });
-        const [current] = await tx.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.id = $1 AND d.endpoint_id = $2`, [deliveryId, endpointId]);
+        const [current] = await tx.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.id = $1 AND d.endpoint_id = $2`, [
+          deliveryId,
+          endpointId,
+        ]);
         return current;
       });
       if (!row) throw notFound('Delivery');
