@@ -322,14 +322,15 @@ describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
     'intranet.test': ['10.0.0.8'],
     'mixed.test': ['93.184.216.34', '127.0.0.1'],
   };
+  /** Names as the tests say; `hanging` ones never answer. */
+  const hanging = new Set<string>();
+  const resolveHost = async (host: string): Promise<string[]> => {
+    if (hanging.has(host)) return new Promise(() => {});
+    if (names[host]) return names[host];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
   beforeAll(async () => {
-    guarded = await createTestStore({
-      env: { WEBHOOK_ALLOW_PRIVATE: '0' },
-      resolveHost: async (host) => {
-        if (names[host]) return names[host];
-        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-      },
-    });
+    guarded = await createTestStore({ env: { WEBHOOK_ALLOW_PRIVATE: '0' }, resolveHost });
     token = await guarded.tokenFor(ADMIN);
   });
   afterAll(() => guarded.close());
@@ -387,5 +388,26 @@ describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
       state: 'pending',
       last_error: 'rebind.test resolves to 127.0.0.1, a private or local address: not called',
     });
+    await guarded.request('DELETE', `/api/webhooks/${created.data.id}`, { token });
+  });
+
+  it('a name that does not resolve in time counts as no answer: the attempt ends at its deadline', async () => {
+    names['slow-dns.test'] = ['93.184.216.34'];
+    const created = await add('https://slow-dns.test/hooks');
+    expect(created.status).toBe(201);
+    hanging.add('slow-dns.test');
+    await makeTool(guarded, token);
+    const box = secretBox(guarded.deps.jwtSecret);
+    await webhookWorker(guarded.db, {
+      guard: { production: false, allowPrivate: false, resolve: resolveHost },
+      box,
+      timeoutMs: 300,
+    }).run();
+    const [d] = await guarded.db.query<{ state: string; last_error: string; last_ms: number }>(
+      'SELECT state, last_error, last_ms FROM webhook_deliveries WHERE endpoint_id = $1',
+      [created.data.id],
+    );
+    expect(d).toMatchObject({ state: 'pending', last_error: 'no answer within 0.3 s' });
+    expect(d.last_ms).toBeLessThan(1000);
   });
 });

@@ -490,6 +490,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX IF NOT EXISTS webhook_deliveries_due_idx ON webhook_deliveries (endpoint_id, next_at) WHERE state = 'pending';
   CREATE INDEX IF NOT EXISTS webhook_deliveries_log_idx ON webhook_deliveries (endpoint_id, seq DESC);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_failed_idx ON webhook_deliveries (endpoint_id) WHERE state = 'failed';
   -- The audit log's index again, with the webhooks' admin actions (src/lib/audit.ts AUDIT_ACTIONS).
   DROP INDEX IF EXISTS events_audit_idx;
   CREATE INDEX IF NOT EXISTS events_audit_idx ON events (seq) WHERE actor IS NOT NULL AND type IN (

@@ -33,7 +33,12 @@ export async function postWebhook(
   const deadline = AbortSignal.timeout(options.timeoutMs);
   try {
     const url = new URL(target);
-    const pinned = await deliveryAddress(url, options);
+    // The name's resolution counts against the deadline too (a resolver that hangs is no answer).
+    const expired = new Promise<never>((_, reject) =>
+      deadline.addEventListener('abort', () => reject(deadline.reason), { once: true }),
+    );
+    expired.catch(() => {});
+    const pinned = await Promise.race([deliveryAddress(url, options), expired]);
     const { status, excerpt, location } = await exchange(url, body, headers, pinned, deadline);
     if (status >= 200 && status < 300) return { ok: true, status, ms: took() };
     const why =

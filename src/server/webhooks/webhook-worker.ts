@@ -156,9 +156,11 @@ export function webhookWorker(db: Db, options: WebhookWorkerOptions) {
     ]);
     if (endpoint?.state !== 'active') {
       // Paused or deleted since the lease was taken: this was no attempt; the row waits as it was.
-      await db.query('UPDATE webhook_deliveries SET lease_until = NULL, attempts = attempts - 1 WHERE id = $1', [
-        delivery.id,
-      ]);
+      await db.query(
+        `UPDATE webhook_deliveries SET lease_until = NULL, attempts = attempts - 1, first_at = CASE WHEN attempts = 1 THEN NULL ELSE first_at END
+          WHERE id = $1`,
+        [delivery.id],
+      );
       return;
     }
     let result: Attempt;
