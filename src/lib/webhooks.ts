@@ -2,7 +2,24 @@
 // screen shows, and the retry schedule every delivery follows. Shared by the API's schema, the worker
 // and the screen, so a name or a wait is written once.
 
-export const WEBHOOK_EVENTS = {
+/** The names, apart from their words: the API's schema (in every form's bundle) needs only these. */
+export const WEBHOOK_EVENT_TYPES = [
+  'order.placed',
+  'order.paid',
+  'order.shipped',
+  'order.delivered',
+  'order.refunded',
+  'order.cancelled',
+  'tool.created',
+  'tool.updated',
+  'tool.deleted',
+  'stock.low',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** When each is sent, in the Webhooks screen's words. */
+export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
   'order.placed': 'An order is placed',
   'order.paid': 'An order is paid',
   'order.shipped': 'An order is shipped',
@@ -13,10 +30,7 @@ export const WEBHOOK_EVENTS = {
   'tool.updated': 'A tool is edited or restocked (also by an import)',
   'tool.deleted': 'A tool is deleted',
   'stock.low': 'A sale takes a tool below its low-stock level',
-} as const;
-
-export type WebhookEvent = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEvent, ...WebhookEvent[]];
+};
 
 /**
  * The waits before each retry of a failed delivery: the first within seconds, then longer, together
