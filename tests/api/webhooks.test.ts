@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../../src/lib/webhooks';
 import { emit } from '../../src/server/events/events.service';
+import { metricsText } from '../../src/server/metrics';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 import { startReceiver, verify, type Receiver } from './webhook-receiver';
@@ -217,6 +218,9 @@ describe('deliveries', () => {
     expect(log.data.items.map((d: { id: string }) => d.id).sort()).toEqual(got.map((r) => r.id).sort());
     // Run again: nothing is sent twice.
     expect(await sent(receiver.received.length)).toEqual([]);
+    // Counted by outcome for Prometheus.
+    const delivered = Number(/^webhook_attempts_total\{outcome="delivered"\} (\d+)$/m.exec(await metricsText())?.[1]);
+    expect(delivered).toBeGreaterThanOrEqual(got.length);
   });
 
   it('an endpoint gets only the events it chose, and none from before it was added', async () => {
