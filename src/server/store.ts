@@ -96,8 +96,9 @@ export async function openStore(cfg: Config): Promise<Store> {
   };
   sweep = setTimeout(() => void holdTimer(), 1000);
   sweep.unref();
-  // Events' effects (emails): every server runs the outbox; each delivery is leased by one of them.
+  // Events' effects (emails, webhooks): every server runs both workers; each delivery is leased by one of them.
   built.outbox.start();
+  built.webhooks.start();
 
   return {
     ...built,
@@ -108,6 +109,7 @@ export async function openStore(cfg: Config): Promise<Store> {
       closing = true;
       clearTimeout(sweep);
       await built.outbox.stop();
+      await built.webhooks.stop();
       await changes.close();
       await db.close();
     },

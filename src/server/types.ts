@@ -28,6 +28,8 @@ export interface Deps {
   now: () => Date;
   /** Where emails go instead of SMTP_URL's server (tests). */
   mailer?: Mailer;
+  /** Name resolution for webhook URLs instead of DNS (tests: a public name, a name that rebinds). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */

@@ -32,6 +32,8 @@ export interface StoreOptions {
   payments?: (db: Db) => PaymentGateway;
   stripe?: Stripe;
   identity?: Identity;
+  /** Name resolution for webhook URLs instead of DNS. */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 async function openTestDb(options: StoreOptions): Promise<{ db: Db; drop(): Promise<void> }> {
@@ -198,6 +200,8 @@ export async function createTestStore(options: StoreOptions = {}) {
     // Suites place many orders as one user; the hoarding limits have their own tests (orders.test.ts).
     MAX_UNPAID_ORDERS: '1000',
     BOOKING_RATE_LIMIT: '1000',
+    // Webhook receivers in the tests listen on 127.0.0.1 (webhooks.test.ts checks the rule without it).
+    WEBHOOK_ALLOW_PRIVATE: '1',
     ...options.env,
   });
   let clock = Date.now();
@@ -211,8 +215,9 @@ export async function createTestStore(options: StoreOptions = {}) {
     rateLimits: memoryRateLimitStore(),
     changes: memoryBus(),
     now: () => new Date(clock),
+    resolveHost: options.resolveHost,
   };
-  const { app, tools, orders, checkout, outbox, emails, invoices } = createApp(deps, { stripe: options.stripe });
+  const { app, tools, orders, checkout, outbox, emails, invoices, webhooks } = createApp(deps, { stripe: options.stripe });
 
   const request = requestsTo(app);
   const tokenFor = tokensFrom(request);
@@ -227,6 +232,8 @@ export async function createTestStore(options: StoreOptions = {}) {
     checkout,
     /** The events' outbox: not running on its own here; `outbox.run()` delivers what is due. */
     outbox,
+    /** The webhook worker: not running on its own here; `webhooks.run()` sends what is due and waits. */
+    webhooks,
     emails,
     invoices,
     request,

@@ -90,6 +90,8 @@ const TABLES: Record<string, string> = {
   quotes: 'SELECT * FROM quotes',
   invoices: 'SELECT number FROM invoices',
   refunds: 'SELECT id, state FROM refunds',
+  webhook_endpoints: 'SELECT id, url, events, state FROM webhook_endpoints',
+  webhook_deliveries: 'SELECT id, state, attempts, next_at FROM webhook_deliveries',
 };
 
 /** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */

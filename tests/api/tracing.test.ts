@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
 import { ADDRESS, PHONE } from './helpers';
 import { startOuter, type Outer } from './outer';
+import { startReceiver } from './webhook-receiver';
 
 interface OtlpSpan {
   traceId: string;
@@ -132,3 +133,34 @@ async function waitFor(done: () => boolean): Promise<OtlpSpan[]> {
   for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 100));
   return received;
 }
+
+describe('traces of webhook deliveries', () => {
+  it('each attempt is a trace of its own, with the delivery it made and its statements', async () => {
+    const receiver = await startReceiver();
+    try {
+      const admin = await store.tokenFor(ADMIN);
+      const endpoint = await store.request('POST', '/api/webhooks', {
+        token: admin,
+        json: { url: receiver.url, events: ['order.placed'] },
+      });
+      expect(endpoint.status).toBe(201);
+      const alice = await store.tokenFor(ALICE);
+      const tool = await store.firstTool();
+      const placed = await store.request('POST', '/api/booking', {
+        token: alice,
+        json: { toolId: tool._id, quantity: tool.minimumOrderQuantity, address: ADDRESS, phone: PHONE },
+      });
+      expect(placed.status).toBe(201);
+      await store.webhooks.run();
+      await tracer.flush();
+      const spans = await waitFor(() => received.some((s) => s.name === 'webhook attempt'));
+      const attempt = spans.find((s) => s.name === 'webhook attempt')!;
+      expect(attempt).toBeDefined();
+      expect(attr(attempt, 'webhook.event')).toBe('order.placed');
+      expect(attr(attempt, 'webhook.endpoint')).toBe(endpoint.data.id);
+      expect(spans.some((s) => s.traceId === attempt.traceId && s.name.startsWith('pg.'))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
