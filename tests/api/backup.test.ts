@@ -126,6 +126,9 @@ describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
     const tokenFor = tokensFrom(request);
     const admin = await tokenFor(ADMIN);
     const alice = await tokenFor(ALICE);
+    // An account of this test's own, so no other test file (they share the emulator) changes it meanwhile.
+    const owner = `backup-${Date.now()}@test.example`;
+    await tokenFor(owner);
     const form = new FormData();
     form.append('image', new Blob([tinyPng(8, 6)], { type: 'image/png' }), 'anvil.png');
     const upload = await request('POST', '/api/images', { token: admin, body: form });
@@ -217,10 +220,11 @@ describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
         {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: ALICE, password: PASSWORD, returnSecureToken: true }),
+          body: JSON.stringify({ email: owner, password: PASSWORD, returnSecureToken: true }),
         },
       );
-      expect(((await signIn.json()) as { email?: string }).email).toBe(ALICE);
+      const answer = (await signIn.json()) as { email?: string };
+      expect(answer.email, JSON.stringify(answer)).toBe(owner);
     } finally {
       await emulator.stop();
     }
