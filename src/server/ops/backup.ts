@@ -85,7 +85,8 @@ async function emulatorAccounts(config: BackupSource['config']): Promise<Account
   const owner = async (url: string) => {
     const response = await fetch(`http://${host}${url}`, {
       headers: { authorization: 'Bearer owner' },
-      signal: AbortSignal.timeout(10_000),
+      // Thousands of accounts take a while on a busy machine; a slow answer must not drop them from the backup.
+      signal: AbortSignal.timeout(60_000),
     });
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return Buffer.from(await response.arrayBuffer());
