@@ -19,6 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './db/client.ts';
 
 /** Where the builds of this DIST_DIR live: beside it, `dist` → `dist-builds/`. */
 export const buildsDirOf = (dist: string): string => `${path.resolve(dist)}-builds`;
@@ -132,7 +133,7 @@ export function lockBuilds(dist: string): () => void {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
   } catch {
     const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid))
+    if (pid && pid !== process.pid && processAlive(pid))
       throw new Error(`Another build of ${dist} is running (pid ${pid}). Wait for it to finish.`);
     writeFileSync(file, String(process.pid));
   }
@@ -143,15 +144,6 @@ export function lockBuilds(dist: string): () => void {
       // already gone
     }
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function lstatOrUndefined(file: string) {

@@ -220,14 +220,15 @@ const LOCK_FILE = '.ironcrest-lock';
 export function lockHolder(pgDir: string): number | undefined {
   try {
     const pid = Number(readFileSync(path.join(pgDir, LOCK_FILE), 'utf8'));
-    return pid && alive(pid) ? pid : undefined;
+    return pid && processAlive(pid) ? pid : undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs (a lock file's owner). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
