@@ -1,6 +1,7 @@
 // @ts-check
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import keystatic from '@keystatic/astro';
 import tailwindcss from '@tailwindcss/vite';
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
@@ -14,6 +15,9 @@ const csp = cspDirectives(process.env);
 // (behind a TLS proxy the request reaches us as http://, the browser's Origin is https://).
 const site = process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321';
 const publicUrl = new URL(site);
+// The content editor (Keystatic, keystatic.config.ts) exists only in `npm run edit`, a dev server on this
+// machine: a build never has its routes, so no production server answers /keystatic.
+const editing = process.env.CONTENT_EDITOR === '1' && process.argv.includes('dev');
 
 export default defineConfig({
   site,
@@ -30,7 +34,7 @@ export default defineConfig({
     bodySizeLimit: 8 * 1024 * 1024,
   }),
   // A post with a problem stops the build before it writes anything (scripts/lib/content-check.ts).
-  integrations: [contentCheckIntegration(), react()],
+  integrations: [contentCheckIntegration(), react(), ...(editing ? [keystatic()] : [])],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,

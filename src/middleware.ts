@@ -10,9 +10,11 @@ import { withFramingRule } from './server/live-pages.ts';
 import type { Store } from './server/store.ts';
 
 let devStore: Promise<Store> | undefined;
+/** The content editor's screens and calls (npm run edit) work on files, not the store. */
+const CONTENT_EDITOR = /^\/(api\/)?keystatic(\/|$)/;
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (!context.locals.store && !context.isPrerendered) {
+  if (!context.locals.store && !context.isPrerendered && !CONTENT_EDITOR.test(context.url.pathname)) {
     devStore ??= Promise.all([import('./server/store.ts'), import('./server/config.ts')]).then(
       ([{ openStore }, { config }]) => openStore(config()),
     );
