@@ -10,11 +10,14 @@ import { withFramingRule } from './server/live-pages.ts';
 import type { Store } from './server/store.ts';
 
 let devStore: Promise<Store> | undefined;
-/** The content editor's screens and calls (npm run edit) work on files, not the store. */
-const CONTENT_EDITOR = /^\/(api\/)?keystatic(\/|$)/;
+/**
+ * The content editor's screens and calls (npm run edit) work on files, not the store. Only the dev server
+ * has them: a build drops this test (DEV is false there), so no trace of the editor is in its output.
+ */
+const editorPath = (path: string) => import.meta.env.DEV && /^\/(api\/)?keystatic(\/|$)/.test(path);
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (!context.locals.store && !context.isPrerendered && !CONTENT_EDITOR.test(context.url.pathname)) {
+  if (!context.locals.store && !context.isPrerendered && !editorPath(context.url.pathname)) {
     devStore ??= Promise.all([import('./server/store.ts'), import('./server/config.ts')]).then(
       ([{ openStore }, { config }]) => openStore(config()),
     );
