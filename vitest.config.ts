@@ -19,6 +19,18 @@ export default defineConfig({
       api('api', 'pglite'),
       // The same API suite against a real PostgreSQL server when one is configured (CI sets it).
       ...(process.env.TEST_DATABASE_URL ? [api('api-pg', 'postgres')] : []),
+      // A publish on a running store (real builds): `npm test` runs it as its own step.
+      {
+        test: {
+          name: 'publish',
+          include: ['tests/publish/**/*.test.ts'],
+          environment: 'node',
+          env: { LOG_LEVEL: 'silent' },
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
       // Three servers, PostgreSQL and nginx (tests/cluster): only through `npm run test:cluster`.
       {
         test: {

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig } from '../src/server/config.ts';
 import { ensureBuild } from './lib/build.ts';
-import { ensureAccount, isEmulatorUp, startEmulator, type Emulator } from './lib/emulator.ts';
+import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './lib/emulator.ts';
 import { assertPortFree } from './lib/ports.ts';
 
 const fail = (message: string): never => {
@@ -40,11 +40,9 @@ async function main() {
   })();
   await assertPortFree(config.host, config.port, 'the store').catch((e: Error) => fail(e.message));
 
-  const env: NodeJS.ProcessEnv = { ...process.env };
   const emulatorHost = config.firebase.emulatorHost;
+  const env = withEmulatorEnv(process.env, emulatorHost);
   if (emulatorHost) {
-    env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
-    env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
     if (!(await isEmulatorUp(emulatorHost))) {
       const [host, port] = emulatorHost.split(':');
       await assertPortFree(host, Number(port), 'the Firebase Auth emulator').catch((e: Error) => fail(e.message));

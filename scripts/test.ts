@@ -55,6 +55,8 @@ const steps: Step[] = [
   { name: 'unit', command: [bin('vitest'), 'run', '--project', 'unit'], minutes: 10, counts: vitestCounts },
   { name: 'api', command: [bin('vitest'), 'run', '--project', 'api*'], minutes: 30, counts: vitestCounts },
   { name: 'e2e', command: [bin('playwright'), 'test'], minutes: 30, counts: playwrightCounts },
+  // A publish on a running store, under load (two real builds).
+  { name: 'publish', command: [bin('vitest'), 'run', '--project', 'publish'], minutes: 15, counts: vitestCounts },
   // Uses the build the browser tests just made (dist-e2e).
   { name: 'budgets', command: ['node', 'scripts/bench/index.ts', 'pages', '--check'], minutes: 10 },
   // Three servers on PostgreSQL behind nginx (tests/cluster): only where both are present. Verbose,

@@ -5,7 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOAD } from './load.ts';
 
-export const PART_NAMES = ['pages', 'lighthouse', 'static', 'api', 'purchase', 'busy', 'scale', 'cluster'] as const;
+export const PART_NAMES = [
+  'pages',
+  'lighthouse',
+  'static',
+  'publish',
+  'api',
+  'purchase',
+  'busy',
+  'scale',
+  'cluster',
+] as const;
 export type PartName = (typeof PART_NAMES)[number];
 
 export interface SummaryRow {

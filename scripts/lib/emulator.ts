@@ -9,6 +9,11 @@ export interface Emulator {
   stop(): Promise<void>;
 }
 
+/** The store's environment beside the emulator: the server and the build are told where it is. */
+export function withEmulatorEnv(env: NodeJS.ProcessEnv, emulatorHost: string | undefined): NodeJS.ProcessEnv {
+  return emulatorHost ? { ...env, FIREBASE_AUTH_EMULATOR_HOST: emulatorHost, PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulatorHost } : { ...env };
+}
+
 export async function isEmulatorUp(host: string): Promise<boolean> {
   try {
     const response = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(1000) });

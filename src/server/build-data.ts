@@ -1,11 +1,11 @@
-// Data that pages read at build time, straight from the database: with PostgreSQL any number of
-// readers is fine; with PGlite the build must run while no store holds the directory (npm start builds
-// before it starts the server; openDb refuses a directory another process holds, naming it).
+// Data that pages read at build time. With PostgreSQL any number of readers is fine, so the build reads
+// the database. PGlite is one process's: while a store serves that DATA_DIR (a publish on a running
+// store), the build asks the store for the catalogue over HTTP instead; otherwise it opens the directory.
 import type { Tool } from '../lib/entities.ts';
 import { memoise } from './cache.ts';
 import { memoryBus } from './changes.ts';
 import { config } from './config.ts';
-import { openDb } from './db/client.ts';
+import { embeddedHolder, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { toolsService } from './tools/tools.service.ts';
@@ -18,6 +18,7 @@ export const buildData = memoise(load);
 
 async function load(): Promise<BuildData> {
   const cfg = config();
+  if (!cfg.databaseUrl && embeddedHolder(cfg.dataDir)) return { tools: await fromRunningStore(cfg.port) };
   const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   try {
     // A first build on an empty store shows what the first start will serve.
@@ -27,4 +28,13 @@ async function load(): Promise<BuildData> {
   } finally {
     await db.close();
   }
+}
+
+async function fromRunningStore(port: number): Promise<Tool[]> {
+  const url = `http://127.0.0.1:${port}/api/tools`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch((error: Error) => {
+    throw new Error(`The store serving this DATA_DIR does not answer at ${url} (${error.message}); is PORT the same?`);
+  });
+  if (!response.ok) throw new Error(`The running store answered ${response.status} for ${url}.`);
+  return (await response.json()) as Tool[];
 }

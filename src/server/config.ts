@@ -76,6 +76,8 @@ const envSchema = z.object({
   SHOP_TAX_ID: z.string().min(1).max(60).optional(),
   /** A sale that takes a tool below this many units tells the shop (unset: the tool's minimum order × 2). */
   LOW_STOCK_UNITS: z.coerce.number().int().min(0).optional(),
+  /** How long a server keeps serving a replaced build's hashed assets, for pages opened before a publish. */
+  ASSET_GRACE_MINUTES: z.coerce.number().min(0).max(10_080).default(60),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -114,6 +116,7 @@ function toConfig(e: Env) {
     jwtSecret: e.JWT_SECRET,
     adminEmails,
     orderHoldMs: e.ORDER_HOLD_MINUTES * 60_000,
+    assetGraceMs: e.ASSET_GRACE_MINUTES * 60_000,
     maxUnpaidOrders: e.MAX_UNPAID_ORDERS,
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     bookingRateLimit: e.BOOKING_RATE_LIMIT,

@@ -4,13 +4,14 @@
 import './load-env.ts';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
 import { isDatabaseUnavailable } from './db/client.ts';
 import { logger as log, logOut } from './logger.ts';
 import { registerPoolStats } from './metrics.ts';
 import { startMetricsServer } from './metrics-server.ts';
-import { outerServer, type AstroHandler } from './outer-server.ts';
+import { outerServer } from './outer-server.ts';
+import { buildsDirOf } from './site-builds.ts';
+import { followBuilds, loadBuild } from './site-reload.ts';
 import { openStore, type Store } from './store.ts';
 
 let config: Config;
@@ -26,14 +27,36 @@ try {
 }
 
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
-const { handler: astro } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
-  handler: AstroHandler;
-};
+const first = await loadBuild(dist).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
 
 /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
 let store: Store | undefined;
-const outer = outerServer({ config, dist, astro, store: () => store });
+const outer = outerServer({
+  config,
+  dist: first.dir,
+  astro: first.astro,
+  buildId: first.id,
+  buildsDir: buildsDirOf(dist),
+  store: () => store,
+});
 const server = createServer(outer.listener);
+
+// A publish (npm run publish) points DIST_DIR at a new build: serve it from the next request on.
+const builds = followBuilds(
+  dist,
+  first.dir,
+  (next) => {
+    const from = outer.buildId;
+    outer.switchBuild(next, config.assetGraceMs);
+    log.info({ from, to: next.id }, 'serving a new build');
+    logOut.flush();
+  },
+  (error) => log.error({ err: error }, 'the new build could not be loaded; still serving the last one'),
+);
+process.on('SIGHUP', () => void builds.check());
 
 server.keepAliveTimeout = 65_000;
 server.on('error', (error: NodeJS.ErrnoException) => {

@@ -17,10 +17,12 @@ import { requestTarget, type Target } from './http/paths.ts';
 import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
 import { metrics, observeRequest } from './metrics.ts';
 import { serveMetricsWithToken } from './metrics-server.ts';
-import { livePages } from './live-pages.ts';
+import type { Change, Shows } from './changes.ts';
+import { livePages, type LivePages } from './live-pages.ts';
 import { modulePreloader } from './modulepreload.ts';
+import { otherBuilds } from './other-builds.ts';
 import { publicReads } from './public-reads.ts';
-import { staticSite } from './static-files.ts';
+import { staticSite, type StaticSite } from './static-files.ts';
 import type { Store } from './store.ts';
 
 /** Astro's request handler (dist/server/entry.mjs in middleware mode). */
@@ -36,6 +38,10 @@ export interface OuterServerOptions {
   /** The build: `client/` (the prebuilt site) and `_headers.json` (each page's own CSP). */
   dist: string;
   astro: AstroHandler;
+  /** The build's name, shown by /api/health. */
+  buildId?: string;
+  /** Where the builds are (src/server/site-builds.ts): assets of a build being switched in are served from there. */
+  buildsDir?: string;
   /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
   store: () => Store | undefined;
   env?: Record<string, string | undefined>;
@@ -81,34 +87,52 @@ interface Pending {
   pathname: string;
 }
 
-export function outerServer({ config, dist, astro, store, env = process.env }: OuterServerOptions) {
+/** Everything that comes from one build: its files, its Astro handler, the pages it rendered. */
+interface Build {
+  id: string;
+  site: StaticSite;
+  astro: AstroHandler;
+  /** The 404 page's policy (hashed scripts), for what Astro answers without a policy of its own. */
+  notFoundCsp: string;
+  pages: LivePages;
+  preload: (html: string) => string;
+}
+
+export function outerServer({
+  config,
+  dist,
+  astro,
+  buildId = 'dist',
+  buildsDir,
+  store,
+  env = process.env,
+}: OuterServerOptions) {
   // The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
   const csp = baseCsp(env);
-  const site = staticSite(path.join(dist, 'client'), path.join(dist, '_headers.json'), csp);
-  // What Astro answers for a path it has no page for is the prebuilt 404 page, without a policy of its
-  // own: it gets that page's (hashed scripts, no 'unsafe-inline'). Astro's on-demand pages send theirs.
-  const notFoundCsp = site.pageHeaders('/404')?.['Content-Security-Policy'] ?? csp;
-  const reads = publicReads({
-    policy: csp,
-    changes: {
-      get version() {
-        return store()?.changes.version ?? 0;
-      },
-      versionOf: (kinds, tools) => store()?.changes.versionOf(kinds, tools) ?? 0,
-      changedSince: (version, shows) => store()?.changes.changedSince(version, shows) ?? true,
+  const changes = {
+    get version() {
+      return store()?.changes.version ?? 0;
     },
-  });
-  const pages = livePages({
-    changes: {
-      get version() {
-        return store()?.changes.version ?? 0;
-      },
-      versionOf: (kinds, tools) => store()?.changes.versionOf(kinds, tools) ?? 0,
-      changedSince: (version, shows) => store()?.changes.changedSince(version, shows) ?? true,
-    },
-  });
-  const preloads = modulePreloader(path.join(dist, 'client'));
-  const preload = (html: string) => preloads(html).html;
+    versionOf: (kinds: readonly Change[], tools?: readonly string[]) => store()?.changes.versionOf(kinds, tools) ?? 0,
+    changedSince: (version: number, shows: Shows) => store()?.changes.changedSince(version, shows) ?? true,
+  };
+  const reads = publicReads({ policy: csp, changes });
+
+  function load(id: string, dir: string, handler: AstroHandler): Build {
+    const site = staticSite(path.join(dir, 'client'), path.join(dir, '_headers.json'), csp);
+    const preloads = modulePreloader(path.join(dir, 'client'));
+    return {
+      id,
+      site,
+      astro: handler,
+      notFoundCsp: site.pageHeaders('/404')?.['Content-Security-Policy'] ?? csp,
+      // Pages rendered by one build link its assets: a new build renders them again.
+      pages: livePages({ changes }),
+      preload: (html) => preloads(html).html,
+    };
+  }
+  let build = load(buildId, dist, astro);
+  const others = otherBuilds({ buildsDir, csp, served: buildId });
 
   /** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
   function commonHeaders(req: IncomingMessage, requestId: string): string[] {
@@ -200,13 +224,17 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       }
       metrics.cacheMiss();
     }
-    if (!isApi && pages.serve(req, res, pathname, headers)) {
+    if (!isApi && build.pages.serve(req, res, pathname, headers)) {
       finished(req, res.statusCode, requestId, started);
       return undefined;
     }
     // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
     const liveSearch = store() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
-    if (!isApi && !liveSearch && site.serve(req, res, pathname, headers)) {
+    if (
+      !isApi &&
+      !liveSearch &&
+      (build.site.serve(req, res, pathname, headers) || others.serve(req, res, pathname, headers))
+    ) {
       finished(req, res.statusCode, requestId, started);
       return undefined;
     }
@@ -219,6 +247,8 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
     res.setHeader('Content-Security-Policy', csp);
     if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
+    // Alive whether or not the store is open, with the build this server serves (a deploy checks it).
+    if (pathname === '/api/health') return sendJson(res, 200, { ok: true, build: build.id });
     const current = store();
     if (isApi) {
       if (!current) return answerStarting(res, pathname);
@@ -230,6 +260,8 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
       return api(req, res);
     }
     if (!current) return answerStarting(res, pathname);
+    // One build answers the whole request, even if another is switched in meanwhile.
+    const { astro, notFoundCsp, pages, preload } = build;
     res.setHeader('Content-Security-Policy', notFoundCsp);
     // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404. A page that
     // shows live data hands its rendering back to be kept (live-pages.ts, src/middleware.ts).
@@ -246,6 +278,19 @@ export function outerServer({ config, dist, astro, store, env = process.env }: O
   }
 
   return {
+    /** The build served now. */
+    get buildId() {
+      return build.id;
+    },
+    /**
+     * Serves another build from the next request on. Requests already running finish on the one they
+     * started with; its hashed assets stay served for `graceMs` for pages opened before the switch.
+     */
+    switchBuild(next: { id: string; dir: string; astro: AstroHandler }, graceMs: number) {
+      const loaded = load(next.id, next.dir, next.astro);
+      others.switched(next.id, build, graceMs);
+      build = loaded;
+    },
     /** The node:http request listener. */
     listener(req: IncomingMessage, res: ServerResponse) {
       const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);

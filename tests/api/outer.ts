@@ -20,11 +20,20 @@ export interface RawResponse {
 
 export async function startOuter(
   store: TestStore,
-  options: { trustProxy?: number; env?: Record<string, string> } = {},
+  options: { trustProxy?: number; env?: Record<string, string>; buildsDir?: string } = {},
 ) {
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-outer-'));
-  mkdirSync(path.join(dist, 'client', 'blogs'), { recursive: true });
-  writeFileSync(path.join(dist, 'client', 'blogs', 'index.html'), '<!doctype html><title>Blogs</title>');
+  const dirs: string[] = [];
+  /** A small prebuilt site: its files by path under client/. */
+  const site = (files: Record<string, string>) => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-outer-'));
+    dirs.push(dist);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dist, 'client', file)), { recursive: true });
+      writeFileSync(path.join(dist, 'client', file), text);
+    }
+    return dist;
+  };
+  const dist = site({ 'blogs/index.html': '<!doctype html><title>Blogs</title>' });
   const astroSaw: string[] = [];
   const astro: AstroHandler = async (req, res) => {
     astroSaw.push(req.url!);
@@ -33,7 +42,15 @@ export async function startOuter(
   };
   const asStore = { ...store, changes: store.deps.changes, close: async () => {} } as unknown as Store;
   const config = { ...store.deps.config, trustProxy: options.trustProxy ?? store.deps.config.trustProxy };
-  const outer = outerServer({ config, dist, astro, store: () => asStore, env: options.env ?? {} });
+  const outer = outerServer({
+    config,
+    dist,
+    astro,
+    buildId: '20261126-100000-aaaa',
+    buildsDir: options.buildsDir,
+    store: () => asStore,
+    env: options.env ?? {},
+  });
   const server: Server = createServer(outer.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -72,9 +89,15 @@ export async function startOuter(
     port,
     astroSaw,
     raw,
+    /** Serves another prebuilt site (a publish), keeping the last one's hashed assets for `graceMs`. */
+    switchBuild(id: string, files: Record<string, string>, graceMs: number) {
+      outer.switchBuild({ id, dir: site(files), astro }, graceMs);
+    },
+    /** A build directory with these files under client/ (and the other files given, e.g. `.build-stamp`). */
+    site,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(dist, { recursive: true, force: true });
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

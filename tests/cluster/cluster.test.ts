@@ -2,6 +2,7 @@
 // servers" runs them: sign-in, buying, paying and uploads through the proxy; writes seen by every
 // server; stock, rate limits and orders exact across servers; PostgreSQL connections cut, a server
 // killed and another drained under load. `npm run test:cluster` (needs PostgreSQL and nginx).
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { SEARCH_BASE_PATH } from '../../src/lib/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ import {
   type Cluster,
   type RequestOptions,
 } from './cluster';
+import { readersOf } from '../publish/site-load';
 
 /** The tool URLs a fresh page's search finds for `term`, with Pagefind's browser API over `base`. */
 async function pagefindSearch(base: string, term: string): Promise<string[]> {
@@ -362,6 +364,41 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     expect(refused).toBeGreaterThanOrEqual(15);
     const other = await Promise.all(Array.from({ length: 5 }, () => exchange(cluster.ca, email, idToken, '127.0.0.3')));
     expect(other.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('npm run publish on the servers\' machine: all three serve the new build, with no failed request through the proxy (issue 28)', async () => {
+    const health = async (port: number) => (await call('/api/health', { to: port })).json<{ build: string }>().build;
+    const before = await health(SERVER_PORTS[0]);
+    const readers = readersOf(
+      async (path) => {
+        const res = await call(path);
+        return { status: res.status, body: res.body.toString('utf8') };
+      },
+      ['/', '/blogs/', '/privacy/', '/tools', '/api/tools', '/api/health'],
+    );
+    const published = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['scripts/publish.ts'], {
+        env: { ...cluster.env, PORT: String(SERVER_PORTS[0]) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c));
+      child.stderr.on('data', (c: Buffer) => (output += c));
+      child.on('exit', (code) => resolve({ code, output }));
+    });
+    expect(published.code, published.output).toBe(0);
+    const after = /Published (\S+?)[.:]/.exec(published.output)![1];
+    // Every server sees the link move within a second.
+    const switched = await within(5_000, async () =>
+      (await Promise.all(SERVER_PORTS.map(health))).every((build) => build === after),
+    );
+    expect(switched, 'ms until all three servers served the new build').toBeLessThan(5_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const report = await readers.stop();
+    expect(report.failures).toEqual([]);
+    expect(report.requests).toBeGreaterThan(100);
+    expect(report.builds[0]).toBe(before);
+    expect(report.builds).toContain(after);
   });
 
   it('PostgreSQL connections cut during load: every server stays up, answers again within 5 s, no order lost or doubled', async () => {

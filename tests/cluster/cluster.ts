@@ -65,6 +65,8 @@ export interface Cluster {
   nginx: ChildProcess;
   emulator: Emulator;
   jwtSecret: string;
+  /** The servers' environment (a publish on this machine builds with it). */
+  env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
@@ -244,7 +246,7 @@ export async function startCluster(): Promise<Cluster> {
       await exited;
       clearTimeout(timer);
     });
-    return { dir, dbName, dbUrl: dbUrl(dbName), ca: readFileSync(cert), servers, nginx, emulator, jwtSecret, stop };
+    return { dir, dbName, dbUrl: dbUrl(dbName), ca: readFileSync(cert), servers, nginx, emulator, jwtSecret, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -189,6 +189,16 @@ function lockDataDir(dataDir: string): () => void {
   return () => rmSync(file, { force: true });
 }
 
+/** The pid of another live process holding the embedded database of this DATA_DIR, if one does. */
+export function embeddedHolder(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, 'pg', '.ironcrest-lock'), 'utf8'));
+    return pid && pid !== process.pid && alive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
