@@ -5,4 +5,4 @@ import { loadConfig } from '../src/server/config.ts';
 import { runDevServer } from './lib/dev-server.ts';
 
 const config = loadConfig();
-await runDevServer(config, config.host, { ...process.env });
+await runDevServer(config, config.host);

@@ -13,7 +13,7 @@ await assertPortFree(HOST, config.port, 'the content editor').catch((error: Erro
   console.error(error.message);
   process.exit(1);
 });
-const astro = await runDevServer(config, HOST, { ...process.env, HOST, CONTENT_EDITOR: '1' });
+const astro = await runDevServer(config, HOST, { HOST, CONTENT_EDITOR: '1' });
 
 // The first request compiles the editor's page (a few seconds): ask for it before printing the address.
 const address = `http://${HOST}:${config.port}/keystatic`;

@@ -3,15 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_ADMIN, DEMO_SHOPPER, type Config } from '../../src/server/config.ts';
-import { ensureAccount, isEmulatorUp, startEmulator, type Emulator } from './emulator.ts';
+import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './emulator.ts';
 
 /** Starts the emulator if none answers, then `astro dev` on host:port; exits when Astro does. */
-export async function runDevServer(config: Config, host: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export async function runDevServer(config: Config, host: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   let emulator: Emulator | undefined;
   const emulatorHost = config.firebase.emulatorHost;
+  const env = withEmulatorEnv({ ...process.env, ...extraEnv }, emulatorHost);
   if (emulatorHost) {
-    env.FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
-    env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST = emulatorHost;
     if (!(await isEmulatorUp(emulatorHost))) {
       console.log(`Starting the Firebase Auth emulator on ${emulatorHost}…`);
       emulator = await startEmulator({
