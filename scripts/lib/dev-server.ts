@@ -6,7 +6,11 @@ import { DEMO_ADMIN, DEMO_SHOPPER, type Config } from '../../src/server/config.t
 import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './emulator.ts';
 
 /** Starts the emulator if none answers, then `astro dev` on host:port; exits when Astro does. */
-export async function runDevServer(config: Config, host: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export async function runDevServer(
+  config: Config,
+  host: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
   let emulator: Emulator | undefined;
   const emulatorHost = config.firebase.emulatorHost;
   const env = withEmulatorEnv({ ...process.env, ...extraEnv }, emulatorHost);
