@@ -18,7 +18,7 @@ const publicUrl = new URL(site);
 // server on this machine: a build never has its routes, so no production server answers /keystatic. Its
 // packages are devDependencies, imported only here, so a production install (--omit=dev) still builds.
 const editing = process.env.CONTENT_EDITOR === '1' && process.argv.includes('dev');
-const editor = editing ? [(await import('@keystatic/astro')).default()] : [];
+const editor = editing ? (await import('./scripts/lib/editor.ts')).contentEditor() : [];
 // The editor writes files on request: it must never be reachable from another machine (without --host,
 // Keystatic's integration binds 127.0.0.1 itself).
 const hostFlag = process.argv.findIndex((a) => a === '--host' || a.startsWith('--host='));

@@ -5,7 +5,7 @@ import { defineConfig, devices } from '@playwright/test';
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 export const E2E_EMULATOR = process.env.E2E_EMULATOR_HOST ?? '127.0.0.1:9299';
-/** `npm run edit` under tests/e2e/editor-publish.spec.ts. */
+/** `npm run edit` under tests/e2e/editor-*.spec.ts. */
 export const E2E_EDIT_PORT = Number(process.env.E2E_EDIT_PORT ?? E2E_PORT + 1);
 /** The browser tests' store: `npm run publish` with these publishes into it. */
 export const E2E_STORE_ENV = {
@@ -14,7 +14,7 @@ export const E2E_STORE_ENV = {
   DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist-e2e',
   FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR,
 };
-const EDITOR_PUBLISH = /editor-publish\.spec\.ts/;
+const EDITOR_SPECS = /editor-[\w-]+\.spec\.ts/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -30,14 +30,21 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: EDITOR_PUBLISH },
-    // Publishes a seventh post into the store, whose /blogs the other specs expect with six: after all of
-    // them (alone: `npx playwright test --project editor-publish --no-deps`).
-    { name: 'editor-publish', use: { ...devices['Desktop Chrome'] }, testMatch: EDITOR_PUBLISH, dependencies: ['chromium'] },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: EDITOR_SPECS },
+    // The content editor rewrites content files and publishes a seventh post into the store, whose /blogs
+    // the other specs expect with six: after all of them (alone: `npx playwright test --project editor --no-deps`).
+    { name: 'editor', use: { ...devices['Desktop Chrome'] }, testMatch: EDITOR_SPECS, dependencies: ['chromium'] },
   ],
   webServer: {
     // The built store with its own data, build and emulator, so it never touches a developer's store.

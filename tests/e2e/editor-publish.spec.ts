@@ -3,18 +3,18 @@
 // unticked, `npm run publish` into the browser tests' running store) and the store lists it and its feed
 // carries it. Its own Playwright project runs after every other spec, which expect /blogs with six
 // posts; at the end the post's file goes and the store serves its previous build again (no second build).
-// Alone: `npx playwright test --project editor-publish --no-deps` (the store is started as usual).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+// Alone: `npx playwright test --project editor --no-deps` (the store is started as usual).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { expect, test } from '@playwright/test';
-import { E2E_EDIT_PORT, E2E_EMULATOR, E2E_STORE_ENV } from '../../playwright.config';
+import { E2E_EDIT_PORT, E2E_STORE_ENV } from '../../playwright.config';
+import { keep, save, startEditor, type Editor } from './editor';
 import { frontmatter } from './fixtures';
 
 const SLUG = 'oiling-a-hickory-handle';
 const FILE = `src/content/blogs/${SLUG}.md`;
-const COVERS = `src/content/blogs/covers/${SLUG}`;
 const POST = {
   title: 'Oiling a hickory handle',
   description: 'Why a hickory handle wants boiled linseed oil twice a year, and how to give it.',
@@ -23,18 +23,10 @@ const POST = {
   tag: 'maintenance',
   text: 'Rub a thin coat of boiled linseed oil into the handle, wait ten minutes, and wipe off the rest.',
 };
-const EDIT_DATA = '.data-e2e-edit';
-/** Directories the post's files change: their times are put back, so the next run's store needs no new build. */
-const DIRS = ['src/content/blogs', 'src/content/blogs/covers'];
 
-let editor: ChildProcess | undefined;
-let editorOutput = '';
-let editorUrl = '';
+let editor: Editor;
+let putBack = () => {};
 let servedBefore: string | undefined;
-const dirTimes = DIRS.map((dir) => {
-  const { atime, mtime } = statSync(dir);
-  return { dir, atime, mtime };
-});
 
 /** Runs a script with Node; resolves with its exit code and output. */
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
@@ -58,43 +50,16 @@ const answers = (host: string, port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-function removePost() {
-  rmSync(FILE, { force: true });
-  rmSync(COVERS, { recursive: true, force: true });
-  for (const { dir, atime, mtime } of dirTimes) if (existsSync(dir)) utimesSync(dir, atime, mtime);
-}
-
 test.beforeAll(async () => {
-  removePost(); // a run that was killed may have left it
-  // HOST says every interface: the editor must still listen on 127.0.0.1 only.
-  editor = spawn(process.execPath, ['scripts/edit.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(E2E_EDIT_PORT),
-      HOST: '0.0.0.0',
-      DATA_DIR: EDIT_DATA,
-      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR,
-    },
-  });
-  editor.stdout!.on('data', (d) => (editorOutput += d));
-  editor.stderr!.on('data', (d) => (editorOutput += d));
-  await expect
-    .poll(() => editorOutput.match(/Content editor: (\S+)/)?.[1] ?? (editor!.exitCode !== null ? 'exited' : ''), {
-      timeout: 120_000,
-      message: `npm run edit printed no address:\n${editorOutput}`,
-    })
-    .not.toBe('');
-  editorUrl = editorOutput.match(/Content editor: (\S+)/)?.[1] ?? '';
+  // A run that was killed may have left them.
+  for (const path of [FILE, `src/content/blogs/covers/${SLUG}`]) rmSync(path, { recursive: true, force: true });
+  putBack = keep([FILE, `src/content/blogs/covers/${SLUG}`, 'src/content/blogs', 'src/content/blogs/covers']);
+  editor = await startEditor('.data-e2e-edit');
 });
 
 test.afterAll(async () => {
-  if (editor && editor.exitCode === null) {
-    const exited = new Promise((r) => editor!.once('exit', r));
-    editor.kill('SIGTERM');
-    await exited;
-  }
-  removePost();
-  rmSync(EDIT_DATA, { recursive: true, force: true });
+  await editor?.stop();
+  putBack();
   // The store goes back to the build it served before (kept by publish): /blogs lists six posts again.
   if (servedBefore) {
     const back = await run(['scripts/publish.ts', '--switch', servedBefore], E2E_STORE_ENV);
@@ -107,7 +72,7 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
   request,
 }) => {
   test.setTimeout(8 * 60_000);
-  expect(editorUrl, editorOutput).toBe(`http://127.0.0.1:${E2E_EDIT_PORT}/keystatic`);
+  expect(editor.url, editor.output()).toBe(`http://127.0.0.1:${E2E_EDIT_PORT}/keystatic`);
   const lan = Object.values(networkInterfaces())
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
@@ -117,7 +82,7 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
   const order = Math.max(...posts.map((f) => Number(frontmatter(`src/content/blogs/${f}`).order))) + 1;
 
   // Write the post, as a draft.
-  await page.goto(editorUrl);
+  await page.goto(editor.url);
   await page.getByRole('navigation').getByRole('link', { name: 'Blog posts' }).click();
   await expect(page.getByRole('heading', { name: 'Blog posts', level: 1 })).toBeVisible();
   await page.getByRole('main').getByRole('button', { name: 'Add' }).click();
@@ -136,11 +101,11 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
   await expect(tagDialog).toBeHidden();
   await page.getByRole('textbox', { name: 'Text' }).click();
   await page.keyboard.type(POST.text);
-  await page.getByRole('button', { name: 'Create' }).click();
+  await save(page, 'Create');
   await expect(page).toHaveURL(new RegExp(`/keystatic/collection/blogs/item/${SLUG}$`));
 
   // The Markdown file, in the format the build reads, and content:check content with it.
-  await expect.poll(() => existsSync(FILE)).toBe(true);
+  expect(existsSync(FILE)).toBe(true);
   const { title, description, author, pubDate, tag } = POST;
   // No cover: the editor writes an empty one, which content:check reads as none.
   const written = { title, description, author, pubDate, order, draft: true, tags: [tag], cover: {} };
@@ -151,9 +116,7 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
 
   // Publish it: Draft unticked and saved, then npm run publish into the running store.
   await draft.uncheck();
-  await page.getByRole('button', { name: 'Save' }).click();
-  // Read as text: the poll may catch the file while it is being written.
-  await expect.poll(() => readFileSync(FILE, 'utf8').match(/^draft: (\w+)$/m)?.[1]).toBe('false');
+  await save(page);
   expect(frontmatter(FILE)).toEqual({ ...written, draft: false });
   servedBefore = ((await (await request.get('/api/health')).json()) as { build: string }).build;
   const publish = await run(['scripts/publish.ts'], E2E_STORE_ENV);
