@@ -2,7 +2,8 @@
 // (src/content/schemas.ts): the same field names, required and optional alike, and the same limits
 // (probed at their edges). And the comparison itself catches a field added to one side only, a changed
 // limit, pattern, list length or requirement (on copies of each side).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fields } from '@keystatic/core';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -108,3 +109,27 @@ describe('the content editor against the content schemas', () => {
 });
 
 const diff = (field: string, values: string[], verdict: string) => values.map((v) => `${field} = ${v}: ${verdict}`);
+
+describe('the editor is a development tool', () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)],
+    );
+
+  it('its packages are devDependencies, which the store, its server and its build never import', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    const keystatic = (deps: Record<string, string>) =>
+      Object.keys(deps).filter((name) => name.startsWith('@keystatic/'));
+    expect(keystatic(pkg.devDependencies)).toEqual(['@keystatic/astro', '@keystatic/core']);
+    expect(keystatic(pkg.dependencies)).toEqual([]);
+    // Only the editor's own files name them: keystatic.config.ts and scripts/lib/editor.ts.
+    const naming = [...files('src'), ...files('scripts'), 'astro.config.mjs'].filter((file) =>
+      readFileSync(file, 'utf8').includes('@keystatic/'),
+    );
+    expect(naming).toEqual([path.join('scripts', 'lib', 'editor.ts')]);
+    // astro.config.mjs loads scripts/lib/editor.ts only under `npm run edit`, when it is needed.
+    const config = readFileSync('astro.config.mjs', 'utf8');
+    expect(config.match(/scripts\/lib\/editor\.ts/g)).toEqual(['scripts/lib/editor.ts']);
+    expect(config).toMatch(/editing \? \(await import\('\.\/scripts\/lib\/editor\.ts'\)\)/);
+  });
+});
