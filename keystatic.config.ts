@@ -40,7 +40,8 @@ export default config({
       slugField: 'title',
       format: { contentField: 'content' },
       entryLayout: 'content',
-      columns: ['title', 'pubDate', 'draft'],
+      // The position next to the title: a new post needs one no other post has.
+      columns: ['title', 'order', 'draft'],
       previewUrl: '/blogs/{slug}',
       schema: {
         title: fields.slug({
@@ -57,7 +58,7 @@ export default config({
         updatedDate: fields.date({ label: 'Updated on', description: 'Only when the post changed in substance.' }),
         order: fields.integer({
           label: 'Position on /blogs',
-          description: 'Smallest first; no two posts may share one.',
+          description: 'Smallest first; no two posts may share one (the list of posts shows the positions taken).',
           validation: { isRequired: true, min: 0 },
         }),
         draft: fields.checkbox({
