@@ -1,5 +1,6 @@
-// The content editor's part of the dev server (`npm run edit`, astro.config.mjs imports this only then):
-// Keystatic's routes (keystatic.config.ts), and its page left alone when a content file changes.
+// The content editor's part of the dev server (`npm run edit`; astro.config.mjs imports this only then):
+// Keystatic's routes (keystatic.config.ts), no other site's page allowed to call them, and the editor's page
+// left alone when a content file changes.
 import keystatic from '@keystatic/astro';
 import type { AstroIntegration } from 'astro';
 
@@ -13,9 +14,16 @@ if (import.meta.hot && /^\\/keystatic(\\/|$)/.test(location.pathname))
   import.meta.hot.on('vite:beforeFullReload', (payload) => { payload.path = '/not-the-editor.html'; });
 `;
 
-const keepEditorPage: AstroIntegration = {
-  name: 'content-editor-keeps-its-page',
-  hooks: { 'astro:config:setup': ({ injectScript }) => injectScript('before-hydration', KEEP_PAGE) },
+const editorDevServer: AstroIntegration = {
+  name: 'content-editor-dev-server',
+  hooks: {
+    'astro:config:setup': ({ injectScript, updateConfig }) => {
+      injectScript('before-hydration', KEEP_PAGE);
+      // Vite lets pages of any localhost origin call the dev server (CORS); the editor's calls write files,
+      // and only its own page, on this origin, makes them.
+      updateConfig({ vite: { server: { cors: false } } });
+    },
+  },
 };
 
-export const contentEditor = (): AstroIntegration[] => [keystatic(), keepEditorPage];
+export const contentEditor = (): AstroIntegration[] => [keystatic(), editorDevServer];

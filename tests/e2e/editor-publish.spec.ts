@@ -77,6 +77,16 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   if (lan) expect(await answers(lan, E2E_EDIT_PORT), `the editor answers on ${lan}`).toBe(false);
+  // Its calls write files: no other page may make them, not even one of another local server.
+  const preflight = await request.fetch(`${new URL(editor.url).origin}/api/keystatic/update`, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'http://localhost:3000',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'no-cors,content-type',
+    },
+  });
+  expect(preflight.headers()['access-control-allow-origin']).toBeUndefined();
   // After every post's, drafts included: content:check refuses two posts with one order.
   const posts = readdirSync('src/content/blogs').filter((f) => f.endsWith('.md'));
   const order = Math.max(...posts.map((f) => Number(frontmatter(`src/content/blogs/${f}`).order))) + 1;
