@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { TAG_PATTERN } from './src/content/schemas.ts';
 
 const required = { isRequired: true, length: { min: 1 } };
-const text = (label: string, description?: string) => fields.text({ label, description, validation: required });
+const text = (label: string) => fields.text({ label, validation: required });
 
 const description = fields.text({
   label: 'Description',
