@@ -26,6 +26,18 @@ const host = hostFlag < 0 ? undefined : (process.argv[hostFlag].split('=')[1] ??
 if (editing && host !== undefined && !['127.0.0.1', 'localhost'].includes(host))
   throw new Error(`The content editor listens on 127.0.0.1 only, not on "${host}": start it with npm run edit.`);
 
+/**
+ * `client:signedin` (src/client/directives/signed-in.ts): islands of the pages kept for signed-in users.
+ * @returns {import('astro').AstroIntegration}
+ */
+const signedInDirective = () => ({
+  name: 'ironcrest:signed-in-directive',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) =>
+      addClientDirective({ name: 'signedin', entrypoint: './src/client/directives/signed-in.ts' }),
+  },
+});
+
 export default defineConfig({
   site,
   output: 'static',
@@ -41,7 +53,7 @@ export default defineConfig({
     bodySizeLimit: 8 * 1024 * 1024,
   }),
   // A post with a problem stops the build before it writes anything (scripts/lib/content-check.ts).
-  integrations: [contentCheckIntegration(), react(), ...editor],
+  integrations: [contentCheckIntegration(), react(), signedInDirective(), ...editor],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,

@@ -1,5 +1,5 @@
 // `npm run bench [-- part]`: measurements of the built store, each beside the ceiling it chases.
-// Parts: pages | lighthouse | static | publish | api | purchase | busy | scale | cluster (default: all, in that order); `report`
+// Parts: pages | lighthouse | static | publish | api | tracing | purchase | busy | scale | cluster (default: all, in that order); `report`
 // only renders bench/results.md again.
 // Writes bench/results.json and bench/results.md (a part run alone replaces only its own results).
 // `pages --check` (used by `npm test`) only checks the budgets of an existing build's prebuilt pages

@@ -11,6 +11,7 @@ export const PART_NAMES = [
   'static',
   'publish',
   'api',
+  'tracing',
   'purchase',
   'busy',
   'scale',

@@ -1,6 +1,7 @@
 // The session as every page sees it: a snapshot persisted in localStorage, so the header can show the
 // right links on a static page without loading Firebase. Only src/client/session.ts changes it.
 import { atom, computed } from 'nanostores';
+import { ACCESS_TOKEN_KEY, USER_KEY } from './session-keys';
 
 export interface SessionUser {
   uid: string;
@@ -10,10 +11,6 @@ export interface SessionUser {
   photoURL: string | null;
 }
 
-/** localStorage keys: the user snapshot (also read before first paint by layouts/Shell.astro) and the
- * access token (the spec's name). */
-export const USER_KEY = 'session-user';
-export const ACCESS_TOKEN_KEY = 'accessToken';
 /** sessionStorage key of a toast left for the next page (src/client/toast.ts), e.g. after deleting the account. */
 export const FLASH_TOAST_KEY = 'flash-toast';
 

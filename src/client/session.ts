@@ -4,6 +4,7 @@ import type { User } from 'firebase/auth';
 import { api, enc, onUnauthorized } from './api';
 import { $authLoading, $isAdmin, $user, accessToken, storeSession, type SessionUser } from './session-store';
 import { safeRedirectPath } from '../lib/redirect';
+import { loginPath } from './session-keys';
 
 const firebase = () => Promise.all([import('./firebase'), import('firebase/auth')]);
 
@@ -197,8 +198,7 @@ export async function expireSession() {
 }
 
 export function redirectToLogin() {
-  const from = location.pathname + location.search;
-  location.assign(`/login?from=${encodeURIComponent(from)}`);
+  location.assign(loginPath(location.pathname + location.search));
 }
 
 onUnauthorized({ renew: renewAccessToken, expire: expireSession });

@@ -22,6 +22,10 @@ export const AUDIT_ACTIONS = {
   'order.shipped': 'Shipped order',
   'order.delivered': 'Delivered order',
   'order.refunded': 'Refunded order',
+  'webhook.created': 'Added webhook',
+  'webhook.deleted': 'Deleted webhook',
+  'webhook.resumed': 'Resumed webhook',
+  'webhook.replayed': 'Replayed webhook',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -46,6 +50,8 @@ const FIELD_LABELS: Record<string, string> = {
   pricesIncludeVat: 'prices include VAT',
   name: 'name',
   email: 'email',
+  url: 'URL',
+  events: 'events',
 };
 
 const show = (value: unknown, key = ''): string =>

@@ -1,5 +1,7 @@
 // The entities as the API serves them (spec point 3 names), shared by the server's mappers,
 // the islands and the tests. Money is dollars here because the spec's JSON says `price`.
+import type { WebhookEvent } from './webhooks.ts';
+
 export interface Tool {
   _id: string;
   name: string;
@@ -321,4 +323,40 @@ export interface TotalsBreakdown {
   vatRate: number;
   discountCode: string | null;
   totalCents: number;
+}
+
+/** A webhook endpoint (GET /webhooks, admins): never its secret, which is shown once, on creation. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  /** Paused: after failing without a break for a day, or never; nothing is sent until an admin resumes it. */
+  state: 'active' | 'paused';
+  pausedReason: string | null;
+  pausedAt: string | null;
+  createdAt: string;
+  createdBy: string;
+  /** Deliveries waiting (to be sent, or retried) and given up. */
+  pending: number;
+  failed: number;
+  lastSuccessAt: string | null;
+}
+
+/** One event sent to one endpoint (GET /webhooks/{id}/deliveries): its last attempt and what came of it. */
+export interface WebhookDelivery {
+  /** The `webhook-id` header, the same on every attempt and replay. */
+  id: string;
+  eventType: WebhookEvent;
+  /** What the event is about: an order's or a tool's id. */
+  subject: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** The HTTP status the receiver answered on the last attempt; null when it gave none (refused, timed out). */
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+  /** When a waiting delivery is tried next. */
+  nextAttemptAt: string | null;
+  createdAt: string;
 }

@@ -6,6 +6,7 @@ import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
 import { AUDIT_ACTION_TYPES } from './audit.ts';
 import { QUOTE_STATES } from './entities.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhooks.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
 // refused probe is reported as a violation. Servers keep the fast parsers.
@@ -497,3 +498,33 @@ export type QuoteAccept = z.output<typeof quoteAcceptSchema>;
 export const quoteListQuerySchema = z.object({
   state: z.enum(QUOTE_STATES, { error: `state must be one of ${QUOTE_STATES.join(', ')}` }).optional(),
 });
+
+/**
+ * A webhook endpoint's URL as typed: an absolute http(s) URL without a user name or password (a secret
+ * in a URL ends up in logs; deliveries are signed instead). Whether its host may be called (https in
+ * production, no private address) is the server's check, at creation and at every delivery.
+ */
+export const webhookUrlSchema = z
+  .string({ error: messages.webhookUrlInvalid })
+  .trim()
+  .min(1, messages.webhookUrlInvalid)
+  .max(LIMITS.url, `At most ${LIMITS.url} characters`)
+  .refine((v) => {
+    if (!/^https?:\/\/[^\s]+$/i.test(v) || !URL.canParse(v)) return false;
+    const url = new URL(v);
+    return url.hostname !== '' && url.username === '' && url.password === '';
+  }, messages.webhookUrlInvalid);
+
+/** POST /webhooks (admins): where to send which events. */
+export const webhookInputSchema = z.object({
+  url: webhookUrlSchema,
+  events: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: messages.webhookEventUnknown }), { error: messages.webhookEventsRequired })
+    .min(1, messages.webhookEventsRequired)
+    .max(WEBHOOK_EVENT_TYPES.length)
+    .refine((events) => new Set(events).size === events.length, messages.webhookEventTwice),
+});
+export type WebhookInput = z.output<typeof webhookInputSchema>;
+
+/** A delivery's id: its `webhook-id` header, the same on every retry and replay. */
+export const webhookDeliveryIdSchema = z.string().regex(/^msg_[0-9a-f]{32}$/, 'Invalid delivery id');

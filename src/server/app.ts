@@ -37,6 +37,10 @@ import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { usersService } from './users/users.service.ts';
+import { secretBox } from './webhooks/signing.ts';
+import { webhookWorker } from './webhooks/webhook-worker.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
+import { webhooksService } from './webhooks/webhooks.service.ts';
 
 export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   const tools = toolsService(deps.db, deps.changes, { lowStockUnits: deps.config.lowStockUnits });
@@ -52,12 +56,22 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     },
   });
   const events = outbox(deps.db, [emailConsumer(deps.db, emails, { shop: deps.config.shop, shopEmail: deps.config.mail.shopEmail })]);
+  // Outgoing webhooks: their own worker, so a slow receiver never holds up the emails.
+  const guard = { production: deps.config.production, allowPrivate: deps.config.webhooks.allowPrivate, resolve: deps.resolveHost };
+  const box = secretBox(deps.jwtSecret);
+  const hooks = webhookWorker(deps.db, { guard, box });
+  const webhooks = webhooksService(deps.db, { guard, box, due: () => hooks.nudge() });
+  /** Events were committed here: their emails and webhooks go now, not at the next poll. */
+  const eventsWritten = () => {
+    events.nudge();
+    hooks.nudge();
+  };
   // Orders and payments know nothing of each other; the checkout flow orchestrates them.
   const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
     maxUnpaidOrders: deps.config.maxUnpaidOrders,
     invoices,
     lowStockUnits: deps.config.lowStockUnits,
-    eventsWritten: () => events.nudge(),
+    eventsWritten,
   });
   const payments = paymentsService(deps.db, deps.payments);
   const checkout = checkoutFlow(orders, payments, deps.now);
@@ -66,11 +80,11 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     tools,
     invoices,
     now: deps.now,
-    eventsWritten: () => events.nudge(),
+    eventsWritten,
   });
-  const fulfilment = fulfilmentService(deps.db, { invoices, eventsWritten: () => events.nudge() });
+  const fulfilment = fulfilmentService(deps.db, { invoices, eventsWritten });
   // Quote requests: an accepted quote is placed as an order through the checkout flow.
-  const quotes = quotesService(deps.db, tools, { checkout, now: deps.now, eventsWritten: () => events.nudge() });
+  const quotes = quotesService(deps.db, tools, { checkout, now: deps.now, eventsWritten });
   const users = usersService(deps.db, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
@@ -82,6 +96,8 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .use(async (c, next) => {
       await next();
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+      // The route that answered, for the request's trace (none matched: the path stays unnamed).
+      if (c.req.routePath !== '/api/*') c.env?.route?.(c.req.routePath);
     })
     // Liveness: the process answers. Readiness: the database answers and can take writes (migrations
     // ran before the app was built; the disk has room; it is not read-only), so a proxy or orchestrator
@@ -110,6 +126,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', auditRoutes(deps, auditService(deps.db)))
     .route('/', settingsRoutes(deps, settingsService(deps.db)))
     .route('/', discountsRoutes(deps, discountsService(deps.db)))
+    .route('/', webhooksRoutes(deps, webhooks))
     .route('/', totalsRoutes(deps, tools))
     .route('/', exchangeRoutes(deps, exchangeService(deps.db, tools)));
 
@@ -117,6 +134,6 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/api', api)
     .notFound((c) => c.json({ error: { code: 'not_found', message: 'No such API route' } }, 404))
     .onError(onError);
-  return { app, tools, orders, checkout, users, reviews, invoices, emails, outbox: events };
+  return { app, tools, orders, checkout, users, reviews, invoices, emails, outbox: events, webhooks: hooks };
 }
 export type Api = ReturnType<typeof createApp>;

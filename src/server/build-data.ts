@@ -1,11 +1,12 @@
 // Data that pages read at build time. With PostgreSQL any number of readers is fine, so the build reads
 // the database. PGlite is one process's: while a store serves that DATA_DIR (a publish on a running
 // store), the build asks the store for the catalogue over HTTP instead; otherwise it opens the directory.
+import path from 'node:path';
 import type { Tool } from '../lib/entities.ts';
 import { memoise } from './cache.ts';
 import { memoryBus } from './changes.ts';
 import { config } from './config.ts';
-import { embeddedHolder, openDb } from './db/client.ts';
+import { lockHolder, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { toolsService } from './tools/tools.service.ts';
@@ -18,7 +19,7 @@ export const buildData = memoise(load);
 
 async function load(): Promise<BuildData> {
   const cfg = config();
-  if (!cfg.databaseUrl && embeddedHolder(cfg.dataDir)) return { tools: await fromRunningStore(cfg.port) };
+  if (!cfg.databaseUrl && lockHolder(path.join(cfg.dataDir, 'pg'))) return { tools: await fromRunningStore(cfg.port) };
   const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   try {
     // A first build on an empty store shows what the first start will serve.

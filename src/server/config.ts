@@ -78,6 +78,8 @@ const envSchema = z.object({
   LOW_STOCK_UNITS: z.coerce.number().int().min(0).optional(),
   /** How long a server keeps serving a replaced build's hashed assets, for pages opened before a publish. */
   ASSET_GRACE_MINUTES: z.coerce.number().min(0).max(10_080).default(60),
+  /** Let webhooks call loopback, private and link-local addresses (tests; a receiver on the shop's own network). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -138,6 +140,7 @@ function toConfig(e: Env) {
       siteUrl: withoutTrailingSlashes(e.PUBLIC_SITE_URL ?? 'http://localhost:4321'),
     },
     lowStockUnits: e.LOW_STOCK_UNITS,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1' },
   };
 }
 
@@ -240,6 +243,11 @@ export function startupConfigWarnings(cfg: Config): string[] {
   if (cfg.production && !cfg.mail.smtpUrl) {
     warnings.push(
       "SMTP_URL is not set: the store's emails are kept on the admin's Emails screen, not sent. Set SMTP_URL (e.g. smtp://user:pass@host:587) and MAIL_FROM.",
+    );
+  }
+  if (cfg.production && cfg.webhooks.allowPrivate) {
+    warnings.push(
+      'WEBHOOK_ALLOW_PRIVATE=1: webhooks may call loopback and private addresses, so an admin account can reach services on the internal network. Unset it unless a receiver lives there.',
     );
   }
   return warnings;

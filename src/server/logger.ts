@@ -4,6 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
 import { batchedStdout } from './log-batches.ts';
+import { tracer } from './tracing.ts';
 
 interface RequestContext {
   reqId: string;
@@ -21,7 +22,9 @@ export const logger = pino(
     redact: ['req.headers.authorization', 'authorization', 'password', 'token', 'card'],
     mixin: () => {
       const reqId = context.getStore()?.reqId;
-      return reqId ? { reqId } : {};
+      // With tracing on, every line also names its trace, so a log line leads to its trace and back.
+      const traceId = tracer?.traceId();
+      return reqId ? (traceId ? { reqId, traceId } : { reqId }) : traceId ? { traceId } : {};
     },
   },
   logOut,
@@ -40,8 +43,18 @@ export const requestIdFrom = (incoming: string | string[] | undefined, make: () 
  * requestIdFrom: word characters, '.', ':' and '-') and the method (a token, or Node's parser refuses
  * the request) need no escaping; the path (without its query) and the address do.
  */
-export function accessLine(requestId: string, ip: string, method: string, url: string, status: number, ms: number) {
+export function accessLine(
+  requestId: string,
+  ip: string,
+  method: string,
+  url: string,
+  status: number,
+  ms: number,
+  traceId?: string,
+) {
   const query = url.indexOf('?');
   const path = JSON.stringify(query < 0 ? url : url.slice(0, query));
-  return `{"level":30,"time":${Date.now()},"reqId":"${requestId}","ip":${JSON.stringify(ip)},"method":"${method}","path":${path},"status":${status},"ms":${ms},"msg":"request"}\n`;
+  // A trace id is 32 hex digits from our own tracer: no escaping either.
+  const trace = traceId ? `,"traceId":"${traceId}"` : '';
+  return `{"level":30,"time":${Date.now()},"reqId":"${requestId}"${trace},"ip":${JSON.stringify(ip)},"method":"${method}","path":${path},"status":${status},"ms":${ms},"msg":"request"}\n`;
 }

@@ -9,10 +9,12 @@ import { isDatabaseUnavailable } from './db/client.ts';
 import { logger as log, logOut } from './logger.ts';
 import { registerPoolStats } from './metrics.ts';
 import { startMetricsServer } from './metrics-server.ts';
+import { startOpsSocket } from './ops/ops-socket.ts';
 import { outerServer } from './outer-server.ts';
 import { buildsDirOf } from './site-builds.ts';
 import { followBuilds, loadBuild } from './site-reload.ts';
 import { openStore, type Store } from './store.ts';
+import { startTracing } from './tracing.ts';
 
 let config: Config;
 try {
@@ -26,6 +28,13 @@ try {
   throw error;
 }
 
+// Before the store opens: the database driver must load after the pg instrumentation hooks it.
+const tracing = await startTracing().catch((error: Error) => {
+  console.error(`Tracing could not start (OTEL_EXPORTER_OTLP_ENDPOINT): ${error.message}`);
+  process.exit(1);
+});
+if (tracing) log.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing to OTLP');
+
 const dist = path.resolve(process.env.DIST_DIR ?? 'dist');
 const first = await loadBuild(dist).catch((error: Error) => {
   console.error(error.message);
@@ -34,6 +43,8 @@ const first = await loadBuild(dist).catch((error: Error) => {
 
 /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
 let store: Store | undefined;
+/** The embedded store's socket for `npm run backup` (none with PostgreSQL, which has its own tools). */
+let ops: Awaited<ReturnType<typeof startOpsSocket>>;
 const outer = outerServer({
   config,
   dist: first.dir,
@@ -91,6 +102,7 @@ server.listen(config.port, config.host, async () => {
   try {
     if (config.metrics.port) await startMetricsServer(config.metrics.port);
     await openWhenReachable();
+    if (store?.db.snapshot) ops = await startOpsSocket({ db: store.db, config });
   } catch (error) {
     console.error(`The store could not start: ${(error as Error).message}`);
     await shutdown('startup-failure', 1);
@@ -114,7 +126,9 @@ async function shutdown(signal: string, code = 0) {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  await ops?.close();
   await store?.close();
+  await tracing?.shutdown().catch(() => {});
   logOut.flush();
   process.exit(code);
 }

@@ -17,6 +17,7 @@ interface Metrics {
   registry: Registry;
   cache: Counter<'result'>;
   orders: Counter<'event'>;
+  webhooks: Counter<'outcome'>;
   pool: Gauge<'state'>;
   poolStats?: () => PoolStats | undefined;
 }
@@ -44,6 +45,12 @@ function create(): Metrics {
       labelNames: ['event'],
       registers: [registry],
     }),
+    webhooks: new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts: delivered, failed (to be retried), gave_up (out of attempts)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
     pool: new Gauge({
       name: 'pg_pool_connections',
       help: 'PostgreSQL pool connections: total open, idle, and callers waiting for one',
@@ -61,6 +68,7 @@ function create(): Metrics {
   // Present from the start (at 0), so a rate() over them works before the first event.
   for (const event of ['placed', 'paid', 'cancelled']) metrics.orders.inc({ event }, 0);
   for (const result of ['hit', 'miss']) metrics.cache.inc({ result }, 0);
+  for (const outcome of ['delivered', 'failed', 'gave_up']) metrics.webhooks.inc({ outcome }, 0);
   return metrics;
 }
 
@@ -73,6 +81,10 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const API_ROUTES: [RegExp, string][] = [
   [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe|settings|discounts|quote-totals)$/, '/api/$1'],
   [/^\/api\/discounts\/[^/]+$/, '/api/discounts/:id'],
+  [/^\/api\/webhooks$/, '/api/webhooks'],
+  [/^\/api\/webhooks\/[^/]+$/, '/api/webhooks/:id'],
+  [/^\/api\/webhooks\/[^/]+\/(deliveries|resume)$/, '/api/webhooks/:id/$1'],
+  [/^\/api\/webhooks\/[^/]+\/deliveries\/[^/]+\/replay$/, '/api/webhooks/:id/deliveries/:deliveryId/replay'],
   [/^\/api\/tools\/[^/]+\/(edit|ledger)$/, '/api/tools/:id/$1'],
   [/^\/api\/(export\/tools\.csv|export\/orders\.csv|import\/tools)$/, '/api/$1'],
   [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
@@ -158,6 +170,7 @@ export const metrics = {
   orderPlaced: (n = 1) => m.orders.inc({ event: 'placed' }, n),
   orderPaid: (n = 1) => m.orders.inc({ event: 'paid' }, n),
   orderCancelled: (n = 1) => m.orders.inc({ event: 'cancelled' }, n),
+  webhookAttempt: (outcome: 'delivered' | 'failed' | 'gave_up') => m.webhooks.inc({ outcome }),
 };
 
 export const METRICS_CONTENT_TYPE = m.registry.contentType;

@@ -23,6 +23,8 @@ import { modulePreloader } from './modulepreload.ts';
 import { otherBuilds } from './other-builds.ts';
 import { publicReads } from './public-reads.ts';
 import { staticSite, type StaticSite } from './static-files.ts';
+import type { RequestSpan } from './otel.ts';
+import { routeTemplate, tracer } from './tracing.ts';
 import type { Store } from './store.ts';
 
 /** Astro's request handler (dist/server/entry.mjs in middleware mode). */
@@ -131,6 +133,8 @@ export function outerServer({
       preload: (html) => preloads(html).html,
     };
   }
+  /** Each request's span, when tracing is on. */
+  const spans = new WeakMap<IncomingMessage, RequestSpan>();
   let build = load(buildId, dist, astro);
   const others = otherBuilds({ buildsDir, csp, served: buildId });
 
@@ -148,6 +152,7 @@ export function outerServer({
     return store()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
       keep: read ? reads.keeper(incoming.url!) : undefined,
+      route: tracer && ((template) => spans.get(incoming)?.route(routeTemplate(template))),
     });
   });
 
@@ -157,6 +162,8 @@ export function outerServer({
     const seconds = (performance.now() - started) / 1000;
     const url = req.url ?? '/';
     observeRequest(req.method, url, status, seconds);
+    const span = tracer && spans.get(req);
+    span?.end(status);
     if (!logRequests) return;
     logOut.write(
       accessLine(
@@ -166,6 +173,7 @@ export function outerServer({
         url,
         status,
         Math.round(seconds * 1000),
+        span?.traceId,
       ),
     );
   }
@@ -292,22 +300,34 @@ export function outerServer({
       build = loaded;
     },
     /** The node:http request listener. */
-    listener(req: IncomingMessage, res: ServerResponse) {
-      const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
-      let pending: Pending | undefined;
-      try {
-        // Before any routing: only a canonical target goes further, so every router, file lookup and
-        // rate limit below reads the same path (a socket's `/x/../api/contact` never reaches the API).
-        const target = requestTarget(req.url!);
-        if (target.kind !== 'ok') return answerOtherSpelling(req, res, requestId, target);
-        pending = serveFast(req, res, requestId, target.pathname);
-      } catch (error) {
-        return withRequestId(requestId, () => failed(res, error as Error));
-      }
-      if (!pending) return;
-      const next = pending;
-      // Everything else (the API, Astro) may log from anywhere it awaits: those lines get the id from here.
-      withRequestId(requestId, () => handle(req, res, requestId, next).catch((error: Error) => failed(res, error)));
-    },
+    listener: answer,
   };
+
+  function answer(req: IncomingMessage, res: ServerResponse) {
+    // With tracing on, each request has a span: an answer from memory ends it at once (finished), the
+    // rest run inside it.
+    const span = tracer?.startRequest(req);
+    if (span) {
+      spans.set(req, span);
+      res.once('close', () => span.end(res.statusCode));
+    }
+    const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
+    let pending: Pending | undefined;
+    try {
+      // Before any routing: only a canonical target goes further, so every router, file lookup and
+      // rate limit below reads the same path (a socket's `/x/../api/contact` never reaches the API).
+      const target = requestTarget(req.url!);
+      if (target.kind !== 'ok') return answerOtherSpelling(req, res, requestId, target);
+      pending = serveFast(req, res, requestId, target.pathname);
+    } catch (error) {
+      return withRequestId(requestId, () => failed(res, error as Error));
+    }
+    if (!pending) return;
+    const next = pending;
+    // Everything else (the API, Astro) may log from anywhere it awaits: those lines get the id from here.
+    const run = () =>
+      withRequestId(requestId, () => handle(req, res, requestId, next).catch((error: Error) => failed(res, error)));
+    if (span) span.run(run);
+    else run();
+  }
 }

@@ -7,7 +7,7 @@ import { createApp, type Api } from './app.ts';
 import { firebaseIdentity } from './auth/identity.ts';
 import { memoryBus, postgresBus, type ChangeBus } from './changes.ts';
 import { liveSearchIndex, type LiveSearchIndex } from './search-index.ts';
-import { openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
+import { loadPg, openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
@@ -96,8 +96,9 @@ export async function openStore(cfg: Config): Promise<Store> {
   };
   sweep = setTimeout(() => void holdTimer(), 1000);
   sweep.unref();
-  // Events' effects (emails): every server runs the outbox; each delivery is leased by one of them.
+  // Events' effects (emails, webhooks): every server runs both workers; each delivery is leased by one of them.
   built.outbox.start();
+  built.webhooks.start();
 
   return {
     ...built,
@@ -108,6 +109,7 @@ export async function openStore(cfg: Config): Promise<Store> {
       closing = true;
       clearTimeout(sweep);
       await built.outbox.stop();
+      await built.webhooks.stop();
       await changes.close();
       await db.close();
     },
@@ -115,7 +117,7 @@ export async function openStore(cfg: Config): Promise<Store> {
 }
 
 async function listenForChanges(url: string, db: Db): Promise<ChangeBus> {
-  const { default: pg } = await import('pg');
+  const pg = loadPg();
   return postgresBus({
     connect: () =>
       new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_TIMEOUTS.connectMs, keepAlive: true }),

@@ -28,6 +28,8 @@ export interface Deps {
   now: () => Date;
   /** Where emails go instead of SMTP_URL's server (tests). */
   mailer?: Mailer;
+  /** Name resolution for webhook URLs instead of DNS (tests: a public name, a name that rebinds). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */
@@ -48,6 +50,8 @@ export interface ApiEnv {
   clientAddress?: string;
   /** Given by the outer server on reads it may answer again; the API calls it with each public answer. */
   keep?: (answer: PublicAnswer) => void;
+  /** Given when tracing is on: the API tells it the route template that answered (`/api/booking/:id`). */
+  route?: (template: string) => void;
 }
 
 export interface CurrentUser {

@@ -23,7 +23,7 @@ interface Call {
 let store: TestStore;
 const access: Partial<Record<Caller, string>> = {};
 // Resources owned by the signed-in "user" (Alice), made in beforeAll.
-const fx = { toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '', quoteId: '' };
+const fx = { webhookId: '', toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '', quoteId: '' };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${++serial}`;
 
@@ -48,6 +48,12 @@ async function aliceQuote(answered = false): Promise<string> {
     await store.request('PUT', `/api/quotes/${asked.data.insertedId}/answer`, { token: access.admin, json: { lines: [{ toolId: fx.toolId, price: 9 }], expiresAt } });
   }
   return asked.data.insertedId;
+}
+
+/** A fresh webhook endpoint (nothing listens at its address: its deliveries are never sent here). */
+async function webhook(): Promise<string> {
+  const made = await store.request('POST', '/api/webhooks', { token: access.admin, json: { url: 'http://127.0.0.1:9/authz', events: ['order.paid'] } });
+  return made.data.id;
 }
 
 async function anyReview(): Promise<string> {
@@ -156,6 +162,16 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     void caller;
     return { url: `/api/discounts/${made.data.insertedId}` };
   }],
+  // Outgoing webhooks (issue 29): admins only.
+  ['GET /webhooks',                                [401, 403, 403, 200], () => ({ url: '/api/webhooks' })],
+  ['POST /webhooks',                               [401, 403, 403, 201], () => ({ url: '/api/webhooks', json: { url: 'http://127.0.0.1:9/authz', events: ['order.paid'] } })],
+  ['DELETE /webhooks/{id}',                        [401, 403, 403, 200], async () => ({ url: `/api/webhooks/${await webhook()}` })],
+  ['POST /webhooks/{id}/resume',                   [401, 403, 403, 200], () => ({ url: `/api/webhooks/${fx.webhookId}/resume` })],
+  ['GET /webhooks/{id}/deliveries',                [401, 403, 403, 200], () => ({ url: `/api/webhooks/${fx.webhookId}/deliveries?limit=5` })],
+  ['POST /webhooks/{id}/deliveries/{id}/replay',   [401, 403, 403, 200], async () => {
+    const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1', [fx.webhookId]);
+    return { url: `/api/webhooks/${fx.webhookId}/deliveries/${id}/replay` };
+  }],
   ['POST /quote-totals',                           [200, 200, 200, 200], () => ({ url: '/api/quote-totals', json: { items: [{ toolId: fx.toolId, quantity: 1 }] } })],
   ['GET /export/tools.csv',                        [401, 403, 403, 200], () => ({ url: '/api/export/tools.csv' })],
   ['GET /export/orders.csv?from&to',               [401, 403, 403, 200], () => ({ url: '/api/export/orders.csv?from=2024-01-01&to=2024-12-31' })],
@@ -169,6 +185,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
 beforeAll(async () => {
   store = await createTestStore();
   for (const caller of ['user', 'other', 'admin'] as const) access[caller] = await store.tokenFor(EMAIL[caller]);
+  fx.webhookId = await webhook();
   fx.toolId = await makeTool(store, access.admin!, { availableQuantity: 1000 });
   fx.order = await placeOrder(store, access.user!, fx.toolId);
   fx.confirmedOrder = await placeOrder(store, access.user!, fx.toolId);

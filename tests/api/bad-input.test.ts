@@ -39,7 +39,7 @@ interface Endpoint {
 
 let store: TestStore;
 const tokens: Record<string, string> = {};
-const fx = { quoteId: '', acceptQuote: '', shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', contactId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
+const fx = { webhookId: '', quoteId: '', acceptQuote: '', shipOrder: '', refundOrder: '', leaverIdToken: '', reviewId: '', contactId: '', toolId: '', order: '', intentOrder: '', clientSecret: '', payOrder: '', transactionId: '', otherTransaction: '', bobOrder: '', freshOrder: '' };
 let ip = 0;
 
 async function call(method: string, url: string, caller: Endpoint['caller'], init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
@@ -229,6 +229,17 @@ const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    // The tests allow private targets (WEBHOOK_ALLOW_PRIVATE=1); webhook-delivery.test.ts refuses them without it.
+    method: 'POST', path: '/api/webhooks', caller: 'admin', ok: 201,
+    valid: () => ({ url: 'http://127.0.0.1:9/hooks', events: ['order.paid', 'tool.created'] }),
+    fields: {
+      url: [MISSING, null, 123, true, [], {}, '', '   ', 'example.com/hooks', 'ftp://example.com/x', 'javascript:alert(1)', 'https://user:pw@example.com/',
+        'http://', 'https://exa mple.com/', `https://x.example/${LONG}`, NUL, HTML, SQL],
+      events: [MISSING, null, 'order.paid', [], {}, [null], [1], ['order.exploded'], ['ORDER.PAID'], ['order.paid', 'order.paid'],
+        Array.from({ length: 11 }, () => 'order.paid'), [LONG], [NUL]],
+    },
+  },
+  {
     method: 'PUT', path: '/api/booking/refund/{refundOrder}', caller: 'admin', ok: 200,
     valid: () => ({ restock: true, amount: 1.5 }),
     fields: {
@@ -291,6 +302,7 @@ beforeAll(async () => {
   await call('PUT', `/api/quotes/${fx.acceptQuote}/answer`, 'admin', {
     json: { lines: [{ toolId: fx.toolId, price: 9 }], expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString() },
   });
+  fx.webhookId = (await call('POST', '/api/webhooks', 'admin', { json: { url: 'http://127.0.0.1:9/hooks', events: ['order.paid'] } })).data.id;
   fx.contactId = (await call('POST', '/api/contact', 'anonymous', { json: { name: 'Visitor', email: 'visitor@example.com', message: 'Hello' } })).data.insertedId;
 });
 afterAll(() => store.close());
@@ -357,6 +369,10 @@ describe('path parameters', () => {
     ['PUT', '/api/quotes/{}/answer', 'admin'],
     ['POST', '/api/quotes/{}/accept', 'alice'],
     ['POST', '/api/quotes/{}/decline', 'alice'],
+    ['DELETE', '/api/webhooks/{}', 'admin'],
+    ['POST', '/api/webhooks/{}/resume', 'admin'],
+    ['GET', '/api/webhooks/{}/deliveries', 'admin'],
+    ['POST', `/api/webhooks/{}/deliveries/msg_${'0'.repeat(32)}/replay`, 'admin'],
   ];
   const EMAIL_ROUTES: [string, string, Endpoint['caller']][] = [
     ['GET', '/api/admin/{}', 'admin'],
@@ -389,6 +405,12 @@ describe('path parameters', () => {
   );
   it.each(emailCases)('refuses %s', async (_name, method, path, caller, segment) => {
     await expectRefused(() => call(method, path.replace('{}', segment), caller));
+  });
+
+  const DELIVERY_SEGMENTS = ['abc', 'msg_', `msg_${'g'.repeat(32)}`, `msg_${'0'.repeat(31)}`, `msg_${'0'.repeat(33)}`, `MSG_${'0'.repeat(32)}`,
+    `msg_${'0'.repeat(32)}`, encodeURIComponent(SQL), '%00'.repeat(36), 'a'.repeat(5000), '%E0%A4%A'];
+  it.each(DELIVERY_SEGMENTS.map((s) => [label(s), s] as const))('refuses POST /api/webhooks/{id}/deliveries/%s/replay', async (_name, segment) => {
+    await expectRefused(() => call('POST', `/api/webhooks/${fx.webhookId}/deliveries/${segment}/replay`, 'admin'));
   });
 
   it.each(BAD_EMAIL_SEGMENTS)('PUT /user/%s with a valid ID token is refused', async (segment) => {
@@ -428,6 +450,9 @@ describe('dashboard list paging query', () => {
   const listCases = LISTS.flatMap(([path, caller]) => cases.map((q) => [`GET ${path}?${q.slice(0, 40)}`, path, caller, q] as const));
   it.each(listCases)('refuses %s', async (_name, path, caller, query) => {
     await expectRefused(() => call('GET', `${path}?${query}`, caller));
+  });
+  it.each(cases.map((q) => [q.slice(0, 40), q] as const))('refuses GET /api/webhooks/{id}/deliveries?%s', async (_name, query) => {
+    await expectRefused(() => call('GET', `/api/webhooks/${fx.webhookId}/deliveries?${query}`, 'admin'));
   });
 });
 

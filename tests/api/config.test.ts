@@ -1,7 +1,7 @@
 // Configuration: bad values stop the server with a message naming them; unsafe combinations are refused.
 import { describe, expect, it } from 'vitest';
 import { firebaseIdentity } from '../../src/server/auth/identity';
-import { ConfigError, loadConfig } from '../../src/server/config';
+import { ConfigError, loadConfig, startupConfigWarnings } from '../../src/server/config';
 
 const SECRET = 's'.repeat(40);
 const REAL_STRIPE = {
@@ -78,6 +78,7 @@ describe('loadConfig', () => {
     ['SIGN_IN_RATE_LIMIT', { SIGN_IN_RATE_LIMIT: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['SEED_DEMO', { SEED_DEMO: 'yes' }],
+    ['WEBHOOK_ALLOW_PRIVATE', { WEBHOOK_ALLOW_PRIVATE: 'true' }],
   ])('rejects a bad %s with a message naming it', (name, env) => {
     let error: unknown;
     try {
@@ -87,6 +88,14 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(new RegExp(`^\\s+${name}: `, 'm'));
+  });
+
+  it('webhooks never call private addresses unless WEBHOOK_ALLOW_PRIVATE=1, which production is warned about', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks).toEqual({ allowPrivate: true });
+    const production = { ...PRODUCTION, ...REAL_FIREBASE, ADMIN_EMAILS: 'owner@shop.example', SMTP_URL: 'smtp://mail.shop.example:587' };
+    expect(startupConfigWarnings(loadConfig(production))).toEqual([]);
+    expect(startupConfigWarnings(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: '1' }))).toEqual([expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=1')]);
   });
 
   it('reads good values', () => {

@@ -428,6 +428,29 @@ describe('CSV in and out (admins)', () => {
   });
 });
 
+describe('webhooks (admins)', () => {
+  const ENDPOINT_KEYS = ['createdAt', 'createdBy', 'events', 'failed', 'id', 'lastSuccessAt', 'pausedAt', 'pausedReason', 'pending', 'state', 'url'];
+  const DELIVERY_KEYS = ['attempts', 'createdAt', 'durationMs', 'error', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'state', 'subject'];
+  it('POST /webhooks answers {id, secret}; GET /webhooks an array of endpoints; deliveries a page; resume an endpoint; replay a delivery; DELETE the acknowledged shape', async () => {
+    const made = await store.request('POST', '/api/webhooks', { token: admin, json: { url: 'http://127.0.0.1:9/contract', events: ['tool.created'] } });
+    expect(made).toMatchObject({ status: 201, data: { id: ID, secret: expect.stringMatching(/^whsec_/) } });
+    expect(Object.keys(made.data).sort()).toEqual(['id', 'secret']);
+    const id = made.data.id;
+    const list = await store.request('GET', '/api/webhooks', { token: admin });
+    for (const e of list.data) expect(Object.keys(e).sort()).toEqual(ENDPOINT_KEYS);
+    await makeTool(store, admin);
+    const page = await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin });
+    expect(Object.keys(page.data).sort()).toEqual(['items', 'nextCursor', 'total']);
+    expect(Object.keys(page.data.items[0]).sort()).toEqual(DELIVERY_KEYS);
+    expect(page.data.items[0]).toMatchObject({ id: expect.stringMatching(/^msg_[0-9a-f]{32}$/), eventType: 'tool.created', state: 'pending', attempts: 0 });
+    const resumed = await store.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
+    expect(Object.keys(resumed.data).sort()).toEqual(ENDPOINT_KEYS);
+    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${page.data.items[0].id}/replay`, { token: admin });
+    expect(Object.keys(replayed.data).sort()).toEqual(DELIVERY_KEYS);
+    expect(await store.request('DELETE', `/api/webhooks/${id}`, { token: admin })).toMatchObject({ status: 200, data: { acknowledged: true, deletedCount: 1 } });
+  });
+});
+
 describe('errors', () => {
   it('unknown ids answer a JSON 404', async () => {
     expect(await store.request('GET', `/api/tools/${'0'.repeat(24)}`)).toMatchObject({

@@ -419,17 +419,27 @@ describe('POST /import/tools?apply=1', () => {
     expect((await ledgerOf(moved)).at(-1)).toEqual({ delta: 35, reason: 'import', balance: 75, actor: ADMIN });
     expect(await ledgerOf(newId)).toEqual([{ delta: 120, reason: 'import', balance: 120, actor: ADMIN }]);
 
-    const events = await store.db.query<{ type: string; actor: string; data: any }>(
-      'SELECT type, actor, data FROM events ORDER BY seq OFFSET $1',
+    const events = await store.db.query<{ type: string; subject: string; actor: string; data: any }>(
+      'SELECT type, subject, actor, data FROM events ORDER BY seq OFFSET $1',
       [eventsBefore],
     );
-    expect(events).toEqual([
+    // One audit event for the file, and one per tool written, which webhooks send as tool.updated or tool.created.
+    expect(events.filter((e) => e.type === 'tools.imported')).toEqual([
       {
         type: 'tools.imported',
+        subject: 'tools',
         actor: ADMIN,
         data: { target: '3 tools', before: null, after: { created: 1, updated: 2 } },
       },
     ]);
+    const perTool = events.filter((e) => e.type !== 'tools.imported').map((e) => [e.type, e.subject, e.data.tool.name, e.data.tool.availableQuantity]);
+    expect(perTool.sort()).toEqual(
+      [
+        ['tool.updated_by_import', kept, keptBefore.name, 40],
+        ['tool.updated_by_import', moved, `${movedBefore.name} v2`, 75],
+        ['tool.added_by_import', newId, created, 120],
+      ].sort(),
+    );
     const audit = await get('/api/audit?type=tools.imported');
     expect(audit.data.items[0]).toMatchObject({ type: 'tools.imported', actor: ADMIN, target: '3 tools' });
     // The catalogue's cache was dropped: the public read shows the import at once.

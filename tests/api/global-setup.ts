@@ -24,10 +24,10 @@ export default async function setup(project: TestProject) {
 }
 
 async function pgliteTemplate(): Promise<string> {
-  const db = (await openDb({ memory: true })) as Awaited<ReturnType<typeof openDb>> & { dump(): Promise<Blob> };
+  const db = await openDb({ memory: true });
   await migrate(db);
   await seedIfEmpty(db, { demoAccounts: true }); // the tests run beside the Auth emulator
-  const dump = await db.dump();
+  const { tarball: dump } = await db.snapshot!(async () => undefined);
   await db.close();
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ironcrest-template-')), 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -32,6 +32,8 @@ export interface StoreOptions {
   payments?: (db: Db) => PaymentGateway;
   stripe?: Stripe;
   identity?: Identity;
+  /** Name resolution for webhook URLs instead of DNS. */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 async function openTestDb(options: StoreOptions): Promise<{ db: Db; drop(): Promise<void> }> {
@@ -141,36 +143,9 @@ export function emulatorIdToken(
   })}.`;
 }
 
-export async function createTestStore(options: StoreOptions = {}) {
-  const { db, drop } = await openTestDb(options);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    ADMIN_EMAILS: ADMIN,
-    PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
-    FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    // Suites place many orders as one user; the hoarding limits have their own tests (orders.test.ts).
-    MAX_UNPAID_ORDERS: '1000',
-    BOOKING_RATE_LIMIT: '1000',
-    ...options.env,
-  });
-  let clock = Date.now();
-  const deps = {
-    db,
-    config,
-    jwtSecret: new TextEncoder().encode(config.jwtSecret!),
-    identity: options.identity ?? firebaseIdentity(config),
-    payments: (options.payments ?? sandboxGateway)(db),
-    images: diskImageStore(dataDir),
-    rateLimits: memoryRateLimitStore(),
-    changes: memoryBus(),
-    now: () => new Date(clock),
-  };
-  const { app, tools, orders, checkout, outbox, emails, invoices } = createApp(deps, { stripe: options.stripe });
-
-  async function request(
+/** A caller of an app in-process: JSON in and out, a bearer token, the client address from x-test-ip. */
+export function requestsTo(app: ReturnType<typeof createApp>['app']) {
+  return async function request(
     method: string,
     url: string,
     init: { token?: string | null; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
@@ -195,11 +170,13 @@ export async function createTestStore(options: StoreOptions = {}) {
       data = text;
     }
     return { status: response.status, data, headers: response.headers };
-  }
+  };
+}
 
+/** Our access token for an email, through the real exchange (PUT /api/user/{email}) with an emulator ID token; kept per email. */
+export function tokensFrom(request: ReturnType<typeof requestsTo>) {
   const tokens = new Map<string, string>();
-  /** Our access token for email, through the real exchange (PUT /api/user/{email}) with an emulator ID token. */
-  async function tokenFor(email: string, name?: string): Promise<string> {
+  return async function tokenFor(email: string, name?: string): Promise<string> {
     if (!tokens.has(email)) {
       const res = await request('PUT', `/api/user/${email}`, { token: await idTokenFor(email, name), json: { email } });
       if (res.status !== 200)
@@ -207,7 +184,43 @@ export async function createTestStore(options: StoreOptions = {}) {
       tokens.set(email, res.data.token);
     }
     return tokens.get(email)!;
-  }
+  };
+}
+
+export async function createTestStore(options: StoreOptions = {}) {
+  const { db, drop } = await openTestDb(options);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: ADMIN,
+    PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
+    FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    // Suites place many orders as one user; the hoarding limits have their own tests (orders.test.ts).
+    MAX_UNPAID_ORDERS: '1000',
+    BOOKING_RATE_LIMIT: '1000',
+    // Webhook receivers in the tests listen on 127.0.0.1 (webhooks.test.ts checks the rule without it).
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    ...options.env,
+  });
+  let clock = Date.now();
+  const deps = {
+    db,
+    config,
+    jwtSecret: new TextEncoder().encode(config.jwtSecret!),
+    identity: options.identity ?? firebaseIdentity(config),
+    payments: (options.payments ?? sandboxGateway)(db),
+    images: diskImageStore(dataDir),
+    rateLimits: memoryRateLimitStore(),
+    changes: memoryBus(),
+    now: () => new Date(clock),
+    resolveHost: options.resolveHost,
+  };
+  const { app, tools, orders, checkout, outbox, emails, invoices, webhooks } = createApp(deps, { stripe: options.stripe });
+
+  const request = requestsTo(app);
+  const tokenFor = tokensFrom(request);
 
   return {
     app,
@@ -219,6 +232,8 @@ export async function createTestStore(options: StoreOptions = {}) {
     checkout,
     /** The events' outbox: not running on its own here; `outbox.run()` delivers what is due. */
     outbox,
+    /** The webhook worker: not running on its own here; `webhooks.run()` sends what is due and waits. */
+    webhooks,
     emails,
     invoices,
     request,

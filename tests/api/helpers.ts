@@ -9,7 +9,7 @@ export const DECLINED_CARD = { ...GOOD_CARD, number: '4000000000000002' };
 
 let toolCount = 0;
 /** A fresh tool made by an admin, so a test owns its stock (defaults: minimum 1, 50 available, $12.34). */
-export async function makeTool(store: TestStore, adminToken: string, over: Record<string, unknown> = {}): Promise<string> {
+export async function makeTool(store: Pick<TestStore, 'request'>, adminToken: string, over: Record<string, unknown> = {}): Promise<string> {
   const res = await store.request('POST', '/api/tools', {
     token: adminToken,
     json: {
@@ -90,6 +90,8 @@ const TABLES: Record<string, string> = {
   quotes: 'SELECT * FROM quotes',
   invoices: 'SELECT number FROM invoices',
   refunds: 'SELECT id, state FROM refunds',
+  webhook_endpoints: 'SELECT id, url, events, state FROM webhook_endpoints',
+  webhook_deliveries: 'SELECT id, state, attempts, next_at FROM webhook_deliveries',
 };
 
 /** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */
@@ -115,7 +117,7 @@ export function expectApiError(res: { status: number; data: any }, status?: numb
  * The stock ledger's invariant, for every tool of the store: its newest row's balance, and the sum of
  * its movements, equal the units for sale. Run after the race and rush suites (afterAll).
  */
-export async function expectStockLedgerBalanced(store: TestStore): Promise<void> {
+export async function expectStockLedgerBalanced(store: Pick<TestStore, 'db'>): Promise<void> {
   const off = await store.db.query<{ id: string; available: number; balance: number | null; sum: number }>(
     `SELECT t.id, t.available_quantity AS available,
        (SELECT balance FROM stock_ledger l WHERE l.tool_id = t.id ORDER BY seq DESC LIMIT 1) AS balance,

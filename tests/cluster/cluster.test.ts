@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { SEARCH_BASE_PATH } from '../../src/lib/search';
+import { startReceiver, verify } from '../api/webhook-receiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
@@ -350,6 +351,57 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
       `SELECT max(attempts)::int AS max FROM emails WHERE event_seq IN (${events})`,
     );
     expect(attempts.max).toBe(1);
+  });
+
+  it('a webhook endpoint gets each event exactly once, signed, with three servers sending (issue 29)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const made = await call('/api/webhooks', {
+        token: admin,
+        json: { url: receiver.url, events: ['tool.created', 'order.placed'] },
+      });
+      expect(made.status, String(made.body)).toBe(201);
+      const { id, secret } = made.json<{ id: string; secret: string }>();
+      // Events written through each of the three servers: tools added, orders placed.
+      const tools: string[] = [];
+      for (let i = 0; i < 12; i++)
+        tools.push(await addTool({ availableQuantity: 100, minimumOrderQuantity: 1 }, SERVER_PORTS[i % 3]));
+      const emails = ['hook-buyer1@cluster.test', 'hook-buyer2@cluster.test'];
+      await createAccounts(emails);
+      const tokens = await Promise.all(emails.map((email) => signIn(email, unsignedIdToken(email))));
+      const orders: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const placed = await call('/api/booking', {
+          to: SERVER_PORTS[i % 3],
+          token: tokens[i % 2],
+          json: { toolId: tools[i], quantity: 1, address: '3 Hook Street', phone: PHONE },
+        });
+        expect(placed.status, String(placed.body)).toBe(201);
+        orders.push(placed.json<{ insertedId: string }>().insertedId);
+      }
+      await receiver.waitFor(18, 20_000);
+      // Every server's worker has had time to look again: still one delivery per event.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(receiver.received).toHaveLength(18);
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(18);
+      const about = (type: string) =>
+        receiver.received
+          .filter((r) => r.payload.type === type)
+          .map((r) => r.payload.data._id as string)
+          .sort();
+      expect(about('tool.created')).toEqual([...tools].sort());
+      expect(about('order.placed')).toEqual([...orders].sort());
+      for (const request of receiver.received) expect(verify(secret, request)).toBe(true);
+      const [row] = await sql<{ delivered: string; max: number }>(
+        cluster.dbUrl,
+        `SELECT count(*) FILTER (WHERE state = 'delivered') AS delivered, max(attempts)::int AS max FROM webhook_deliveries WHERE endpoint_id = $1`,
+        [id],
+      );
+      expect(row).toEqual({ delivered: '18', max: 1 });
+      expect((await call(`/api/webhooks/${id}`, { method: 'DELETE', token: admin })).status).toBe(200);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('the sign-in rate limit counts across servers, per client address behind the proxy', async () => {

@@ -228,6 +228,8 @@ export async function startCluster(): Promise<Cluster> {
       ADMIN_EMAILS: ADMIN_EMAIL,
       METRICS_TOKEN,
       LOG_LEVEL: 'warn',
+      // The webhook receiver of the cluster test listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE: '1',
     };
     // All three at once on the empty database: migrations and the demo seed must cope. Those that did
     // start are stopped even when another failed.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
 import { DEMO_SHOPPER, login } from './fixtures';
 
@@ -114,9 +114,10 @@ test.describe('buying', () => {
 
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, delete it' }).click();
-    await expect.poll(async () => (await liveTool(page, tool._id)).availableQuantity).toBe(afterOrder + tool.minimumOrderQuantity);
+    await expect
+      .poll(async () => (await liveTool(page, tool._id)).availableQuantity)
+      .toBe(afterOrder + tool.minimumOrderQuantity);
   });
-
 });
 
 test('a signed-out visitor on a tool page is sent to login and back', async ({ page }) => {
@@ -128,4 +129,67 @@ test('a signed-out visitor on a tool page is sent to login and back', async ({ p
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page).toHaveURL(`/tools/${tools[0]._id}`);
   await expect(page.getByRole('button', { name: 'Purchase' })).toBeVisible();
+});
+
+/** The scripts a page fetched (bytes on the wire, headers included) until `done` resolves. */
+async function scriptsWhile(page: Page, done: () => Promise<unknown>) {
+  const fetched: { url: string; bytes: number }[] = [];
+  const pending: Promise<void>[] = [];
+  const listener = (request: Request) => {
+    if (request.resourceType() !== 'script') return;
+    pending.push(
+      request.sizes().then(
+        (s) => void fetched.push({ url: request.url(), bytes: s.responseBodySize + s.responseHeadersSize }),
+        () => {},
+      ),
+    );
+  };
+  page.on('requestfinished', listener);
+  await done();
+  await Promise.all(pending);
+  page.off('requestfinished', listener);
+  return fetched;
+}
+
+test('a signed-out visitor is sent on from a tool page after at most 10 kB of JavaScript, before any island loads (issue 30)', async ({
+  page,
+}) => {
+  const tools: Tool[] = await (await page.request.get('/api/tools')).json();
+  const toolPage = `/tools/${tools[0]._id}`;
+  let left = false;
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && frame.url().includes('/login')) left = true;
+  });
+  const onToolPage: { url: string; bytes: number }[] = [];
+  page.on('request', (request) => {
+    if (left || request.resourceType() !== 'script') return;
+    void request.response().then(async (response) => {
+      const sizes = await request.sizes().catch(() => undefined);
+      if (response && sizes)
+        onToolPage.push({ url: request.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize });
+    });
+  });
+  await page.goto(toolPage);
+  await expect(page).toHaveURL(new RegExp('/login\\?from='));
+  await page.waitForLoadState('networkidle');
+  const total = onToolPage.reduce((sum, s) => sum + s.bytes, 0);
+  expect(total, onToolPage.map((s) => `${s.url} ${s.bytes}`).join('\n')).toBeLessThanOrEqual(10 * 1024);
+  // No island of the tool page: neither the purchase form nor React.
+  expect(onToolPage.filter((s) => /PurchaseForm|client\.|react/i.test(s.url))).toEqual([]);
+});
+
+test("a signed-in shopper's tool page loads at most 92 kB of JavaScript (issue 30 budget)", async ({ page }) => {
+  const tools: Tool[] = await (await page.request.get('/api/tools')).json();
+  await login(page, DEMO_SHOPPER);
+  // A fresh load, as a shopper coming back: nothing from the HTTP cache.
+  await page.context().clearCookies();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const scripts = await scriptsWhile(page, async () => {
+    await page.goto(`/tools/${tools[0]._id}`);
+    await expect(page.getByRole('button', { name: 'Purchase' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  });
+  const total = scripts.reduce((sum, s) => sum + s.bytes, 0);
+  expect(total, `${scripts.length} scripts`).toBeLessThanOrEqual(92 * 1024);
 });

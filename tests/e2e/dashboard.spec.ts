@@ -18,7 +18,7 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders', 'My Quotes'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Settings', 'Discounts', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export'];
+const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Settings', 'Discounts', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export', 'Webhooks'];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -176,6 +176,7 @@ test.describe('dashboard as an admin', () => {
       ['Activity', '/dashboard/activity', 'Activity'],
       ['Emails', '/dashboard/emails', 'Emails'],
       ['Import / Export', '/dashboard/importexport', 'Import / Export'],
+      ['Webhooks', '/dashboard/webhooks', 'Webhooks'],
       ['Profile', '/dashboard', `Hello, ${DEMO_ADMIN.name}`],
     ];
     for (const [label, path, heading] of screens) {

@@ -30,6 +30,8 @@ export const dashboardPaths = {
   emails: { path: '/dashboard/emails', label: 'Emails', audience: 'admin' },
   // Issue 26: the catalogue and orders as CSV, and the catalogue back in.
   importExport: { path: '/dashboard/importexport', label: 'Import / Export', audience: 'admin' },
+  // Issue 29: the endpoints other software gives the store, and what was sent to them.
+  webhooks: { path: '/dashboard/webhooks', label: 'Webhooks', audience: 'admin' },
   // Carries an order id, so it is not prebuilt (pages/dashboard/payment/[id].astro renders on request).
   payment: { path: '/dashboard/payment/:id', audience: 'all' },
   // An order's page, for its buyer and admins (pages/dashboard/orders/[id].astro, on request).

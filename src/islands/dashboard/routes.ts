@@ -24,6 +24,7 @@ const screens: Record<DashboardScreen, DashboardRoute['screen']> = {
   discounts: lazy(() => import('./Discounts')),
   emails: lazy(() => import('./Emails')),
   importExport: lazy(() => import('./ImportExport')),
+  webhooks: lazy(() => import('./Webhooks')),
   payment: lazy(() => import('./Payment')),
   orderDetail: lazy(() => import('./OrderDetail')),
   editProduct: lazy(() => import('./EditProduct')),

@@ -2,8 +2,11 @@
 // Plain SQL keeps the conditional updates that guard stock visible where they matter.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Transaction } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
+import { tracer } from '../tracing.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -27,6 +30,12 @@ export interface Db extends Queryable {
    * write failed for want of it in the last moments; PostgreSQL is not read-only.
    */
   writable(): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * PGlite only: a copy of the data directory (a tarball), taken between transactions and after a
+   * checkpoint, so it opens as it was at that moment with no half transaction. `read` runs in the same
+   * moment: what it reads is what the copy holds.
+   */
+  snapshot?<T>(read: (tx: Queryable) => Promise<T>): Promise<{ tarball: Blob; read: T }>;
 }
 
 /** Timeouts for PostgreSQL, so a database that hangs answers 503 instead of holding requests forever. */
@@ -115,6 +124,24 @@ export interface OpenOptions {
   applicationName?: string;
 }
 
+/**
+ * The PostgreSQL driver, loaded with `require` on first use: OpenTelemetry's pg instrumentation (tracing.ts,
+ * started before the store opens) hooks `require`, not `import`.
+ */
+export const loadPg = (): typeof import('pg') => createRequire(import.meta.url)('pg') as typeof import('pg');
+
+/** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
+function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promise<T> {
+  if (!tracer) return run();
+  // Our own SQL, never request data: its first word is the operation.
+  const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+  return tracer.child(
+    name ?? `pg.query:${operation} pglite`,
+    { 'db.system.name': 'postgresql', 'db.namespace': 'pglite', 'db.operation.name': operation, 'db.query.text': sql },
+    run,
+  );
+}
+
 export async function openDb(options: OpenOptions): Promise<Db> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.schema, options.applicationName)
@@ -135,20 +162,17 @@ async function openPglite(options: OpenOptions): Promise<Db> {
   });
   const failures = storageFailures();
   const query = async <T>(sql: string, params: unknown[] = []) =>
-    (await pg.query<T>(sql, params).catch(failures.note)).rows;
+    (await pgliteSpan(sql, () => pg.query<T>(sql, params)).catch(failures.note)).rows;
+  const queryable = (tx: Transaction): Queryable => ({
+    query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+    exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
+  });
   return {
     kind: 'pglite',
     query,
-    exec: async (sql) => void (await pg.exec(sql).catch(failures.note)),
+    exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
     transaction: (fn) =>
-      pg
-        .transaction((tx) =>
-          fn({
-            query: async (sql, params = []) => (await tx.query(sql, params)).rows as never,
-            exec: async (sql) => void (await tx.exec(sql)),
-          }),
-        )
-        .catch(failures.note),
+      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(failures.note),
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
@@ -164,9 +188,15 @@ async function openPglite(options: OpenOptions): Promise<Db> {
       await pg.close();
       unlock();
     },
-    // Tests dump a migrated template once and load it per file.
-    dump: () => pg.dumpDataDir('none'),
-  } as Db & { dump(): Promise<Blob | File> };
+    // Writers go through pg.transaction or pg.query, which take PGlite's transaction lock; holding
+    // it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
+    snapshot: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(queryable(tx));
+        await tx.exec('CHECKPOINT');
+        return { tarball: await pg.dumpDataDir('none'), read: value };
+      }),
+  };
 }
 
 /**
@@ -174,28 +204,26 @@ async function openPglite(options: OpenOptions): Promise<Db> {
  * (its pid in a lock file) until it closes; a lock left by a process that died is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, '.ironcrest-lock');
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && alive(pid)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  const pid = lockHolder(dataDir);
+  if (pid && pid !== process.pid) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
+    );
   }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
+  writeFileSync(path.join(dataDir, LOCK_FILE), String(process.pid));
+  return () => rmSync(path.join(dataDir, LOCK_FILE), { force: true });
 }
 
-/** The pid of another live process holding the embedded database of this DATA_DIR, if one does. */
-export function embeddedHolder(dataDir: string): number | undefined {
+const LOCK_FILE = '.ironcrest-lock';
+
+/** The live process that holds the embedded database in pgDir ($DATA_DIR/pg), if any. */
+export function lockHolder(pgDir: string): number | undefined {
   try {
-    const pid = Number(readFileSync(path.join(dataDir, 'pg', '.ironcrest-lock'), 'utf8'));
-    return pid && pid !== process.pid && alive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
+    const pid = Number(readFileSync(path.join(pgDir, LOCK_FILE), 'utf8'));
+    return pid && alive(pid) ? pid : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
@@ -213,7 +241,7 @@ const DEADLOCK = '40P01';
 const JOB_KEYS: Record<string, number> = { 'hold-expiry': 727280 };
 
 async function openPostgres(url: string, schema?: string, applicationName = 'ironcrest'): Promise<Db> {
-  const { default: pg } = await import('pg');
+  const pg = loadPg();
   // NUMERIC and BIGINT come back as strings by default; our values fit in a JS number.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);

@@ -449,4 +449,54 @@ export const migrations: string[] = [
   ALTER TABLE orders ADD COLUMN IF NOT EXISTS vat_rate_hundredths integer;
   ALTER TABLE orders ADD COLUMN IF NOT EXISTS discount_code text;
   `,
+  /* 21: outgoing webhooks: endpoints and one delivery per event and endpoint */ `
+  -- An endpoint: where to send which events (src/lib/webhooks.ts), with its signing secret (encrypted with
+  -- a key derived from JWT_SECRET: a copy of the database alone cannot sign). Paused: nothing is sent to
+  -- it until an admin resumes it; the reason says why. last_success_at decides whether it keeps failing.
+  -- Deleted: kept, secret wiped, so an event committing while it goes still finds the row it refers to.
+  CREATE TABLE IF NOT EXISTS webhook_endpoints (
+    id               text PRIMARY KEY,
+    seq              bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    url              text NOT NULL,
+    events           text[] NOT NULL,
+    secret           text NOT NULL,
+    state            text NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'paused', 'deleted')),
+    paused_reason    text,
+    paused_at        timestamptz,
+    last_success_at  timestamptz,
+    created_by       text NOT NULL,
+    created_at       timestamptz NOT NULL DEFAULT now()
+  );
+  -- A delivery: one event to one endpoint, written with the event (events.service.ts) for every endpoint
+  -- subscribed then. Its id is the webhook-id header, the same on every attempt. Leased like the outbox's
+  -- rows (lease_until); first_at is its first attempt since it was made or replayed; last_* the last attempt.
+  CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id           text PRIMARY KEY,
+    seq          bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    endpoint_id  text NOT NULL REFERENCES webhook_endpoints (id),
+    event_seq    bigint NOT NULL REFERENCES events (seq),
+    type         text NOT NULL,
+    state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts     integer NOT NULL DEFAULT 0,
+    next_at      timestamptz NOT NULL DEFAULT now(),
+    lease_until  timestamptz,
+    first_at     timestamptz,
+    last_at      timestamptz,
+    last_status  integer,
+    last_ms      integer,
+    last_error   text,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (event_seq, endpoint_id)
+  );
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_due_idx ON webhook_deliveries (endpoint_id, next_at) WHERE state = 'pending';
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_log_idx ON webhook_deliveries (endpoint_id, seq DESC);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_failed_idx ON webhook_deliveries (endpoint_id) WHERE state = 'failed';
+  -- The audit log's index again, with the webhooks' admin actions (src/lib/audit.ts AUDIT_ACTIONS).
+  DROP INDEX IF EXISTS events_audit_idx;
+  CREATE INDEX IF NOT EXISTS events_audit_idx ON events (seq) WHERE actor IS NOT NULL AND type IN (
+    'user.made_admin', 'user.deleted', 'tool.added', 'tool.deleted', 'tool.restocked', 'tool.updated', 'tools.imported',
+    'quote.answered', 'settings.updated', 'discount.created', 'discount.removed', 'review.hidden', 'review.shown',
+    'order.shipped', 'order.delivered', 'order.refunded', 'webhook.created', 'webhook.deleted', 'webhook.resumed',
+    'webhook.replayed');
+  `,
 ];

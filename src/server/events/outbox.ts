@@ -10,6 +10,7 @@
 // - A run starts every POLL_MS, and at once when this process writes an event (`nudge`).
 import type { Db } from '../db/client.ts';
 import { logger } from '../logger.ts';
+import { traced } from '../tracing.ts';
 import { eventsBySeq, type StoredEvent } from './events.service.ts';
 
 export interface Consumer {
@@ -92,15 +93,20 @@ export function outbox(
       for (;;) {
         const claimed = await claim(consumer.name);
         if (!claimed.length) break;
-        let failed: Map<number, Error>;
-        try {
-          failed = await consumer.handle(claimed.map(({ event }) => event));
-        } catch (error) {
-          const failure = error instanceof Error ? error : new Error(String(error));
-          failed = new Map(claimed.map(({ event }) => [event.seq, failure]));
-        }
+        // One trace per batch a consumer takes (its sends and its database work inside).
+        const attributes = { 'outbox.consumer': consumer.name, 'outbox.events': claimed.length };
+        const failed = await traced(`outbox ${consumer.name}`, attributes, async () => {
+          let failures: Map<number, Error>;
+          try {
+            failures = await consumer.handle(claimed.map(({ event }) => event));
+          } catch (error) {
+            const failure = error instanceof Error ? error : new Error(String(error));
+            failures = new Map(claimed.map(({ event }) => [event.seq, failure]));
+          }
+          await settle(consumer.name, claimed, failures);
+          return failures;
+        });
         handled += claimed.length - failed.size;
-        await settle(consumer.name, claimed, failed);
         if (claimed.length < batch) break;
       }
     }

@@ -5,10 +5,10 @@ import type { ImportReport, ImportRow } from '../../lib/exchange.ts';
 import { toCents } from '../../lib/money.ts';
 import type { OrderExportQuery } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { emit } from '../events/events.service.ts';
+import { emit, emitMany } from '../events/events.service.ts';
 import { newId } from '../ids.ts';
 import { recordMovements, type Movement } from '../tools/stock-ledger.ts';
-import type { ToolRow, ToolsService } from '../tools/tools.service.ts';
+import { toolJson, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
 import { planImport, type KnownTool, type PlannedRow, type ToolCsvRow } from './tools-csv.ts';
 
 /** Rows an export reads per query. */
@@ -16,6 +16,10 @@ export const EXPORT_PAGE_SIZE = 500;
 
 const TOOL_COLUMNS =
   'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
+const prefixed = (table: string) => TOOL_COLUMNS.split(', ').map((c) => `${table}.${c}`).join(', ');
+
+/** One event per tool an import wrote (for webhooks, as tool.created or tool.updated): the tool as it now is. */
+const toolEvents = (rows: ToolRow[], actor: string) => rows.map((row) => ({ subject: row.id, actor, data: { tool: toolJson(row) } }));
 
 /** An order line with its order's fields, as the orders file writes it. */
 export interface OrderLineRow {
@@ -104,14 +108,15 @@ export function exchangeService(db: Db, tools: ToolsService) {
     if (updates.length) {
       // A stock that changes bumps stock_version, as a restock does: units held by unpaid orders were
       // taken from the old stock and do not come back on top of the new one.
-      await tx.query(
+      const updated = await tx.query<ToolRow>(
         `UPDATE tools t SET name = u.name, description = u.description, img = u.img, price_cents = u.price_cents,
            minimum_order_quantity = u.minimum_order_quantity, available_quantity = u.available_quantity,
            price_breaks = u.price_breaks::jsonb, pack_size = u.pack_size, quote_above = u.quote_above, low_stock_units = u.low_stock_units,
            stock_version = t.stock_version + CASE WHEN t.available_quantity <> u.available_quantity THEN 1 ELSE 0 END
-         FROM ${UNNEST} WHERE t.id = u.id`,
+         FROM ${UNNEST} WHERE t.id = u.id RETURNING ${prefixed('t')}`,
         columnsOf(updates, updateIds),
       );
+      await emitMany(tx, 'tool.updated_by_import', toolEvents(updated, actor));
       for (const row of updates) {
         const balance = row.input!.availableQuantity;
         movements.push({ toolId: row._id!, delta: balance - before.get(row._id!)!, reason: 'import', balance, actor });
@@ -120,14 +125,15 @@ export function exchangeService(db: Db, tools: ToolsService) {
     if (creates.length) {
       const ids = creates.map(() => newId());
       // In the file's order (seq follows it), so the next export lists them in the same order.
-      await tx.query(
+      const created = await tx.query<ToolRow>(
         `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks,
            pack_size, quote_above, low_stock_units)
          SELECT u.id, u.name, u.description, u.img, u.price_cents, u.minimum_order_quantity, u.available_quantity, u.price_breaks::jsonb,
            u.pack_size, u.quote_above, u.low_stock_units
-         FROM ${UNNEST} ORDER BY u.n`,
+         FROM ${UNNEST} ORDER BY u.n RETURNING ${TOOL_COLUMNS}`,
         columnsOf(creates, ids),
       );
+      await emitMany(tx, 'tool.added_by_import', toolEvents(created, actor));
       creates.forEach((row, i) => {
         row._id = ids[i];
         const balance = row.input!.availableQuantity;

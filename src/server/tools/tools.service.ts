@@ -201,7 +201,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
           ],
         );
         await recordMovements(tx, [{ toolId: id, delta: row.available_quantity, reason: 'admin restock', balance: row.available_quantity, actor }]);
-        await emit(tx, { type: 'tool.added', subject: id, actor, data: { target: row.name, before: null, after: auditedTool(row) } });
+        await emit(tx, { type: 'tool.added', subject: id, actor, data: { target: row.name, before: null, after: auditedTool(row), tool: toolJson(row) } });
       });
       ids?.add(id);
       invalidate('tools');
@@ -232,7 +232,12 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
             input.lowStockUnits ?? null,
           ],
         );
-        await emit(tx, { type: 'tool.updated', subject: id, actor, data: { target: after.name, before: auditedTool(before), after: auditedTool(after) } });
+        await emit(tx, {
+          type: 'tool.updated',
+          subject: id,
+          actor,
+          data: { target: after.name, before: auditedTool(before), after: auditedTool(after), tool: toolJson(after) },
+        });
         return true;
       });
       if (updated) invalidate('tools');
@@ -249,7 +254,12 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
         );
         const gone = await tx.query<ToolRow>(`DELETE FROM tools WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
         if (gone.length)
-          await emit(tx, { type: 'tool.deleted', subject: id, actor, data: { target: gone[0].name, before: auditedTool(gone[0]), after: null } });
+          await emit(tx, {
+            type: 'tool.deleted',
+            subject: id,
+            actor,
+            data: { target: gone[0].name, before: auditedTool(gone[0]), after: null, tool: toolJson(gone[0]) },
+          });
         return gone;
       });
       // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
@@ -265,10 +275,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     async restock(id: string, availableQuantity: number, actor: string): Promise<number> {
       const rows = await db.transaction(async (tx) => {
         // The units before, under the row's lock: the audit event's before → after is exact.
-        const [before] = await tx.query<{ name: string; available_quantity: number }>(
-          'SELECT name, available_quantity FROM tools WHERE id = $1 FOR UPDATE',
-          [id],
-        );
+        const [before] = await tx.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1 FOR UPDATE`, [id]);
         if (!before) return [];
         await tx.query('UPDATE tools SET available_quantity = $2, stock_version = stock_version + 1 WHERE id = $1', [
           id,
@@ -285,6 +292,8 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
             target: before.name,
             before: { availableQuantity: before.available_quantity },
             after: { availableQuantity },
+            // The whole tool as it now is, for webhooks (sent as tool.updated).
+            tool: toolJson({ ...before, available_quantity: availableQuantity }),
           },
         });
         return [id];

@@ -1,0 +1,13 @@
+// `client:signedin`: hydrates an island of a page the spec keeps for signed-in users (a tool's page) only
+// when this browser holds a session; a visitor without one goes to the login at once, before the
+// island's code (React, Firebase: ~200 kB) is fetched. A stored session whose token has run out still
+// hydrates: the island renews it or signs out (RequireAuth), as before.
+import type { ClientDirective } from 'astro';
+import { loginPath, USER_KEY } from '../session-keys';
+
+const signedIn: ClientDirective = (load) => {
+  if (localStorage.getItem(USER_KEY)) void load().then((hydrate) => hydrate());
+  else location.replace(loginPath(location.pathname + location.search));
+};
+
+export default signedIn;
