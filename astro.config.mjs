@@ -14,6 +14,17 @@ const csp = cspDirectives(process.env);
 // (behind a TLS proxy the request reaches us as http://, the browser's Origin is https://).
 const site = process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321';
 const publicUrl = new URL(site);
+// The content editor (Keystatic, keystatic.config.ts) exists only in `npm run edit` (scripts/edit.ts), a dev
+// server on this machine: a build never has its routes, so no production server answers /keystatic. Its
+// packages are devDependencies, imported only here, so a production install (--omit=dev) still builds.
+const editing = process.env.CONTENT_EDITOR === '1' && process.argv.includes('dev');
+const editor = editing ? (await import('./scripts/lib/editor.ts')).contentEditor() : [];
+// The editor writes files on request: it must never be reachable from another machine (without --host,
+// Keystatic's integration binds 127.0.0.1 itself).
+const hostFlag = process.argv.findIndex((a) => a === '--host' || a.startsWith('--host='));
+const host = hostFlag < 0 ? undefined : (process.argv[hostFlag].split('=')[1] ?? process.argv[hostFlag + 1] ?? '');
+if (editing && host !== undefined && !['127.0.0.1', 'localhost'].includes(host))
+  throw new Error(`The content editor listens on 127.0.0.1 only, not on "${host}": start it with npm run edit.`);
 
 /**
  * `client:signedin` (src/client/directives/signed-in.ts): islands of the pages kept for signed-in users.
@@ -42,7 +53,7 @@ export default defineConfig({
     bodySizeLimit: 8 * 1024 * 1024,
   }),
   // A post with a problem stops the build before it writes anything (scripts/lib/content-check.ts).
-  integrations: [contentCheckIntegration(), react(), signedInDirective()],
+  integrations: [contentCheckIntegration(), react(), signedInDirective(), ...editor],
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: false,
@@ -59,7 +70,10 @@ export default defineConfig({
         ...(publicUrl.port && { port: publicUrl.port }),
       },
     ],
-    csp: {
+    // Not under the editor: Keystatic's page runs inline scripts and styles that a hashed policy blocks.
+    // It is a dev server bound to 127.0.0.1 serving this machine's own editor, never the store's visitors;
+    // `npm run dev` and every build keep the policy.
+    csp: !editing && {
       directives: csp.directives,
       scriptDirective: { resources: csp.scriptResources },
     },

@@ -10,9 +10,15 @@ import { withFramingRule } from './server/live-pages.ts';
 import type { Store } from './server/store.ts';
 
 let devStore: Promise<Store> | undefined;
+/**
+ * The content editor's screens and calls (npm run edit) work on files, not the store. Only the editor's dev
+ * server has them: a build drops this test (DEV is false there), so no trace of the editor is in its output.
+ */
+const editorPath = (path: string) =>
+  import.meta.env.DEV && process.env.CONTENT_EDITOR === '1' && /^\/(api\/)?keystatic(\/|$)/.test(path);
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (!context.locals.store && !context.isPrerendered) {
+  if (!context.locals.store && !context.isPrerendered && !editorPath(context.url.pathname)) {
     devStore ??= Promise.all([import('./server/store.ts'), import('./server/config.ts')]).then(
       ([{ openStore }, { config }]) => openStore(config()),
     );

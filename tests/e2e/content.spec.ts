@@ -1,7 +1,9 @@
 // Issue 28, the content readers see: the footer's pages, the blog's tags, reading time, feed and
 // drafts (left out of the built store, its sitemap and its feed).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { E2E_STORE_ENV } from '../../playwright.config';
 import { blogPosts, expectNoAxeViolations, VIEWPORTS } from './fixtures';
 
 const FOOTER = {
@@ -140,4 +142,27 @@ test('a cover image is responsive and reserves its space: srcset, sizes, width a
   expect(Number(attrs.width) / Number(attrs.height)).toBeCloseTo(2, 1);
   expect(attrs.loaded).toBe(true);
   await expectNoAxeViolations(page);
+});
+
+/** Every file under a directory. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+
+test('the built store has no content editor: none of its addresses answers, none of its code is built', async ({ request }) => {
+  // What `npm run edit` serves (keystatic.config.ts), the update call with the header it requires.
+  for (const url of ['/keystatic', '/keystatic/collection/blogs', '/keystatic/singleton/portfolio', '/api/keystatic/tree']) {
+    const response = await request.get(url, { headers: { 'no-cors': '1' } });
+    expect(response.status(), url).toBe(404);
+  }
+  const update = await request.post('/api/keystatic/update', {
+    headers: { 'no-cors': '1', 'content-type': 'application/json' },
+    data: { additions: [], deletions: [] },
+  });
+  expect(update.status()).toBe(404);
+  const build = realpathSync(E2E_STORE_ENV.DIST_DIR);
+  const mentions = filesUnder(build).filter((file) => /keystatic/i.test(readFileSync(file, 'latin1')));
+  expect(mentions).toEqual([]);
 });

@@ -44,6 +44,7 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
 // --- Storefront and freshness (issue 4) -------------------------------------------------------
 // Imports for this block live here so the block can be appended without touching the lines above.
 import { readFileSync, readdirSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
 import type { Tool } from '../../src/lib/entities';
@@ -73,27 +74,25 @@ export interface BlogPost {
   draft: boolean;
 }
 
+/** A Markdown file's frontmatter, read as YAML (the content editor writes lists and folded lines). */
+export function frontmatter(file: string): Record<string, unknown> {
+  return parseYaml(/^---\n([\s\S]*?)\n---/.exec(readFileSync(file, 'utf8'))![1]) as Record<string, unknown>;
+}
+
 /** The blog posts from their Markdown frontmatter, in the order /blogs lists them. */
 export function blogPosts(dir = 'src/content/blogs'): BlogPost[] {
-  const unquote = (v: string) => v.trim().replace(/^'(.*)'$/s, (_, s: string) => s.replace(/''/g, "'")).replace(/^"(.*)"$/s, '$1');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .map((file) => {
-      const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(`${dir}/${file}`, 'utf8'))![1];
-      const data = Object.fromEntries(
-        front.split('\n').map((line) => {
-          const at = line.indexOf(':');
-          return [line.slice(0, at).trim(), unquote(line.slice(at + 1))];
-        }),
-      );
+      const data = frontmatter(`${dir}/${file}`);
       return {
         slug: file.replace(/\.md$/, ''),
-        title: data.title,
-        description: data.description,
-        author: data.author,
-        pubDate: new Date(data.pubDate),
+        title: String(data.title),
+        description: String(data.description),
+        author: String(data.author),
+        pubDate: new Date(String(data.pubDate)),
         order: Number(data.order),
-        draft: data.draft === 'true',
+        draft: data.draft === true,
       };
     })
     // The built store leaves drafts out (src/content/queries.ts).

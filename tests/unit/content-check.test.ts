@@ -39,6 +39,9 @@ write('src/content/blogs/covers/here.jpg', 'jpeg');
 write('src/content/blogs/with-cover.md', post(good(9, "\ncover:\n  src: ./covers/here.jpg\n  alt: 'A picture'")));
 write('src/content/blogs/no-cover.md', post(good(10, "\ncover:\n  src: ./covers/gone.jpg\n  alt: 'A picture'")));
 write('src/content/blogs/no-alt.md', post(good(11, '\ncover:\n  src: ./covers/here.jpg')));
+// What the content editor writes for a post without a cover (an empty object), and with only its text.
+write('src/content/blogs/empty-cover.md', post(good(12, '\ncover: {}')));
+write('src/content/blogs/only-alt.md', post(good(13, "\ncover:\n  alt: 'A picture'")));
 
 describe('content:check', () => {
   const lines = checkContent(root).map(formatProblem);
@@ -54,6 +57,7 @@ describe('content:check', () => {
       'src/content/blogs/no-cover.md:7 cover.src: ./covers/gone.jpg does not exist',
       'src/content/blogs/no-front.md:1 frontmatter: the file must start with frontmatter between two --- lines',
       'src/content/blogs/no-title.md:1 title: missing',
+      'src/content/blogs/only-alt.md:7 cover.src: missing',
       "src/content/blogs/relative-link.md:9 link: other-post: write internal links from the site's root (/blogs/…)",
       'src/content/blogs/same-order.md:6 order: 1 is also the order of src/content/blogs/fine.md',
     ]);
