@@ -70,10 +70,11 @@ export default defineConfig({
         ...(publicUrl.port && { port: publicUrl.port }),
       },
     ],
-    // Not under the editor: Keystatic's page runs inline scripts and styles that a hashed policy blocks.
-    // It is a dev server bound to 127.0.0.1 serving this machine's own editor, never the store's visitors;
-    // `npm run dev` and every build keep the policy.
-    csp: !editing && {
+    // Built pages only. The dev server (npm run dev, npm run edit) injects Vite's styles and, under the
+    // editor, Keystatic's inline scripts, which a hashed policy blocks: pages came out unstyled. It serves
+    // this machine's developer or editor, never the store's visitors; every build keeps the policy, and
+    // the browser tests check it on the built store.
+    csp: !process.argv.includes('dev') && {
       directives: csp.directives,
       scriptDirective: { resources: csp.scriptResources },
     },

@@ -67,6 +67,8 @@ export function pointAt(dist: string, buildDir: string, now = new Date()): void 
   rmSync(temporary, { force: true });
   symlinkSync(path.relative(path.dirname(link), buildDir), temporary);
   renameSync(temporary, link);
+  // Served again (npm run publish -- --switch): no longer retired.
+  rmSync(path.join(buildDir, RETIRED), { force: true });
   if (before && before !== path.resolve(buildDir) && existsSync(before))
     writeFileSync(path.join(before, RETIRED), now.toISOString());
 }

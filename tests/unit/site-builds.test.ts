@@ -54,6 +54,10 @@ describe('site builds', () => {
     // The build replaced knows when it stopped being served, and no temporary link is left behind.
     expect(existsSync(path.join(first, '.retired-at'))).toBe(true);
     expect(existsSync(`${dist}.switching-${process.pid}`)).toBe(false);
+    // Switched back to (to go back): served, so no longer retired.
+    pointAt(dist, first);
+    expect(servedBuild(dist)?.id).toBe('a');
+    expect(existsSync(path.join(first, '.retired-at'))).toBe(false);
   });
 
   it('moves a build made in place by an older version aside before linking', () => {
