@@ -37,7 +37,7 @@ export function sourceFiles(dir = SRC): string[] {
 }
 
 /** The TypeScript code of a source: an .astro file's frontmatter and <script> blocks, in place (line numbers kept). */
-function codeOf(file: string): string {
+export function codeOf(file: string): string {
   const text = readFileSync(file, 'utf8');
   if (!file.endsWith('.astro')) return text;
   // Everything that is not code is blanked line by line, so a line number still points into the file.

@@ -77,6 +77,9 @@ const REFUSALS: Record<number, string> = {
   503: "The store's database is unavailable or cannot save now: try again after Retry-After seconds",
 };
 
+/** A rate limit's window in words. */
+const per = (ms: number) => (ms === 60_000 ? 'a minute' : ms === 3_600_000 ? 'an hour' : `in ${ms / 60_000} minutes`);
+
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** The status a handler's plain answer goes out with: the contract's first success. */
@@ -120,7 +123,7 @@ function document(
   const limits = middleware.flatMap((m) =>
     m.rateLimit
       ? [
-          `At most ${m.rateLimit.points} calls per ${m.rateLimit.windowMs / 1000} s per ${m.rateLimit.by === 'ip' ? 'client address' : 'user'}.`,
+          `At most ${m.rateLimit.points} calls ${per(m.rateLimit.windowMs)} per ${m.rateLimit.by === 'ip' ? 'client address' : 'user'}.`,
         ]
       : [],
   );

@@ -10,12 +10,12 @@ const STYLE = `body{font:15px/1.5 system-ui,sans-serif;color:#1f2329;max-width:6
 h1,h2,h3{line-height:1.2}h2{margin-top:2.5rem;border-bottom:2px solid #d9a400;padding-bottom:.25rem;text-transform:capitalize}
 article{border:1px solid #d6d9dd;border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
 h3{font-size:1rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline;margin:0}
-h4{margin:.75rem 0 .25rem;font-size:.9rem}
+h4{margin:.75rem 0 .25rem;font-size:.9rem}dl{display:grid;grid-template-columns:3rem 1fr;gap:.15rem .5rem;margin:0}dd{margin:0}
 code{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}
 .m{font:700 12px ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;background:#2b3137;color:#fff}
 .access{font-size:.85rem;color:#5b636b}ul{margin:.2rem 0;padding-left:1.2rem}li{margin:.1rem 0}
-.t{color:#5b636b}.d{color:#3b4248}dl{margin:0}dt{font-weight:600}dd{margin:0 0 .5rem 1rem}
-nav ul{columns:14rem}a{color:#0b5cad}p{margin:.4rem 0}`;
+.t{color:#5b636b}.d{color:#3b4248}dt{font-weight:600}
+nav>ul{columns:14rem}a{color:#0b5cad}p{margin:.4rem 0}`;
 
 /** The page's policy: nothing but its own inline style (by hash) and images from the store. */
 export const docsPolicy = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
@@ -34,6 +34,12 @@ const prose = (text: unknown) =>
     .split(/\n{2,}/)
     .map((p) => `<p>${p}</p>`)
     .join('');
+
+/** The same, within a line. */
+const inline = (text: unknown) =>
+  prose(text)
+    .replace(/<\/?p>/g, ' ')
+    .trim();
 
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
@@ -76,20 +82,10 @@ function schemaHtml(s: Json | undefined, depth = 0): string {
   const required = new Set((s.required as string[] | undefined) ?? []);
   const fields = Object.entries(properties).map(
     ([name, field]) =>
-      `<li><code>${escape(name)}</code>${required.has(name) ? '' : '?'} <span class="t">${typeOf(field)}</span>${field.description ? ` <span class="d">— ${prose(field.description).replace(/<\/?p>/g, '')}</span>` : ''}${schemaHtml(field, depth + 1)}</li>`,
+      `<li><code>${escape(name)}</code>${required.has(name) ? '' : '?'} <span class="t">${typeOf(field)}</span>${field.description ? ` <span class="d">— ${inline(field.description)}</span>` : ''}${schemaHtml(field, depth + 1)}</li>`,
   );
   return `<ul>${fields.join('')}</ul>`;
 }
-
-const ACCESS_WORDS: Record<string, string> = {
-  anyone: 'Anyone',
-  signedIn: 'Signed in (bearer)',
-  adminOnly: 'Admins only (bearer)',
-  selfOrAdmin: 'The user in the path, or an admin (bearer)',
-  selfOnly: 'The user in the path (bearer)',
-  firebaseIdToken: 'A Firebase ID token (bearer)',
-  stripeSignature: "Stripe's signature",
-};
 
 function operationHtml(method: string, path: string, op: Json): string {
   const parameters = (op.parameters as Json[] | undefined) ?? [];
@@ -118,12 +114,19 @@ function operationHtml(method: string, path: string, op: Json): string {
         : type
           ? ` <code>${escape(type)}</code>`
           : '';
-      return `<dt>${escape(status)}</dt><dd>${escape(answer.description ?? '')}${shape}</dd>`;
+      return `<dt>${escape(status)}</dt><dd>${inline(answer.description)}${shape}</dd>`;
     })
     .join('');
   const id = escape(op.operationId ?? `${method} ${path}`);
   return `<article id="${id}"><h3><span class="m">${escape(method.toUpperCase())}</span> <code>/api${escape(path)}</code> ${escape(op.summary ?? '')}</h3>
-<p class="access">${escape(ACCESS_WORDS[String(op['x-access'])] ?? '')} · <code>${id}</code></p>${prose(op.description)}${params('path', 'Path')}${params('query', 'Query')}${bodyHtml}<h4>Answers</h4><dl>${answers}</dl></article>`;
+<p class="access"><code>${id}</code>${
+    op.security
+      ? ` · ${(op.security as Json[])
+          .flatMap((s) => Object.keys(s))
+          .map(escape)
+          .join(', ')}`
+      : ''
+  }</p>${prose(op.description)}${params('path', 'Path')}${params('query', 'Query')}${bodyHtml}<h4>Answers</h4><dl>${answers}</dl></article>`;
 }
 
 export function docsPage(document: OpenApiDocument): string {
