@@ -1,13 +1,11 @@
 // The API as typed functions, api.<group>.<name>(input, options), shaped by the contracts
 // (src/lib/contracts/api.ts): the input's `params`, `query` and `body` and the answer are checked at
-// compile time. At run time only each call's method and path are here (__API_ROUTES__, written by the
-// build from the same contracts: no schema is bundled). A transport sends the call (client/api.ts: ky
-// with the session's token; client/public-api.ts: plain fetch for the public reads of light pages).
+// compile time. At run time only each call's method and path are here (a table the build writes from
+// the same contracts: no schema is bundled). A transport sends the call (client/api.ts: ky with the
+// session's token; client/public-api.ts: plain fetch for the public reads of light pages).
 import type { ApiContracts } from '../lib/contracts/api';
 import type { Input, Output, RouteContract } from '../lib/contracts/route';
 import type { RouteEntry, RouteTable } from '../lib/contracts/route-table';
-
-declare const __API_ROUTES__: RouteTable;
 
 export const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';
 
@@ -42,6 +40,19 @@ export type ApiClient = {
   };
 };
 
+/** Whether a call is a public read answered with JSON (`cached` in its contract, route-table.ts's isPublicJsonRead). */
+type PublicJsonRead<C> = C extends { cached: true; method: 'get' }
+  ? C extends { responses: { 200: { type: string } } }
+    ? false
+    : true
+  : false;
+type PublicCalls<G extends keyof ApiContracts> = {
+  [N in keyof ApiContracts[G] as PublicJsonRead<ApiContracts[G][N]> extends true ? N : never]: ApiClient[G][N &
+    keyof ApiClient[G]];
+};
+/** The light pages' client (client/public-api.ts): the public reads only. */
+export type PublicApi = { [G in keyof ApiContracts as keyof PublicCalls<G> extends never ? never : G]: PublicCalls<G> };
+
 /** A call as a transport sends it: the method, the URL under the API's base, the body, whether a file comes back. */
 export interface Request {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -66,10 +77,10 @@ export function urlOf(
   return `${API_BASE.replace(/\/$/, '')}${filled}${search ? `?${search}` : ''}`;
 }
 
-/** The typed API over a transport. */
-export function apiClient(send: Transport): ApiClient {
+/** The typed API over a transport: the calls of `table` (written by the build from the contracts). */
+export function apiClient<T extends ApiClient | PublicApi>(send: Transport, table: RouteTable): T {
   const client: Record<string, Record<string, unknown>> = {};
-  for (const [group, calls] of Object.entries(__API_ROUTES__)) {
+  for (const [group, calls] of Object.entries(table)) {
     client[group] = {};
     for (const [name, [method, path, file]] of Object.entries(calls) as [string, RouteEntry][]) {
       const call = (
@@ -79,5 +90,5 @@ export function apiClient(send: Transport): ApiClient {
       client[group][name] = Object.assign(call, { route: `${method} ${path}` });
     }
   }
-  return client as ApiClient;
+  return client as T;
 }

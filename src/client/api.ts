@@ -3,7 +3,8 @@
 // session's handler (client/session.ts registers it when it loads): it renews the token for one retry,
 // or signs the user out and sends them to /login. This module never imports the session.
 import ky, { isHTTPError, type Options } from 'ky';
-import { apiClient, type CallOptions, type Request } from './api-calls';
+import type { RouteTable } from '../lib/contracts/route-table';
+import { apiClient, type ApiClient, type CallOptions, type Request } from './api-calls';
 import { accessToken } from './session-store';
 
 const client = ky.create({
@@ -121,7 +122,10 @@ function send({ method, url, body, file }: Request, { onProgress, fileName, ...o
   }, renewable);
 }
 
-export const api = apiClient(send);
+/** Every call's method and path, written by the build from the contracts (astro.config.mjs). */
+declare const __API_ROUTES__: RouteTable;
+
+export const api = apiClient<ApiClient>(send, __API_ROUTES__);
 
 export const enc = encodeURIComponent;
 

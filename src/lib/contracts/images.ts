@@ -26,10 +26,10 @@ export const imagesContract = {
     path: '/images/{name}',
     summary: 'An uploaded image',
     description: "The name is the content's hash, so the answer never changes: cached for a year.",
+    cached: true,
     params: z.object({ name: z.string() }),
     responses: {
       200: { description: 'The image', type: 'image/*' },
-      304: { description: 'Not modified (If-None-Match)' },
       404: refusal('No such image'),
     },
   }),

@@ -39,6 +39,7 @@ export const metaContract = {
     method: 'get',
     path: '/openapi.json',
     summary: 'This description of the API (OpenAPI 3.1)',
+    cached: true,
     responses: { 200: { description: 'The document', schema: z.looseObject({ openapi: z.string() }) } },
   }),
   docs: route({

@@ -24,6 +24,12 @@ export interface RouteContract {
   path: string;
   summary: string;
   description?: string;
+  /**
+   * A public read: the same answer for everyone, with an ETag (a repeat with If-None-Match is a 304),
+   * answered again from the server's memory until what it shows changes. The light pages' client
+   * (client/public-api.ts) knows these calls only.
+   */
+  cached?: true;
   /** One schema per path parameter (each checked apart, as its own value). */
   params?: z.ZodObject;
   query?: z.ZodObject;

@@ -12,8 +12,9 @@ export const toolsContract = {
     method: 'get',
     path: '/tools',
     summary: 'The catalogue, or a page of it',
+    cached: true,
     description:
-      "Without `limit` or `cursor`, every tool, newest first (the spec's array; public, cached with an ETag). With either, a page `{items, total, nextCursor}` (Manage products); an admin's page has each tool's low-stock level, and `sort=low-stock` (admins only) lists the tools below it first.",
+      "Without `limit` or `cursor`, every tool, newest first (the spec's array; the cached public read). With either, a page `{items, total, nextCursor}` (Manage products); an admin's page has each tool's low-stock level, and `sort=low-stock` (admins only) lists the tools below it first.",
     query: pagingQuerySchema.extend({
       sort: z.enum(['newest', 'low-stock'], { error: 'sort must be newest or low-stock' }).default('newest'),
     }),
@@ -30,7 +31,7 @@ export const toolsContract = {
     method: 'get',
     path: '/tools/{id}',
     summary: 'One tool',
-    description: 'Public, cached with an ETag.',
+    cached: true,
     params: idParams,
     responses: { 200: { description: 'The tool', schema: toolSchema }, 404: noTool },
   }),

@@ -77,6 +77,8 @@ const REFUSALS: Record<number, string> = {
   503: "The store's database is unavailable or cannot save now: try again after Retry-After seconds",
 };
 
+const CACHED = 'A public read: the same answer for everyone, with an ETag (ask again with If-None-Match for a 304).';
+
 /** A rate limit's window in words. */
 const per = (ms: number) => (ms === 60_000 ? 'a minute' : ms === 3_600_000 ? 'an hour' : `in ${ms / 60_000} minutes`);
 
@@ -104,6 +106,7 @@ function statuses(contract: RouteContract, guard: Guard, middleware: Middleware[
     add(415);
   }
   if (middleware.some((m) => m.rateLimit)) add(429);
+  if (contract.cached) all.set(304, { description: 'Not modified: the answer has the ETag sent as If-None-Match' });
   add(503);
   return all;
 }
@@ -134,7 +137,9 @@ function document(
     operationId: `${named.group}.${named.name}`,
     tags: [named.group],
     summary: contract.summary,
-    description: [contract.description, access.says, ...limits].filter(Boolean).join('\n\n'),
+    description: [contract.description, access.says, contract.cached ? CACHED : undefined, ...limits]
+      .filter(Boolean)
+      .join('\n\n'),
     ...(access.security ? { security: [{ [access.security]: [] }] } : {}),
     'x-access': guard.access,
     request: {
