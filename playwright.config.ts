@@ -42,6 +42,8 @@ export default defineConfig({
       ORDER_HOLD_MINUTES: '1440',
       // Every browser test signs in from 127.0.0.1; the default 30 a minute is for real clients.
       SIGN_IN_RATE_LIMIT: '1000',
+      // Every API answer the pages get is checked against its contract (a mismatch is a 500 naming it).
+      CHECK_RESPONSES: '1',
     },
   },
 });

@@ -53,6 +53,10 @@ export function codeOf(file: string): string {
   return [...text].map((ch, i) => (keep[i] || ch === '\n' ? ch : ' ')).join('');
 }
 
+/** A source's syntax tree (TypeScript's own parser: comments and strings are never read as code). */
+export const sourceOf = (file: string, code: string) =>
+  ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+
 function resolve(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const bare = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier.replace(/\?.*$/, '')));
@@ -74,14 +78,7 @@ const cache = new Map<string, Parsed>();
 export function parse(file: string): Parsed {
   const hit = cache.get(file);
   if (hit) return hit;
-  const code = codeOf(file);
-  const source = ts.createSourceFile(
-    file,
-    code,
-    ts.ScriptTarget.Latest,
-    true,
-    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const source = sourceOf(file, codeOf(file));
   const imports: ImportEdge[] = [];
   const reExports: ReExport[] = [];
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;

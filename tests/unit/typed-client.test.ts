@@ -4,7 +4,7 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/lib/contracts/api';
-import { codeOf, sourceFiles } from './source-graph';
+import { codeOf, sourceFiles, sourceOf } from './source-graph';
 
 /** The client's own modules: the only code that turns a call into a request. */
 const CLIENT = new Set(['src/client/api.ts', 'src/client/api-calls.ts', 'src/client/public-api.ts']);
@@ -20,13 +20,7 @@ interface Finding {
 }
 
 function findings(file: string, code: string): Finding[] {
-  const source = ts.createSourceFile(
-    file,
-    code,
-    ts.ScriptTarget.Latest,
-    true,
-    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const source = sourceOf(file, code);
   const found: Finding[] = [];
   const at = (node: ts.Node, what: string) =>
     found.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what });

@@ -9,8 +9,8 @@ import type { AppEnv, Deps } from '../types.ts';
 import { docsPage, docsPolicy } from './docs-page.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi.ts';
 
-/** The API's version in its document: the store's (package.json). */
-const VERSION = '0.1.0';
+/** The API's version in its document: the major part moves only when a call changes incompatibly. */
+const VERSION = '1.0.0';
 
 /** `api`: the API these routes describe, read once its routers are all mounted (at the first call). */
 export function metaRoutes(deps: Deps, api: () => OpenAPIHono<AppEnv>) {
