@@ -54,8 +54,8 @@ function typeOf(s: Json): string {
   if (words === 'array' && s.items) words = `array of ${typeOf(s.items as Json)}`;
   const limits: string[] = [];
   for (const [key, word] of [
-    ['minLength', 'at least %s characters'],
-    ['maxLength', 'at most %s characters'],
+    ['minLength', 'at least %s character(s)'],
+    ['maxLength', 'at most %s character(s)'],
     ['minimum', '≥ %s'],
     ['exclusiveMinimum', '> %s'],
     ['maximum', '≤ %s'],
@@ -66,7 +66,11 @@ function typeOf(s: Json): string {
     ['default', 'default <code>%s</code>'],
   ] as const)
     if (s[key] !== undefined)
-      limits.push(word.replace('%s', escape(key === 'default' ? JSON.stringify(s[key]) : s[key])));
+      limits.push(
+        word
+          .replace('%s', escape(key === 'default' ? JSON.stringify(s[key]) : s[key]))
+          .replace('(s)', s[key] === 1 ? '' : 's'),
+      );
   if (types.includes('null')) limits.push('or null');
   return [words, ...limits].filter(Boolean).join(', ');
 }
@@ -148,7 +152,7 @@ export function docsPage(document: OpenApiDocument): string {
     )
     .join('');
   const title = escape(document.info.title);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${STYLE}</style></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${STYLE}</style></head><body>
 <header><h1>${title} <small class="t">${escape(document.info.version)}</small></h1>${prose(document.info.description)}
 <p>The same as OpenAPI 3.1: <a href="/api/openapi.json">/api/openapi.json</a> (for client generators and API tools).</p></header>
 <nav aria-label="Calls"><ul>${[...contents].map(([tag, items]) => `<li><a href="#tag-${escape(tag)}">${escape(tag)}</a><ul>${items.join('')}</ul></li>`).join('')}</ul></nav>

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { metaContract } from '../../lib/contracts/meta.ts';
 import { anyone } from '../auth/guards.ts';
+import { compressHtml } from '../compress-html.ts';
 import { cachedJson } from '../http/cache.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import type { AppEnv, Deps } from '../types.ts';
@@ -43,7 +44,8 @@ export function metaRoutes(deps: Deps, api: () => OpenAPIHono<AppEnv>) {
         c.header('Cache-Control', 'public, max-age=0, must-revalidate');
         c.header('ETag', page.etag);
         if (c.req.header('if-none-match') === page.etag) return c.body(null, 304);
-        return c.html(page.html);
+        // ~130 kB of HTML: sent compressed, as the pages rendered on request are.
+        return compressHtml(c.req.raw, c.html(page.html));
       }).app
   );
 }
