@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
 import { cspDirectives } from './src/lib/csp.mjs';
 import { contentCheckIntegration } from './scripts/lib/content-check.ts';
+import { apiContracts } from './src/lib/contracts/api.ts';
+import { isPublicJsonRead, routeTable } from './src/lib/contracts/route-table.ts';
 
 // `.env` as the server reads it (src/server/main.ts); variables already set win.
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -81,6 +83,12 @@ export default defineConfig({
   },
   vite: {
     plugins: [tailwindcss()],
+    // Each API call's method and path, from the contracts, for the browser's typed client (client/api.ts),
+    // and the public reads' alone for the light pages' (client/public-api.ts).
+    define: {
+      __API_ROUTES__: JSON.stringify(routeTable(apiContracts)),
+      __API_PUBLIC_READS__: JSON.stringify(routeTable(apiContracts, isPublicJsonRead)),
+    },
     build: { assetsInlineLimit: 0 },
   },
 });

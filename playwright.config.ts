@@ -63,6 +63,8 @@ export default defineConfig({
       SIGN_IN_RATE_LIMIT: '1000',
       // The webhook receivers of tests/e2e/webhooks.spec.ts listen on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE: '1',
+      // Every API answer the pages get is checked against its contract (a mismatch is a 500 naming it).
+      CHECK_RESPONSES: '1',
     },
   },
 });

@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import { apiContracts } from './src/lib/contracts/api.ts';
+import { isPublicJsonRead, routeTable } from './src/lib/contracts/route-table.ts';
 
 const api = (name: string, db: 'pglite' | 'postgres') => ({
   test: {
@@ -13,6 +15,11 @@ const api = (name: string, db: 'pglite' | 'postgres') => ({
 });
 
 export default defineConfig({
+  // The browser client's table of calls, as astro.config.mjs writes it into the pages.
+  define: {
+    __API_ROUTES__: JSON.stringify(routeTable(apiContracts)),
+    __API_PUBLIC_READS__: JSON.stringify(routeTable(apiContracts, isPublicJsonRead)),
+  },
   test: {
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'silent' } } },

@@ -5,6 +5,7 @@ import type { Tool } from '../lib/entities';
 import { messages } from '../lib/messages';
 import { quantityError } from '../lib/rules';
 import { addCartItem, cartQuantity } from './cart';
+import { publicApi } from './public-api';
 
 type LiveTool = Pick<Tool, 'name' | 'price' | 'minimumOrderQuantity' | 'availableQuantity' | 'priceBreaks' | 'packSize' | 'quoteAbove'>;
 
@@ -33,10 +34,9 @@ function wire(control: HTMLElement) {
 
   // The page may be older than the stock: read the tool once, when the shopper first reaches for it.
   const refresh = () =>
-    (live ??= fetch(`/api/tools/${toolId}`)
-      .then((r) => (r.ok ? (r.json() as Promise<LiveTool>) : undefined))
-      .then((tool) => {
-        if (!tool) return;
+    (live ??= publicApi.tools
+      .get({ params: { id: toolId } })
+      .then((tool: LiveTool) => {
         data.name = tool.name;
         data.price = String(tool.price);
         data.min = String(tool.minimumOrderQuantity);

@@ -1,13 +1,13 @@
-// The one HTTP client of the browser (ky). Protected calls carry the stored access token; a 401 goes
-// to the session's handler (client/session.ts registers it when it loads): it renews the token for
-// one retry, or signs the user out and sends them to /login. This module never imports the session.
+// The browser's API client: api.<group>.<name>(input, options), typed by the contracts
+// (client/api-calls.ts), sent with ky. Protected calls carry the stored access token; a 401 goes to the
+// session's handler (client/session.ts registers it when it loads): it renews the token for one retry,
+// or signs the user out and sends them to /login. This module never imports the session.
 import ky, { isHTTPError, type Options } from 'ky';
+import type { RouteTable } from '../lib/contracts/route-table';
+import { apiClient, type ApiClient, type CallOptions, type Request } from './api-calls';
 import { accessToken } from './session-store';
 
-const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';
-
 const client = ky.create({
-  prefix: API_BASE,
   retry: 0,
   timeout: 20_000,
   hooks: {
@@ -19,8 +19,6 @@ const client = ky.create({
     ],
   },
 });
-
-type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** A failed upload sent through XHR, shaped like ky's HTTPError where errorMessage/httpStatus read it. */
 class UploadHttpError extends Error {
@@ -37,10 +35,10 @@ class UploadHttpError extends Error {
  * fetch cannot report upload progress over HTTP/1.1 (streamed request bodies need HTTP/2 in
  * Chromium), so uploads that want progress go through XMLHttpRequest, with the same token.
  */
-function xhrUpload<T>(path: string, body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+function xhrUpload(url: string, body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<unknown> {
+  return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE.replace(/\/$/, '')}/${path.replace(/^\//, '')}`);
+    xhr.open('POST', url);
     xhr.responseType = 'json';
     xhr.timeout = 60_000;
     const token = accessToken();
@@ -51,7 +49,7 @@ function xhrUpload<T>(path: string, body: FormData, onProgress: (fraction: numbe
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
-        resolve(xhr.response as T);
+        resolve(xhr.response);
       } else reject(new UploadHttpError(xhr.status, xhr.response));
     };
     xhr.onerror = () => reject(new TypeError('Network error'));
@@ -96,35 +94,38 @@ async function withRenewal<T>(send: () => Promise<T>, renewable: boolean): Promi
   }
 }
 
-function call<T>(method: Method, path: string, options: Options = {}): Promise<T> {
-  return withRenewal(() => client[method](path.replace(/^\//, ''), options).json<T>(), !options.headers);
+/** A file the API serves as an attachment: its bytes and the name its Content-Disposition gives. */
+async function download(response: Response, fallbackName: string) {
+  const disposition = response.headers.get('content-disposition')?.slice(0, 300) ?? '';
+  const name = /filename="([^"/\\]{1,200})"/.exec(disposition)?.[1] ?? fallbackName;
+  return { blob: await response.blob(), name };
 }
 
-export interface UploadOptions {
-  /** Called with 0…1 as the file goes up. */
-  onProgress?: (fraction: number) => void;
-  signal?: AbortSignal;
+/** One call through ky: JSON (or a CSV, a form) out; JSON, or a file, back. */
+function send({ method, url, body, file }: Request, { onProgress, fileName, ...options }: CallOptions): Promise<unknown> {
+  // A call that brings its own authorization (the sign-in exchange) is not the session's to renew.
+  const renewable = !options.headers;
+  if (body instanceof FormData && onProgress)
+    return withRenewal(() => xhrUpload(url, body, onProgress, options.signal), renewable);
+  const payload: Options =
+    body === undefined
+      ? {}
+      : body instanceof FormData
+        ? { body, timeout: 60_000 }
+        : typeof body === 'string' || body instanceof Blob
+          ? { body: new Blob([body], { type: 'text/csv' }), timeout: 120_000 }
+          : { json: body };
+  return withRenewal(async () => {
+    const response = await client(url, { method, ...payload, ...(file ? { timeout: 120_000 } : {}), ...options });
+    if (file) return download(response, fileName ?? url.slice(url.lastIndexOf('/') + 1));
+    return response.status === 204 ? undefined : response.json();
+  }, renewable);
 }
 
-export const api = {
-  get: <T>(path: string, options?: Options) => call<T>('get', path, options),
-  post: <T>(path: string, json?: unknown, options?: Options) => call<T>('post', path, { ...options, json }),
-  put: <T>(path: string, json?: unknown, options?: Options) => call<T>('put', path, { ...options, json }),
-  delete: <T>(path: string, options?: Options) => call<T>('delete', path, options),
-  /** A file the API serves as an attachment: its bytes and the name its Content-Disposition gives. */
-  download: (path: string, fallbackName: string) =>
-    withRenewal(async () => {
-      const response = await client.get(path.replace(/^\//, ''), { timeout: 120_000 });
-      const disposition = response.headers.get('content-disposition')?.slice(0, 300) ?? '';
-      const name = /filename="([^"/\\]{1,200})"/.exec(disposition)?.[1] ?? fallbackName;
-      return { blob: await response.blob(), name };
-    }, true),
-  /** Multipart upload (the image endpoint), with progress when asked for. */
-  upload: <T>(path: string, body: FormData, { onProgress, signal }: UploadOptions = {}) =>
-    onProgress
-      ? withRenewal(() => xhrUpload<T>(path, body, onProgress, signal), true)
-      : call<T>('post', path, { body, timeout: 60_000, signal }),
-};
+/** Every call's method and path, written by the build from the contracts (astro.config.mjs). */
+declare const __API_ROUTES__: RouteTable;
+
+export const api = apiClient<ApiClient>(send, __API_ROUTES__);
 
 export const enc = encodeURIComponent;
 

@@ -19,7 +19,7 @@ export function sendContact(form: HTMLFormElement) {
         return;
       }
       error.textContent = '';
-      await api.post('contact', parsed.data).catch((e: unknown) => {
+      await api.contact.send({ body: parsed.data }).catch((e: unknown) => {
         throw new Error(errorMessage(e));
       });
       form.reset();

@@ -1,7 +1,7 @@
 // The session's actions: the only code that signs in, signs out or changes the session stores. It
 // also answers the API client's refused tokens (renew once, else sign out), registered on load below.
 import type { User } from 'firebase/auth';
-import { api, enc, onUnauthorized } from './api';
+import { api, onUnauthorized } from './api';
 import { $authLoading, $isAdmin, $user, accessToken, storeSession, type SessionUser } from './session-store';
 import { safeRedirectPath } from '../lib/redirect';
 import { loginPath } from './session-keys';
@@ -20,7 +20,7 @@ const snapshot = (u: User): SessionUser => ({
 async function exchange(user: User, forceRefresh = false): Promise<string> {
   const idToken = await user.getIdToken(forceRefresh);
   const email = user.email!.toLowerCase();
-  const { token } = await api.put<{ token: string }>(`user/${enc(email)}`, { email }, { headers: { authorization: `Bearer ${idToken}` } });
+  const { token } = await api.users.signIn({ params: { email }, body: { email } }, { headers: { authorization: `Bearer ${idToken}` } });
   return token;
 }
 
@@ -123,7 +123,7 @@ export async function changePassword(currentPassword: string, newPassword: strin
 export async function deleteAccount(proof: Proof) {
   const user = await reauthenticate(proof);
   const idToken = await user.getIdToken();
-  await api.delete('account', { json: { idToken } });
+  await api.account.remove({ body: { idToken } });
   // The sign-in account is gone already; only this browser's copy of it is left to drop.
   await signOut().catch(() => storeSession(null));
 }
@@ -165,7 +165,7 @@ export function refreshAdmin(): Promise<boolean> {
     return Promise.resolve(false);
   }
   if (adminCheck?.email !== email) {
-    const admin = api.get<{ admin: boolean }>(`admin/${enc(email)}`).then((answer) => answer.admin);
+    const admin = api.users.isAdmin({ params: { email } }).then((answer) => answer.admin);
     const check = { email, admin };
     admin.catch(() => {
       if (adminCheck === check) adminCheck = null;

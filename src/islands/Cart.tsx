@@ -3,7 +3,7 @@
 // and checkout: one order of every line (POST /api/orders), signed in; or a quote for the whole cart.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, enc, httpStatus } from '../client/api';
+import { api, httpStatus } from '../client/api';
 import { $cart, acceptCurrent, removeCartItem, setQuantity, type CartLine } from '../client/cart';
 // Loaded for its effect: the session module renews a refused token at checkout (it registers with
 // the API client on load) and loads no Firebase.
@@ -37,7 +37,7 @@ export default function Cart() {
       Promise.all(
         ids.map(async (id) => {
           try {
-            return [id, await api.get<Tool>(`tools/${enc(id)}`, { cache: 'no-cache' })] as const;
+            return [id, await api.tools.get({ params: { id } }, { cache: 'no-cache' })] as const;
           } catch (error) {
             if (httpStatus(error) === 404) return [id, 'gone'] as const;
             throw error;

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { authErrorMessage } from '../lib/auth-errors';
 import { messages } from '../lib/messages';
 import { emailSchema, fieldErrors, loginSchema } from '../lib/schemas';
+import { publicApi } from '../client/public-api';
 import { toast } from '../client/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
@@ -153,9 +154,9 @@ function useOrderingTool(search: string): string | null {
   useEffect(() => {
     if (!id) return;
     let current = true;
-    fetch(`/api/tools/${id}`)
-      .then((r) => (r.ok ? (r.json() as Promise<{ name: string }>) : null))
-      .then((tool) => current && tool && setName({ id, name: tool.name }))
+    publicApi.tools
+      .get({ params: { id } })
+      .then((tool) => current && setName({ id, name: tool.name }))
       .catch(() => {});
     return () => {
       current = false;

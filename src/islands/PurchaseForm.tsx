@@ -5,7 +5,7 @@
 // form asks for a quote instead.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, enc, errorMessage } from '../client/api';
+import { api, errorMessage } from '../client/api';
 import { addCartItem, cartQuantity } from '../client/cart';
 import { $user } from '../client/session-store';
 import { toast } from '../client/toast';
@@ -50,7 +50,7 @@ function Purchase({ initial }: { initial: Tool }) {
   /** The live tool: stock and limits as they are now, not as they were at build time. */
   const refresh = useCallback(
     () =>
-      api.get<Tool>(`tools/${enc(initial._id)}`, { cache: 'no-cache' }).then((live) => {
+      api.tools.get({ params: { id: initial._id } }, { cache: 'no-cache' }).then((live) => {
         setTool(live);
         for (const el of document.querySelectorAll('[data-live-stock]'))
           el.textContent = String(live.availableQuantity);
@@ -70,11 +70,13 @@ function Purchase({ initial }: { initial: Tool }) {
     if (Object.keys(next).length) return;
     setBusy(true);
     try {
-      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('booking', {
-        toolId: tool._id,
-        quantity: Number(values.quantity),
-        ...deliveryJson(values),
-        ...(totals.applied ? { discountCode: totals.applied } : {}),
+      const result = await api.orders.create({
+        body: {
+          toolId: tool._id,
+          quantity: Number(values.quantity),
+          ...deliveryJson(values),
+          ...(totals.applied ? { discountCode: totals.applied } : {}),
+        },
       });
       if (result.acknowledged) {
         setCarted(null);

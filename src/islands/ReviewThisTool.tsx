@@ -5,7 +5,6 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/api';
 import { $user, accessToken } from '../client/session-store';
 import { toast } from '../client/toast';
-import type { ToolReviewEligibility } from '../lib/entities';
 import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../lib/limits';
 import { messages } from '../lib/messages';
 import { isRating, reviewErrors } from '../lib/review-rules';
@@ -40,8 +39,8 @@ export function ReviewThisTool({ toolId, hydrated, onPosted }: Props) {
     if (!signedIn) return;
     let current = true;
     const settle = (next: Status) => current && setAnswer({ key: `${key}:${attempt}`, status: next });
-    api
-      .get<ToolReviewEligibility>(`tools/${enc(toolId)}/reviews/eligibility`)
+    api.reviews
+      .eligibility({ params: { id: toolId } })
       .then((found) => settle(found.canReview ? 'can' : (found.reason ?? 'notBuyer')))
       .catch(() => settle('failed'));
     return () => {
@@ -138,11 +137,8 @@ function ReviewForm({
     }
     setBusy(true);
     try {
-      await api.post('review', {
-        name: values.name.trim(),
-        Messege: values.Messege.trim(),
-        ratings: Number(values.ratings),
-        toolId,
+      await api.reviews.create({
+        body: { name: values.name.trim(), Messege: values.Messege.trim(), ratings: Number(values.ratings), toolId },
       });
       toast.success(messages.reviewAdded);
       await onPosted();

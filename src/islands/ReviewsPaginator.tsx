@@ -23,7 +23,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
     first.current = false;
     setError(null);
     import('../client/api')
-      .then(({ api }) => api.get<ReviewsPage>(`reviews?limit=${size}&pageNumber=${page}`, { signal: controller.signal }))
+      .then(({ api }) => api.reviews.list({ query: { limit: size, pageNumber: page } }, { signal: controller.signal }))
       .then(setData)
       .catch((e: Error) => {
         if (e.name !== 'AbortError') setError('Could not load reviews. Please try again.');

@@ -3,7 +3,7 @@
 // server) and lets a buyer post one (ReviewThisTool). After a post it shows the fresh first page and
 // summary in place of the rendered ones (the page's kept HTML is dropped by the post on the server).
 import { useEffect, useState, type ReactNode } from 'react';
-import { api, enc } from '../client/api';
+import { api } from '../client/api';
 import type { ToolReview, ToolReviewsPage } from '../lib/entities';
 import { TOOL_PAGE_REVIEWS, TOOL_REVIEWS_PAGE_SIZE } from '../lib/limits';
 import { formatAverage, reviewCount } from '../lib/ratings';
@@ -36,14 +36,13 @@ export default function ToolReviews({ toolId, count, average, shown, nextCursor,
 
   const summary = fresh ?? { count, average };
   const showing = (fresh ? fresh.services.length : shown) + more.length;
-  const base = `tools/${enc(toolId)}/reviews`;
 
   async function showMore() {
     if (!cursor) return;
     setLoading(true);
     setFailed(false);
     try {
-      const page = await api.get<ToolReviewsPage>(`${base}?limit=${TOOL_REVIEWS_PAGE_SIZE}&cursor=${enc(cursor)}`);
+      const page = await api.reviews.ofTool({ params: { id: toolId }, query: { limit: TOOL_REVIEWS_PAGE_SIZE, cursor } });
       setMore((old) => [...old, ...page.services]);
       setCursor(page.nextCursor);
     } catch {
@@ -56,7 +55,7 @@ export default function ToolReviews({ toolId, count, average, shown, nextCursor,
   /** A review was posted: read the first page again (its kept copies were dropped by the post). */
   async function refresh(): Promise<boolean> {
     try {
-      const page = await api.get<ToolReviewsPage>(`${base}?limit=${TOOL_PAGE_REVIEWS}`, { cache: 'no-cache' });
+      const page = await api.reviews.ofTool({ params: { id: toolId }, query: { limit: TOOL_PAGE_REVIEWS } }, { cache: 'no-cache' });
       setFresh(page);
       setMore([]);
       setCursor(page.nextCursor);
@@ -69,8 +68,8 @@ export default function ToolReviews({ toolId, count, average, shown, nextCursor,
   useEffect(() => {
     if (!clamped) return;
     let current = true;
-    api
-      .get<ToolReviewsPage>(`tools/${enc(toolId)}/reviews?limit=${shown}`)
+    api.reviews
+      .ofTool({ params: { id: toolId }, query: { limit: shown } })
       .then((page) => {
         if (!current) return;
         setFresh(page);

@@ -67,22 +67,3 @@ export function parsePriceBreaks(cell: string): { minQuantity: string; price: st
   if (pairs.some((m) => !m)) return undefined;
   return pairs.map((m) => ({ minQuantity: m![1], price: m![2] }));
 }
-
-export type ImportAction = 'create' | 'update' | 'error';
-
-/** One data row of an import: what it does (or why it cannot), by the line of the file it starts on. */
-export interface ImportRow {
-  row: number;
-  action: ImportAction;
-  /** The tool it updates (update). */
-  _id?: string;
-  name: string;
-  errors?: { column: string; message: string }[];
-}
-
-/** POST /import/tools's answer: every row, and the counts. */
-export interface ImportReport {
-  dryRun: boolean;
-  rows: ImportRow[];
-  summary: Record<ImportAction, number>;
-}

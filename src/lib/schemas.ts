@@ -5,7 +5,7 @@ import { messages } from './messages.ts';
 import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
 import { AUDIT_ACTION_TYPES } from './audit.ts';
-import { QUOTE_STATES } from './entities.ts';
+import { QUOTE_STATES } from './states.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.ts';
 
 // In the browser, zod probes `new Function` for its faster parsers; our CSP forbids eval, and the
@@ -258,24 +258,24 @@ export const reviewsQuerySchema = z.object({
   pageNumber: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
+const pageLimit = z.coerce
+  .number({ error: 'limit must be a whole number' })
+  .int('limit must be a whole number')
+  .min(1, 'limit must be at least 1')
+  .max(MAX_LIST_PAGE_SIZE, `limit must be at most ${MAX_LIST_PAGE_SIZE}`);
+const pageCursor = z.string().max(600, 'cursor is not valid').regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid');
+
 /**
- * Paging of GET /allusers, /booking, /booking/email/{email} and /tools: a page of `limit` rows after
- * `cursor` (the previous page's nextCursor, opaque). Asked with neither, those reads answer the spec's
- * plain array instead.
+ * Paging of a dashboard list: a page of `limit` rows after `cursor` (the previous page's nextCursor, opaque).
  */
-export const listPageQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_LIST_PAGE_SIZE, `limit must be at most ${MAX_LIST_PAGE_SIZE}`)
-    .default(LIST_PAGE_SIZE),
-  cursor: z
-    .string()
-    .max(600, 'cursor is not valid')
-    .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid')
-    .optional(),
-});
+export const listPageQuery = (defaultLimit: number) => z.object({ limit: pageLimit.default(defaultLimit), cursor: pageCursor.optional() });
+export const listPageQuerySchema = listPageQuery(LIST_PAGE_SIZE);
+
+/**
+ * Paging of GET /allusers, /booking, /booking/email/{email}, /quotes and /tools, which answer the spec's
+ * plain array when asked with neither `limit` nor `cursor`.
+ */
+export const pagingQuerySchema = z.object({ limit: pageLimit.optional(), cursor: pageCursor.optional() });
 
 /** GET /tools/{id}/reviews: `limit` reviews after `cursor` (the previous page's nextCursor, opaque). */
 export const toolReviewsQuerySchema = z.object({
@@ -365,8 +365,8 @@ export const orderExportQuerySchema = z
   .refine((o) => !o.from || !o.to || o.from <= o.to, { message: 'from must not be after to', path: ['to'] });
 export type OrderExportQuery = z.output<typeof orderExportQuerySchema>;
 
-/** GET /allusers?… (admin): a page of users whose email contains `q`. */
-export const userListQuerySchema = listPageQuerySchema.extend({
+/** GET /allusers?… (admin): with `q`, a page of users whose email contains it. */
+export const userListQuerySchema = pagingQuerySchema.extend({
   q: z.string().trim().toLowerCase().max(200, 'search must be at most 200 characters').optional(),
 });
 

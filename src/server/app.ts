@@ -1,4 +1,5 @@
 // Composes the API: one router per feature, mounted under /api. Nothing else lives here.
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { accountRoutes } from './account/account.routes.ts';
@@ -33,6 +34,7 @@ import { settingsService } from './settings/settings.service.ts';
 import { discountsRoutes } from './discounts/discounts.routes.ts';
 import { discountsService } from './discounts/discounts.service.ts';
 import { totalsRoutes } from './checkout/totals-preview.ts';
+import { metaRoutes } from './meta/meta.routes.ts';
 import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
 import { usersRoutes } from './users/users.routes.ts';
@@ -90,7 +92,10 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
   // A user's own account: a flow over the users, orders and reviews modules.
   const account = accountService(deps, { users, orders, checkout, reviews, tools });
 
-  const api = new Hono<AppEnv>()
+  // Every router binds its routes to their contracts (http/contract-router.ts), and mounting one here
+  // merges its part of the OpenAPI document into the API's (meta/openapi.ts).
+  const api = new OpenAPIHono<AppEnv>();
+  api
     // Only the public reads say how they may be cached (cachedJson, images); every other answer is
     // private or carries a secret (an access token, a client secret, a profile), so no cache keeps it.
     .use(async (c, next) => {
@@ -99,20 +104,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
       // The route that answered, for the request's trace (none matched: the path stays unnamed).
       if (c.req.routePath !== '/api/*') c.env?.route?.(c.req.routePath);
     })
-    // Liveness: the process answers. Readiness: the database answers and can take writes (migrations
-    // ran before the app was built; the disk has room; it is not read-only), so a proxy or orchestrator
-    // sends traffic only where it can be served.
-    .get('/health', (c) => c.json({ ok: true }))
-    .get('/ready', async (c) => {
-      await deps.db.query('SELECT 1');
-      const writable = await deps.db.writable();
-      if (!writable.ok)
-        return c.json(
-          { ok: false, database: deps.db.kind, error: { code: 'storage_unavailable', message: writable.reason } },
-          503,
-        );
-      return c.json({ ok: true, database: deps.db.kind });
-    })
+    .route('/', metaRoutes(deps, () => api))
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
     .route('/', ordersRoutes(deps, orders, checkout, { invoices, fulfilment, refunds }))

@@ -80,6 +80,11 @@ const envSchema = z.object({
   ASSET_GRACE_MINUTES: z.coerce.number().min(0).max(10_080).default(60),
   /** Let webhooks call loopback, private and link-local addresses (tests; a receiver on the shop's own network). */
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  /**
+   * Check every API answer against its contract (src/lib/contracts/): a mismatch becomes a 500 naming it.
+   * On by default in tests (NODE_ENV=test); the browser tests set it; a shop has no use for it.
+   */
+  CHECK_RESPONSES: z.enum(['0', '1']).optional(),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -119,6 +124,7 @@ function toConfig(e: Env) {
     adminEmails,
     orderHoldMs: e.ORDER_HOLD_MINUTES * 60_000,
     assetGraceMs: e.ASSET_GRACE_MINUTES * 60_000,
+    checkResponses: e.CHECK_RESPONSES === undefined ? e.NODE_ENV === 'test' : e.CHECK_RESPONSES === '1',
     maxUnpaidOrders: e.MAX_UNPAID_ORDERS,
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     bookingRateLimit: e.BOOKING_RATE_LIMIT,

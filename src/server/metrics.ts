@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { withoutTrailingSlashes } from '../lib/text.ts';
+import { routeTemplate } from './http/route-templates.ts';
 import { requestMetrics } from './request-metrics.ts';
 
 export interface PoolStats {
@@ -77,39 +78,6 @@ const m = create();
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-// Every API route with its ids replaced, so labels stay a small fixed set whatever the URLs.
-const API_ROUTES: [RegExp, string][] = [
-  [/^\/api\/(health|ready|tools|booking|allusers|review|reviews|create-payment-intent|sandbox\/confirm|images|contact|audit|webhooks\/stripe|settings|discounts|quote-totals)$/, '/api/$1'],
-  [/^\/api\/discounts\/[^/]+$/, '/api/discounts/:id'],
-  [/^\/api\/webhooks$/, '/api/webhooks'],
-  [/^\/api\/webhooks\/[^/]+$/, '/api/webhooks/:id'],
-  [/^\/api\/webhooks\/[^/]+\/(deliveries|resume)$/, '/api/webhooks/:id/$1'],
-  [/^\/api\/webhooks\/[^/]+\/deliveries\/[^/]+\/replay$/, '/api/webhooks/:id/deliveries/:deliveryId/replay'],
-  [/^\/api\/tools\/[^/]+\/(edit|ledger)$/, '/api/tools/:id/$1'],
-  [/^\/api\/(export\/tools\.csv|export\/orders\.csv|import\/tools)$/, '/api/$1'],
-  [/^\/api\/contact\/[^/]+\/read$/, '/api/contact/:id/read'],
-  [/^\/api\/quotes$/, '/api/quotes'],
-  [/^\/api\/quotes\/[^/]+$/, '/api/quotes/:id'],
-  [/^\/api\/quotes\/[^/]+\/(answer|accept|decline)$/, '/api/quotes/:id/$1'],
-  [/^\/api\/tools\/[^/]+$/, '/api/tools/:id'],
-  [/^\/api\/tools\/[^/]+\/reviews$/, '/api/tools/:id/reviews'],
-  [/^\/api\/tools\/[^/]+\/reviews\/eligibility$/, '/api/tools/:id/reviews/eligibility'],
-  [/^\/api\/tools\/dlt\/[^/]+$/, '/api/tools/dlt/:id'],
-  [/^\/api\/tool\/update\/[^/]+$/, '/api/tool/update/:id'],
-  [/^\/api\/user\/[^/]+$/, '/api/user/:email'],
-  [/^\/api\/admin\/[^/]+$/, '/api/admin/:email'],
-  [/^\/api\/userprofile\/[^/]+$/, '/api/userprofile/:email'],
-  [/^\/api\/userupdate\/[^/]+$/, '/api/userupdate/:email'],
-  [/^\/api\/allusers\/dlt\/[^/]+$/, '/api/allusers/dlt/:email'],
-  [/^\/api\/allusers\/makeadmin\/[^/]+$/, '/api/allusers/makeadmin/:email'],
-  [/^\/api\/booking\/email\/[^/]+$/, '/api/booking/email/:email'],
-  [/^\/api\/booking\/dlt\/[^/]+$/, '/api/booking/dlt/:id'],
-  [/^\/api\/booking\/ship\/[^/]+$/, '/api/booking/ship/:id'],
-  [/^\/api\/booking\/makepayment\/[^/]+$/, '/api/booking/makepayment/:id'],
-  [/^\/api\/booking\/[^/]+$/, '/api/booking/:id'],
-  [/^\/api\/images\/[^/]+$/, '/api/images/:name'],
-];
-
 /**
  * The route label of a request path: an API route with its ids as placeholders, or one of a few
  * groups for everything else (never the raw URL, whose ids and typos would grow labels without bound).
@@ -119,8 +87,7 @@ export function routeLabel(url: string): string {
   const query = url.indexOf('?');
   const path = withoutTrailingSlashes(query < 0 ? url : url.slice(0, query)) || '/';
   if (path === '/api' || path.startsWith('/api/')) {
-    for (const [pattern, label] of API_ROUTES) if (pattern.test(path)) return path.replace(pattern, label);
-    return '/api/other';
+    return routeTemplate(path) ?? '/api/other';
   }
   if (path === '/metrics') return '/metrics';
   if (path.startsWith('/_astro/')) return '/_astro/*';

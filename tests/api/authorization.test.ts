@@ -2,6 +2,8 @@
 // Each call carries a valid body for an existing resource, so only authorization decides the status.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiContracts } from '../../src/lib/contracts/api';
+import type { RouteContract } from '../../src/lib/contracts/route';
 import { signAccessToken } from '../../src/server/auth/jwt';
 import { ADMIN, ALICE, BOB, createTestStore, emulatorIdToken, idTokenFor, type TestStore } from './harness';
 import { ADDRESS, PHONE, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
@@ -23,7 +25,7 @@ interface Call {
 let store: TestStore;
 const access: Partial<Record<Caller, string>> = {};
 // Resources owned by the signed-in "user" (Alice), made in beforeAll.
-const fx = { webhookId: '', toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '', quoteId: '' };
+const fx = { webhookId: '', toolId: '', order: '', confirmedOrder: '', transactionId: '', paidOrder: '', clientSecret: '', contactId: '', quoteId: '', image: '' };
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${++serial}`;
 
@@ -168,7 +170,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['DELETE /webhooks/{id}',                        [401, 403, 403, 200], async () => ({ url: `/api/webhooks/${await webhook()}` })],
   ['POST /webhooks/{id}/resume',                   [401, 403, 403, 200], () => ({ url: `/api/webhooks/${fx.webhookId}/resume` })],
   ['GET /webhooks/{id}/deliveries',                [401, 403, 403, 200], () => ({ url: `/api/webhooks/${fx.webhookId}/deliveries?limit=5` })],
-  ['POST /webhooks/{id}/deliveries/{id}/replay',   [401, 403, 403, 200], async () => {
+  ['POST /webhooks/{id}/deliveries/{deliveryId}/replay',   [401, 403, 403, 200], async () => {
     const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1', [fx.webhookId]);
     return { url: `/api/webhooks/${fx.webhookId}/deliveries/${id}/replay` };
   }],
@@ -178,6 +180,12 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   ['POST /import/tools (a dry run)',               [401, 403, 403, 200], () => ({
     url: '/api/import/tools', body: `name,description,img,price,minimumOrderQuantity,availableQuantity\r\nImported mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30\r\n`,
     headers: { 'content-type': 'text/csv' } })],
+  ['GET /images/{name}',                           [200, 200, 200, 200], () => ({ url: fx.image })],
+  // The API about itself: alive, ready, and its description (issue 29).
+  ['GET /health',                                  [200, 200, 200, 200], () => ({ url: '/api/health' })],
+  ['GET /ready',                                   [200, 200, 200, 200], () => ({ url: '/api/ready' })],
+  ['GET /openapi.json',                            [200, 200, 200, 200], () => ({ url: '/api/openapi.json' })],
+  ['GET /docs',                                    [200, 200, 200, 200], () => ({ url: '/api/docs' })],
   ['POST /contact',                                [201, 201, 201, 201], () => ({
     url: '/api/contact', json: { name: 'Visitor', email: 'visitor@example.com', message: 'Do you ship to Chittagong?' }, headers: { 'x-test-ip': `contact-${unique()}` } })],
 ];
@@ -195,6 +203,9 @@ beforeAll(async () => {
   const intentOrder = await placeOrder(store, access.user!, fx.toolId);
   fx.clientSecret = (await store.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })).data.clientSecret;
   fx.quoteId = await aliceQuote();
+  const form = new FormData();
+  form.append('image', new Blob([tinyPng()], { type: 'image/png' }), 'dot.png');
+  fx.image = (await store.request('POST', '/api/images', { token: access.admin, body: form })).data.data.url;
   fx.contactId = (await store.request('POST', '/api/contact', {
     json: { name: 'Visitor', email: 'visitor@example.com', message: 'Is the anvil in stock?' }, headers: { 'x-test-ip': 'authorization-fixture' } })).data.insertedId;
 });
@@ -202,7 +213,29 @@ afterAll(() => store.close());
 
 // The public reads: the same answer for everyone, cached by browsers and proxies (ETag). Every other
 // answer is private or carries a secret (an access token, a client secret), so no cache may keep it.
-const PUBLIC_READS = new Set(['GET /tools', 'GET /tools?limit= (a page)', 'GET /tools/{id}', 'GET /reviews', 'GET /tools/{id}/reviews']);
+const PUBLIC_READS = new Set([
+  'GET /tools',
+  'GET /tools?limit= (a page)',
+  'GET /tools/{id}',
+  'GET /reviews',
+  'GET /tools/{id}/reviews',
+  'GET /images/{name}',
+  'GET /openapi.json',
+  'GET /docs',
+]);
+
+/** Calls the table leaves to their own suites, each with its reason. */
+const ELSEWHERE: Record<string, string> = {
+  'POST /webhooks/stripe': "only with Stripe configured; Stripe's signature decides (payments.test.ts)",
+};
+
+it('has a row for every call the contracts declare (src/lib/contracts/)', () => {
+  const rows = new Set(TABLE.map(([call]) => call.split(/[ ?]/).slice(0, 2).join(' ')));
+  const calls = Object.values(apiContracts).flatMap((group) =>
+    Object.values(group as Record<string, RouteContract>).map((c) => `${c.method.toUpperCase()} ${c.path}`),
+  );
+  expect(calls.filter((call) => !rows.has(call) && !(call in ELSEWHERE))).toEqual([]);
+});
 
 describe('who may call what', () => {
   for (const [call, statuses, make] of TABLE) {

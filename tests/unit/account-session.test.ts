@@ -43,7 +43,7 @@ vi.mock('firebase/auth', () => ({
   updatePassword,
   signOut,
 }));
-vi.mock('../../src/client/api', () => ({ api: { delete: del }, enc: encodeURIComponent, onUnauthorized: () => {} }));
+vi.mock('../../src/client/api', () => ({ api: { account: { remove: del } }, onUnauthorized: () => {} }));
 
 beforeEach(() => {
   calls.length = 0;
@@ -68,7 +68,7 @@ describe('account actions', () => {
     expect(await signInMethods()).toEqual({ password: false, google: true });
     await deleteAccount({ google: true });
     expect(reauthenticateWithPopup).toHaveBeenCalledWith(user, expect.anything(), { resolver: 'popup' });
-    expect(del).toHaveBeenCalledWith('account', { json: { idToken: 'fresh-id-token' } });
+    expect(del).toHaveBeenCalledWith({ body: { idToken: 'fresh-id-token' } });
     expect(calls).toEqual(['popup', 'DELETE /account', 'signOut']);
     expect(storage.has('accessToken')).toBe(false);
     expect($user.get()).toBeNull();

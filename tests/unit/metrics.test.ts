@@ -40,6 +40,12 @@ describe('route labels', () => {
     expect(routeLabel('/api/tools/65f0c0ffee/edit')).toBe('/api/tools/:id/edit');
     expect(routeLabel('/api/discounts/65f0c0ffee')).toBe('/api/discounts/:id');
     expect(routeLabel('/api/quote-totals')).toBe('/api/quote-totals');
+    // Every route the contracts declare has its label (the after-sale calls too), the most literal first.
+    expect(routeLabel('/api/booking/deliver/abc')).toBe('/api/booking/deliver/:id');
+    expect(routeLabel('/api/booking/abc/invoice')).toBe('/api/booking/:id/invoice');
+    expect(routeLabel('/api/booking/email/invoice')).toBe('/api/booking/email/:email');
+    expect(routeLabel('/api/emails/abc/resend')).toBe('/api/emails/:id/resend');
+    expect(routeLabel('/api/openapi.json')).toBe('/api/openapi.json');
     expect(routeLabel('/tools/abc/')).toBe('/tools/:id');
     expect(routeLabel('/_astro/client.1234.js')).toBe('/_astro/*');
   });

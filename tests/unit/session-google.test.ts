@@ -25,7 +25,7 @@ vi.mock('firebase/auth', () => ({
   signInWithPopup,
   signInWithCredential,
 }));
-vi.mock('../../src/client/api', () => ({ api: { put }, enc: encodeURIComponent, onUnauthorized: () => {} }));
+vi.mock('../../src/client/api', () => ({ api: { users: { signIn: put } }, onUnauthorized: () => {} }));
 
 beforeEach(() => storage.clear());
 
@@ -36,7 +36,10 @@ describe('Google sign-in with a real Firebase project', () => {
     await signInWithGoogle();
     expect(signInWithPopup).toHaveBeenCalledOnce();
     expect(signInWithCredential).not.toHaveBeenCalled();
-    expect(put).toHaveBeenCalledWith('user/gia%40example.com', { email: 'gia@example.com' }, { headers: { authorization: 'Bearer id-token' } });
+    expect(put).toHaveBeenCalledWith(
+      { params: { email: 'gia@example.com' }, body: { email: 'gia@example.com' } },
+      { headers: { authorization: 'Bearer id-token' } },
+    );
     expect(accessToken()).toBe('our-token');
     expect($user.get()?.uid).toBe('g1');
   });

@@ -37,7 +37,7 @@ export function sourceFiles(dir = SRC): string[] {
 }
 
 /** The TypeScript code of a source: an .astro file's frontmatter and <script> blocks, in place (line numbers kept). */
-function codeOf(file: string): string {
+export function codeOf(file: string): string {
   const text = readFileSync(file, 'utf8');
   if (!file.endsWith('.astro')) return text;
   // Everything that is not code is blanked line by line, so a line number still points into the file.
@@ -52,6 +52,10 @@ function codeOf(file: string): string {
   }
   return [...text].map((ch, i) => (keep[i] || ch === '\n' ? ch : ' ')).join('');
 }
+
+/** A source's syntax tree (TypeScript's own parser: comments and strings are never read as code). */
+export const sourceOf = (file: string, code: string) =>
+  ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
 
 function resolve(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
@@ -74,14 +78,7 @@ const cache = new Map<string, Parsed>();
 export function parse(file: string): Parsed {
   const hit = cache.get(file);
   if (hit) return hit;
-  const code = codeOf(file);
-  const source = ts.createSourceFile(
-    file,
-    code,
-    ts.ScriptTarget.Latest,
-    true,
-    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const source = sourceOf(file, codeOf(file));
   const imports: ImportEdge[] = [];
   const reExports: ReExport[] = [];
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;

@@ -2,7 +2,7 @@
 // whole cart instead, and the confirmation once the order is placed.
 import { useStore } from '@nanostores/react';
 import type { FormEvent } from 'react';
-import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
+import { api, errorMessage, serverFieldErrors } from '../../client/api';
 import { clearCart, type CartLine } from '../../client/cart';
 import { $user } from '../../client/session-store';
 import type { Order } from '../../lib/entities';
@@ -57,12 +57,10 @@ export function Checkout({
     setBusy(true);
     const items = lines.map((l) => ({ toolId: l.toolId, quantity: l.quantity }));
     try {
-      const result = await api.post<{ acknowledged: boolean; insertedId: string }>('orders', {
-        items,
-        ...deliveryJson(values),
-        ...(discountCode ? { discountCode } : {}),
+      const result = await api.orders.placeCart({
+        body: { items, ...deliveryJson(values), ...(discountCode ? { discountCode } : {}) },
       });
-      const order = await api.get<Order>(`booking/${enc(result.insertedId)}`);
+      const order = await api.orders.get({ params: { id: result.insertedId } });
       clearCart();
       onPlaced(order);
     } catch (error) {

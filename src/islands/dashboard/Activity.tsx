@@ -1,6 +1,6 @@
 // Activity (admin; issue 25, not in the spec): the audit log. Every admin action, newest first, with
 // when, who, what, on what, and the change (before → after). Read only: nothing here edits the log.
-import { enc } from '../../client/api';
+import { api } from '../../client/api';
 import { AUDIT_ACTION_TYPES, auditActionLabel, describeChange } from '../../lib/audit';
 import type { AuditEntry } from '../../lib/entities';
 import { messages } from '../../lib/messages';
@@ -42,8 +42,8 @@ const columns: Column<AuditEntry>[] = [
 
 export default function Activity(_props: { params: Record<string, string> }) {
   const [view, setView] = useUrlQuery(FILTER_FIELDS);
-  const type = (AUDIT_ACTION_TYPES as string[]).includes(view.type) ? view.type : '';
-  const log = usePagedList<AuditEntry>(type ? `audit?type=${enc(type)}` : 'audit', 'Could not load the activity. Please try again.');
+  const type = AUDIT_ACTION_TYPES.find((t) => t === view.type);
+  const log = usePagedList(api.audit.list, { query: { type } }, 'Could not load the activity. Please try again.');
 
   return (
     <>

@@ -18,7 +18,7 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
     setAdded(null);
     const { name, description, price, minimumOrderQuantity, availableQuantity, img, priceBreaks, packSize, quoteAbove, lowStockUnits } = product;
     try {
-      const { insertedId } = await api.post<{ insertedId: string }>('tools', {
+      const { insertedId } = await api.tools.create({ body: {
         name,
         description,
         price,
@@ -29,7 +29,7 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
         packSize,
         quoteAbove,
         lowStockUnits,
-      });
+      } });
       toast.success(`${name} was added to the catalogue`);
       setAdded({ id: insertedId, name });
       return true;

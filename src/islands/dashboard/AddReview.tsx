@@ -31,7 +31,7 @@ export default function AddReview(_props: { params: Record<string, string> }) {
     }
     setBusy(true);
     try {
-      await api.post('review', parsed.data);
+      await api.reviews.create({ body: parsed.data });
       toast.success(messages.reviewAdded);
       setValues(EMPTY);
       setErrors({});

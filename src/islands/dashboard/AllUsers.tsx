@@ -2,7 +2,7 @@
 // Both ask first in the one confirmation dialog; a 403 on make-admin toasts the spec's message.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, enc, errorMessage, httpStatus } from '../../client/api';
+import { api, errorMessage, httpStatus } from '../../client/api';
 import { $user } from '../../client/session-store';
 import { toast } from '../../client/toast';
 import { messages } from '../../lib/messages';
@@ -24,7 +24,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
   const me = useStore($user)?.email?.toLowerCase();
   // A page of users at a time (a store may have very many), with the total from the server.
   const [view, setView] = useUrlQuery(SEARCH_FIELDS);
-  const users = usePagedList<UserProfile>(view.q ? `allusers?q=${enc(view.q)}` : 'allusers', 'Could not load the users. Please try again.');
+  const users = usePagedList(api.users.list, { query: { q: view.q || undefined } }, 'Could not load the users. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [busy, setBusy] = useState<Busy>({});
   const mark = (email: string, action?: 'admin' | 'delete') => setBusy((b) => ({ ...b, [email]: action }));
@@ -44,7 +44,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
     if (!ok) return;
     mark(user.email, 'admin');
     try {
-      await api.put(`allusers/makeadmin/${enc(user.email)}`);
+      await api.users.makeAdmin({ params: { email: user.email } });
       users.updateRows((list) => list.map((u) => (u.email === user.email ? { ...u, role: 'admin' } : u)));
       toast.success(`${user.name || user.email} is now an admin`);
     } catch (error) {
@@ -72,7 +72,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
     if (!ok) return;
     mark(user.email, 'delete');
     try {
-      await api.delete(`allusers/dlt/${enc(user.email)}`);
+      await api.users.remove({ params: { email: user.email } });
       users.updateRows((list) => list.filter((u) => u.email !== user.email));
       toast.success(`${user.email} was deleted`);
       if (self) await import('../../client/session').then((s) => s.expireSession());

@@ -33,7 +33,7 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
     if (!parsed.success) return setErrors(onFields(fieldErrors(parsed.error)));
     setBusy(true);
     try {
-      await api.post('discounts', parsed.data);
+      await api.discounts.create({ body: parsed.data });
       toast.success(messages.discountCreated(parsed.data.code));
       setValues(EMPTY);
       setOncePerCustomer(false);

@@ -2,7 +2,7 @@
 // what it is doing now. Remove deletes a code no order used; a used one is disabled, so the orders that
 // used it keep it (the server decides; the list then shows it Disabled).
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import { formatDate } from '../../lib/dates';
 import { discountEffect, discountState, discountUses, type DiscountState } from '../../lib/discount-state';
@@ -45,7 +45,7 @@ function Limits({ d }: { d: Discount }) {
 }
 
 export default function Discounts(_props: { params: Record<string, string> }) {
-  const list = useResource<Discount[]>('discounts', 'Could not load the discount codes. Please try again.');
+  const list = useResource(api.discounts.list, {}, 'Could not load the discount codes. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [removing, setRemoving] = useState<string | null>(null);
 
@@ -60,7 +60,7 @@ export default function Discounts(_props: { params: Record<string, string> }) {
     if (!ok) return;
     setRemoving(d._id);
     try {
-      await api.delete(`discounts/${enc(d._id)}`);
+      await api.discounts.remove({ params: { id: d._id } });
       list.update((rows) => (used ? rows.map((r) => (r._id === d._id ? { ...r, disabled: true } : r)) : rows.filter((r) => r._id !== d._id)));
       toast.success(used ? messages.discountDisabled(d.code) : messages.discountRemoved(d.code));
     } catch (error) {

@@ -13,7 +13,7 @@ export function DownloadData() {
   async function onDownload() {
     setBusy(true);
     try {
-      const { blob, name } = await api.download('account/export', 'ironcrest-data.json');
+      const { blob, name } = await api.account.export({}, { fileName: 'ironcrest-data.json' });
       save(blob, name);
       toast.success(messages.dataDownloaded);
     } catch (error) {

@@ -40,12 +40,12 @@ export default function EditProduct({ params }: { params: Record<string, string>
 
   useEffect(() => {
     // The live tool, not a copy the browser kept: an edit starts from what is there now.
-    api.get<AdminTool>(`tools/${enc(id)}/edit`).then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
+    api.tools.forEdit({ params: { id } }).then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
   }, [id, attempt]);
 
   async function save(product: ToolEdit) {
     try {
-      await api.put(`tools/${enc(id)}`, product);
+      await api.tools.edit({ params: { id }, body: product });
     } catch (e) {
       toast.error(errorMessage(e, 'The product could not be saved. Please try again.'));
       throw e;

@@ -1,7 +1,7 @@
 // Emails (admin, issue 25): every email the store made, newest first: to whom, what, and whether it went
 // (sent; kept, when no SMTP server is configured; failed, with the server's error). Resend sends one again.
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import type { StoreEmail as Email } from '../../lib/entities';
 import { Badge } from '../ui/Badge';
@@ -21,13 +21,13 @@ function State({ email }: { email: Email }) {
 }
 
 export default function Emails(_props: { params: Record<string, string> }) {
-  const emails = usePagedList<Email>('emails', 'Could not load the emails. Please try again.');
+  const emails = usePagedList(api.emails.list, {}, 'Could not load the emails. Please try again.');
   const [sending, setSending] = useState<string | null>(null);
 
   async function resend(email: Email) {
     setSending(email.id);
     try {
-      const row = await api.post<Email>(`emails/${enc(email.id)}/resend`);
+      const row = await api.emails.resend({ params: { id: email.id } });
       emails.updateRows((list) => list.map((e) => (e.id === row.id ? row : e)));
       toast.success(row.state === 'sent' ? `Sent again to ${email.recipient}` : `Kept again for ${email.recipient}`);
     } catch (error) {

@@ -59,7 +59,7 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
     try {
       const body = new FormData();
       body.append('image', file);
-      const answer = await api.upload<{ success: boolean; data: { url: string } }>('images', body, { onProgress: setProgress, signal: controller.signal });
+      const answer = await api.images.upload({ body }, { onProgress: setProgress, signal: controller.signal });
       if (!answer.success || !answer.data?.url) throw new Error('no url');
       onUploaded(answer.data.url);
     } catch (e) {

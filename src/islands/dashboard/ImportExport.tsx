@@ -24,10 +24,10 @@ export default function ImportExport(_props: { params: Record<string, string> })
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
 
-  async function download(kind: 'tools' | 'orders', path: string, fallback: string) {
+  async function download(kind: 'tools' | 'orders', file: Promise<{ blob: Blob; name: string }>) {
     setBusy(kind);
     try {
-      const { blob, name } = await api.download(path, fallback);
+      const { blob, name } = await file;
       saveFile(blob, name);
       toast.success(`Downloaded ${name}`);
     } catch (error) {
@@ -39,11 +39,7 @@ export default function ImportExport(_props: { params: Record<string, string> })
 
   function downloadOrders(event: FormEvent) {
     event.preventDefault();
-    const query = new URLSearchParams();
-    if (from) query.set('from', from);
-    if (to) query.set('to', to);
-    const search = query.size ? `?${query}` : '';
-    void download('orders', `export/orders.csv${search}`, 'orders.csv');
+    void download('orders', api.exchange.exportOrders({ query: { from: from || undefined, to: to || undefined } }, { fileName: 'orders.csv' }));
   }
 
   return (
@@ -60,7 +56,7 @@ export default function ImportExport(_props: { params: Record<string, string> })
           <DownloadButton
             busy={busy === 'tools'}
             label="Download tools.csv"
-            onClick={() => void download('tools', 'export/tools.csv', 'tools.csv')}
+            onClick={() => void download('tools', api.exchange.exportTools({}, { fileName: 'tools.csv' }))}
           />
         </Panel>
         <Panel id="export-orders" title="Orders">

@@ -32,7 +32,8 @@ export default function ManageProducts(_props: { params: Record<string, string> 
   const [view, setView] = useUrlQuery(VIEW_FIELDS);
   const lowFirst = view.sort === 'low-stock';
   // A page of the catalogue at a time, with the total from the server.
-  const tools = usePagedList<AdminTool>(lowFirst ? 'tools?sort=low-stock' : 'tools', 'Could not load the products. Please try again.');
+  // An admin's page of the catalogue: its tools carry their low-stock levels (AdminTool).
+  const tools = usePagedList(api.tools.list, { query: lowFirst ? { sort: 'low-stock' } : {} }, 'Could not load the products. Please try again.');
   const { confirm, dialog } = useConfirm();
   const [deleting, setDeleting] = useState<string | null>(null);
 
@@ -52,7 +53,7 @@ export default function ManageProducts(_props: { params: Record<string, string> 
     if (!ok) return;
     setDeleting(tool._id);
     try {
-      await api.delete(`tools/dlt/${enc(tool._id)}`);
+      await api.tools.remove({ params: { id: tool._id } });
       tools.updateRows((list) => list.filter((t) => t._id !== tool._id));
       toast.success(`${tool.name} was removed from the catalogue`);
     } catch (error) {
@@ -135,7 +136,7 @@ export default function ManageProducts(_props: { params: Record<string, string> 
           </select>
         </div>
       </div>
-      <Loaded data={tools.rows} error={tools.error} onRetry={tools.reload} label="Loading products…">
+      <Loaded data={tools.rows as AdminTool[] | undefined} error={tools.error} onRetry={tools.reload} label="Loading products…">
         {(rows) => (
           <>
             <DataTable

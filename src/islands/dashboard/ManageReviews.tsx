@@ -1,9 +1,9 @@
 // Manage reviews (admin; not in the spec): reviews are never deleted (their dense numbering makes
 // every page of the home list an index range), so spam is hidden instead, and can be shown again.
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
-import type { ModeratedReview, ModerationPage } from '../../lib/entities';
+import type { ModeratedReview } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { pageCount } from '../../lib/pagination';
 import { Badge } from '../ui/Badge';
@@ -17,17 +17,14 @@ const PAGE_SIZE = 20;
 
 export default function ManageReviews(_props: { params: Record<string, string> }) {
   const [page, setPage] = useState(0);
-  const reviews = useResource<ModerationPage>(
-    `reviews/moderation?limit=${PAGE_SIZE}&pageNumber=${page}`,
-    'Could not load the reviews. Please try again.',
-  );
+  const reviews = useResource(api.reviews.moderation, { query: { limit: PAGE_SIZE, pageNumber: page } }, 'Could not load the reviews. Please try again.');
   const [changing, setChanging] = useState<string | null>(null);
   const pages = pageCount(reviews.data?.count ?? 0, PAGE_SIZE);
 
   async function setHidden(review: ModeratedReview, hidden: boolean) {
     setChanging(review._id);
     try {
-      await api.put(`reviews/hide/${enc(review._id)}`, { hidden });
+      await api.reviews.hide({ params: { id: review._id }, body: { hidden } });
       reviews.update((data) => ({
         ...data,
         services: data.services.map((r) => (r._id === review._id ? { ...r, hidden } : r)),

@@ -1,9 +1,9 @@
 // Messages (admin; issue 25, not in the spec): what visitors sent through the home page's 'Get In
 // Touch' form, newest first, a page at a time, each marked read or unread by whoever handled it.
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
-import type { ContactMessage, ContactPage } from '../../lib/entities';
+import type { ContactMessage } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
@@ -14,13 +14,13 @@ import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
 export default function Messages(_props: { params: Record<string, string> }) {
-  const inbox = usePagedList<ContactMessage, ContactPage>('contact', 'Could not load the messages. Please try again.');
+  const inbox = usePagedList(api.contact.inbox, {}, 'Could not load the messages. Please try again.');
   const [saving, setSaving] = useState<string | null>(null);
 
   async function setRead(message: ContactMessage, read: boolean) {
     setSaving(message._id);
     try {
-      await api.put(`contact/${enc(message._id)}/read`, { read });
+      await api.contact.markRead({ params: { id: message._id }, body: { read } });
       inbox.updatePage((page) => ({
         ...page,
         items: page.items.map((m) => (m._id === message._id ? { ...m, read } : m)),

@@ -3,7 +3,7 @@
 // why, and a refund when a payment landed after the cancellation.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import type { Order } from '../../lib/entities';
 import { navigate } from '../../client/router';
 import { $user } from '../../client/session-store';
@@ -22,7 +22,7 @@ import { When } from '../ui/When';
 export default function MyOrders() {
   const email = useStore($user)?.email ?? '';
   // A page at a time (a buyer may have thousands), with the total from the server.
-  const orders = usePagedList<Order>(email ? `booking/email/${enc(email.toLowerCase())}` : null, 'Could not load your orders.');
+  const orders = usePagedList(api.orders.ofUser, email ? { params: { email: email.toLowerCase() } } : null, 'Could not load your orders.');
   const [deleting, setDeleting] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
 
@@ -40,7 +40,7 @@ export default function MyOrders() {
     if (!ok) return;
     setDeleting(order._id);
     try {
-      await api.delete(`booking/dlt/${enc(order._id)}`);
+      await api.orders.remove({ params: { id: order._id } });
       toast.success('Order deleted');
       orders.updateRows((list) => list.filter((o) => o._id !== order._id));
     } catch (e) {

@@ -3,7 +3,7 @@
 // page) or declined.
 import { useStore } from '@nanostores/react';
 import { useState, type FormEvent } from 'react';
-import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
+import { api, errorMessage, serverFieldErrors } from '../../client/api';
 import { navigate } from '../../client/router';
 import { $user, type SessionUser } from '../../client/session-store';
 import { toast } from '../../client/toast';
@@ -26,7 +26,7 @@ const ref = (id: string) => id.slice(-8).toUpperCase();
 
 export default function MyQuotes() {
   const user = useStore($user);
-  const quotes = usePagedList<Quote>(user ? 'quotes' : null, 'Could not load your quotes.');
+  const quotes = usePagedList(api.quotes.list, user ? {} : null, 'Could not load your quotes.');
   const [accepting, setAccepting] = useState<Quote | null>(null);
   const [declining, setDeclining] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
@@ -36,7 +36,7 @@ export default function MyQuotes() {
     if (!ok) return;
     setDeclining(quote._id);
     try {
-      const declined = await api.post<Quote>(`quotes/${enc(quote._id)}/decline`);
+      const declined = await api.quotes.decline({ params: { id: quote._id } });
       toast.success(messages.quoteDeclined);
       quotes.updateRows((rows) => rows.map((q) => (q._id === declined._id ? declined : q)));
     } catch (e) {
@@ -116,7 +116,7 @@ function AcceptDialog({ quote, user, onClose }: { quote: Quote; user: SessionUse
     form.setBusy(true);
     setFailure('');
     try {
-      const { insertedId } = await api.post<{ insertedId: string }>(`quotes/${enc(quote._id)}/accept`, deliveryJson(form.values));
+      const { insertedId } = await api.quotes.accept({ params: { id: quote._id }, body: deliveryJson(form.values) });
       toast.success(messages.quoteAccepted);
       navigate(`/dashboard/payment/${insertedId}`);
     } catch (e) {

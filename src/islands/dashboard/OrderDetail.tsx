@@ -3,7 +3,7 @@
 // download. Admins also ship it (carrier and tracking number) and mark it delivered from here.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { navigate } from '../../client/router';
 import { saveFile } from '../../client/save-file';
 import { $isAdmin } from '../../client/session-store';
@@ -40,7 +40,7 @@ function StatusBadge({ order }: { order: Order }) {
 
 export default function OrderDetail({ params }: { params: Record<string, string> }) {
   const isAdmin = useStore($isAdmin) === true;
-  const order = useResource<Detail>(`booking/${enc(params.id ?? '')}`, 'Could not load this order. Please try again.');
+  const order = useResource(api.orders.get, { params: { id: params.id ?? '' } }, 'Could not load this order. Please try again.');
   const [shipping, setShipping] = useState(false);
   const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState<'deliver' | 'invoice' | null>(null);
@@ -48,7 +48,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
   async function deliver(o: Detail) {
     setBusy('deliver');
     try {
-      await api.put(`booking/deliver/${enc(o._id)}`);
+      await api.orders.deliver({ params: { id: o._id } });
       toast.success('The order is marked delivered');
       order.reload();
     } catch (error) {
@@ -61,7 +61,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
   async function downloadInvoice(o: Detail, number: string) {
     setBusy('invoice');
     try {
-      const { blob, name } = await api.download(`booking/${enc(o._id)}/invoice`, `${number}.pdf`);
+      const { blob, name } = await api.orders.invoice({ params: { id: o._id } }, { fileName: `${number}.pdf` });
       saveFile(blob, name);
     } catch (error) {
       toast.error(errorMessage(error, 'The invoice could not be downloaded. Please try again.'));

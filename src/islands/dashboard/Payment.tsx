@@ -1,8 +1,7 @@
 // Pay for an order: buyer, product and 'quantity x price = total', a card form (Stripe or the sandbox),
 // then PUT /booking/makepayment with the provider's intent id.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
-import type { Order } from '../../lib/entities';
+import { api, errorMessage } from '../../client/api';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';
@@ -15,15 +14,10 @@ const StripeCardForm = lazy(() => import('../payment/StripeCardForm'));
 
 const LOAD_FAILED = 'Could not load this order.';
 
-interface Intent {
-  clientSecret: string;
-  amountCents: number;
-  gateway: 'sandbox' | 'stripe';
-  publishableKey: string | null;
-}
+type Intent = Awaited<ReturnType<typeof api.payments.intent>>;
 
 export default function Payment({ params }: { params: Record<string, string> }) {
-  const found = useResource<Order>(`booking/${enc(params.id)}`, LOAD_FAILED);
+  const found = useResource(api.orders.get, { params: { id: params.id } }, LOAD_FAILED);
   const [intent, setIntent] = useState<Intent | null>(null);
   const [intentError, setIntentError] = useState<string | null>(null);
   const [paidWith, setPaidWith] = useState<string | null>(null);
@@ -36,7 +30,7 @@ export default function Payment({ params }: { params: Record<string, string> }) 
   useEffect(() => {
     if (unpaidId === undefined) return;
     let current = true;
-    api.post<Intent>('create-payment-intent', { orderId: unpaidId, price: unpaidTotal }).then(
+    api.payments.intent({ body: { orderId: unpaidId, price: unpaidTotal } }).then(
       (created) => current && setIntent(created),
       (e: unknown) => current && setIntentError(errorMessage(e, LOAD_FAILED)),
     );
@@ -47,7 +41,7 @@ export default function Payment({ params }: { params: Record<string, string> }) 
 
   const order = found.data;
   async function onPaid(transactionId: string) {
-    await api.put(`booking/makepayment/${enc(order!._id)}`, { appointment: order!._id, transactionId });
+    await api.payments.pay({ params: { id: order!._id }, body: { appointment: order!._id, transactionId } });
     setPaidWith(transactionId);
   }
 

@@ -3,7 +3,7 @@
 // account's settings (issue 24): password, data download, account deletion.
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type ReactNode } from 'react';
-import { enc } from '../../client/api';
+import { api } from '../../client/api';
 import { $user } from '../../client/session-store';
 import { formatDate } from '../../lib/dates';
 import type { UserProfile } from '../../lib/entities';
@@ -16,7 +16,7 @@ import { ProfileForm } from './ProfileForm';
 export default function Profile(_props: { params: Record<string, string> }) {
   const user = useStore($user);
   const email = user?.email?.toLowerCase() ?? null;
-  const profile = useResource<UserProfile>(email && `userprofile/${enc(email)}`, 'Could not load your profile. Please try again.');
+  const profile = useResource(api.users.profile, email ? { params: { email } } : null, 'Could not load your profile. Please try again.');
   const [editing, setEditing] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
 

@@ -1,7 +1,7 @@
 // Profile edit mode: name, education, phone number (a number input, spec point 5), social link
 // (a URL) and address. Update saves with PUT /userupdate/{email} and shows the spec's message for 1.5 s.
 import { useEffect, useRef, type FormEvent } from 'react';
-import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
+import { api, errorMessage, serverFieldErrors } from '../../client/api';
 import { toast } from '../../client/toast';
 import { PROFILE_DIALOG_MS } from '../../lib/ui-timings';
 import { formatDate } from '../../lib/dates';
@@ -39,7 +39,7 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      await api.put(`userupdate/${enc(profile.email)}`, parsed.data);
+      await api.users.update({ params: { email: profile.email }, body: parsed.data });
       // Keep the sign-in display name (header, greeting) in step with the profile name.
       await import('../../client/session').then((s) => s.updateDisplayName(parsed.data.name)).catch(() => {});
       toast.success(messages.profileUpdated, PROFILE_DIALOG_MS);

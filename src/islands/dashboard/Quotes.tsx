@@ -2,10 +2,11 @@
 // accepted or declined is answered (or answered again) in a dialog: a unit price per line, prefilled
 // with the list price, and the day the offer ends; the total follows as prices change.
 import { useState, type FormEvent } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import { isoDate } from '../../lib/dates';
-import { QUOTE_STATES, type Quote } from '../../lib/entities';
+import type { Quote } from '../../lib/entities';
+import { QUOTE_STATES } from '../../lib/states';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { fieldErrors, quoteAnswerSchema } from '../../lib/schemas';
@@ -36,8 +37,8 @@ const answerable = (q: Quote) => (q.state === 'requested' || q.state === 'answer
 
 export default function Quotes() {
   const [view, setView] = useUrlQuery(VIEW_FIELDS);
-  const state = (QUOTE_STATES as readonly string[]).includes(view.state) ? view.state : '';
-  const quotes = usePagedList<Quote>(`quotes${state ? `?state=${state}` : ''}`, 'Could not load the quotes.');
+  const state = QUOTE_STATES.find((s) => s === view.state);
+  const quotes = usePagedList(api.quotes.list, { query: { state } }, 'Could not load the quotes.');
   const [answering, setAnswering] = useState<Quote | null>(null);
 
   const columns: Column<Quote>[] = [
@@ -143,7 +144,7 @@ function AnswerDialog({ quote, onClose, onAnswered }: { quote: Quote; onClose():
     if (parsed.data.expiresAt <= new Date()) return setErrors({ expiresAt: messages.quoteExpiryPast });
     setBusy(true);
     try {
-      onAnswered(await api.put<Quote>(`quotes/${enc(quote._id)}/answer`, { lines: parsed.data.lines, expiresAt }));
+      onAnswered(await api.quotes.answer({ params: { id: quote._id }, body: { lines: parsed.data.lines, expiresAt } }));
     } catch (error) {
       setErrors({ form: errorMessage(error, 'The quote could not be answered. Please try again.') });
       setBusy(false);

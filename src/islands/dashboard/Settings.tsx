@@ -53,7 +53,7 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      const answer = await api.put<ShopSettings>('settings', parsed.data);
+      const answer = await api.settings.update({ body: parsed.data });
       toast.success(messages.settingsSaved);
       onSaved(answer);
     } catch (error) {
@@ -107,7 +107,7 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
 }
 
 export default function Settings(_props: { params: Record<string, string> }) {
-  const settings = useResource<ShopSettings>('settings', 'Could not load the settings. Please try again.');
+  const settings = useResource(api.settings.get, {}, 'Could not load the settings. Please try again.');
   return (
     <>
       <ScreenHeader title="Settings">What every order charges besides its goods: delivery and VAT.</ScreenHeader>

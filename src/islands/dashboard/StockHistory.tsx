@@ -2,9 +2,9 @@
 // /tools/{id}/ledger), newest first, a page at a time: when, the change, why, the order, who, and the
 // units for sale after it.
 import type { MouseEvent } from 'react';
-import { enc } from '../../client/api';
+import { api, enc } from '../../client/api';
 import { navigate } from '../../client/router';
-import type { StockMovement, StockReason, Tool } from '../../lib/entities';
+import type { StockMovement, StockReason } from '../../lib/entities';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';
 import { Pager } from '../ui/Pager';
@@ -49,8 +49,8 @@ function Change({ delta }: { delta: number }) {
 
 export default function StockHistory({ params }: { params: Record<string, string> }) {
   const id = params.id ?? '';
-  const tool = useResource<Tool>(`tools/${enc(id)}`, 'Could not load this product.');
-  const ledger = usePagedList<StockMovement>(`tools/${enc(id)}/ledger`, 'Could not load the stock history. Please try again.');
+  const tool = useResource(api.tools.get, { params: { id } }, 'Could not load this product.');
+  const ledger = usePagedList(api.tools.ledger, { params: { id } }, 'Could not load the stock history. Please try again.');
 
   const columns: Column<StockMovement>[] = [
     { header: 'When', rowHeader: true, className: 'whitespace-nowrap', cell: (m) => <When at={m.at} withTime /> },

@@ -2,7 +2,7 @@
 // the receiver's HTTP code, the time it took, the error), the attempts so far, and Replay, which sends it
 // again with the same webhook-id. While deliveries wait, the log looks again every few seconds.
 import { useEffect, useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import type { WebhookDelivery as Delivery, WebhookEndpoint } from '../../lib/entities';
 import { messages } from '../../lib/messages';
@@ -22,8 +22,9 @@ function State({ d }: { d: Delivery }) {
 }
 
 export function WebhookDeliveries({ endpoint, onChange }: { endpoint: WebhookEndpoint; onChange(): void }) {
-  const log = usePagedList<Delivery>(
-    `webhooks/${enc(endpoint.id)}/deliveries`,
+  const log = usePagedList(
+    api.webhooks.deliveries,
+    { params: { id: endpoint.id } },
     'Could not load the deliveries. Please try again.',
   );
   const [replaying, setReplaying] = useState<string | null>(null);
@@ -39,7 +40,7 @@ export function WebhookDeliveries({ endpoint, onChange }: { endpoint: WebhookEnd
   async function replay(d: Delivery) {
     setReplaying(d.id);
     try {
-      const row = await api.post<Delivery>(`webhooks/${enc(endpoint.id)}/deliveries/${enc(d.id)}/replay`);
+      const row = await api.webhooks.replay({ params: { id: endpoint.id, deliveryId: d.id } });
       log.updateRows((rows) => rows.map((r) => (r.id === row.id ? row : r)));
       toast.success(messages.webhookReplayed);
       onChange();

@@ -75,7 +75,7 @@ export function WebhookForm({ onCreated }: { onCreated(): void }) {
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      const answer = await api.post<{ id: string; secret: string }>('webhooks', parsed.data);
+      const answer = await api.webhooks.create({ body: parsed.data });
       setCreated({ url: parsed.data.url, secret: answer.secret });
       toast.success(messages.webhookCreated);
       setValues({ url: '' });

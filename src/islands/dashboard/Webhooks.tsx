@@ -2,7 +2,7 @@
 // each with the events it wants, its state (a paused one says why, and Resume), its delivery log and
 // Delete. The add form shows a new endpoint's signing secret once.
 import { useState } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { toast } from '../../client/toast';
 import type { WebhookEndpoint as Endpoint } from '../../lib/entities';
 import { messages } from '../../lib/messages';
@@ -24,7 +24,7 @@ function EndpointCard({ endpoint, onChange, onGone }: { endpoint: Endpoint; onCh
   async function resume() {
     setBusy('resume');
     try {
-      await api.post(`webhooks/${enc(endpoint.id)}/resume`);
+      await api.webhooks.resume({ params: { id: endpoint.id } });
       toast.success(messages.webhookResumed);
       onChange();
     } catch (error) {
@@ -42,7 +42,7 @@ function EndpointCard({ endpoint, onChange, onGone }: { endpoint: Endpoint; onCh
     if (!ok) return;
     setBusy('delete');
     try {
-      await api.delete(`webhooks/${enc(endpoint.id)}`);
+      await api.webhooks.remove({ params: { id: endpoint.id } });
       toast.success(messages.webhookDeleted);
       onGone();
     } catch (error) {
@@ -138,7 +138,7 @@ function EndpointCard({ endpoint, onChange, onGone }: { endpoint: Endpoint; onCh
 }
 
 export default function Webhooks(_props: { params: Record<string, string> }) {
-  const list = useResource<Endpoint[]>('webhooks', 'Could not load the webhook endpoints. Please try again.');
+  const list = useResource(api.webhooks.list, {}, 'Could not load the webhook endpoints. Please try again.');
   return (
     <>
       <ScreenHeader title="Webhooks" total={list.data?.length} noun="endpoints">

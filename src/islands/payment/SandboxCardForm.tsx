@@ -30,10 +30,7 @@ export default function SandboxCardForm({ clientSecret, onPaid }: CardFormProps)
     setBusy(true);
     try {
       // Like Stripe's confirmCardPayment(clientSecret): the sandbox network charges the card or declines it.
-      const { paymentIntent } = await api.post<{ paymentIntent: { id: string; status: string } }>('sandbox/confirm', {
-        clientSecret,
-        card: input,
-      });
+      const { paymentIntent } = await api.payments.sandboxConfirm({ body: { clientSecret, card: input } });
       await onPaid(paymentIntent.id);
     } catch (error) {
       setCardError(errorMessage(error));

@@ -28,7 +28,7 @@ export function QuoteRequest({ items, problem, intro }: Props) {
     setBusy(true);
     setError(null);
     try {
-      await api.post<{ insertedId: string }>('quotes', { items, note: note.trim() });
+      await api.quotes.request({ body: { items, note: note.trim() } });
       toast.success(messages.quoteRequested);
       setSent(true);
       setNote('');

@@ -2,7 +2,7 @@
 // whether the order's units go back to the stock. Checked with the API's schema; sent once.
 import { useState, type FormEvent } from 'react';
 import { Modal } from './Modal';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { fieldErrors, refundSchema } from '../../lib/schemas';
@@ -28,7 +28,7 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      await api.put(`booking/refund/${enc(order._id)}`, parsed.data);
+      await api.orders.refund({ params: { id: order._id }, body: parsed.data });
       onRefunded();
     } catch (error) {
       setErrors({ form: errorMessage(error, 'The refund did not go through. Please try again.') });

@@ -2,7 +2,7 @@
 // API's own schema, in a modal dialog. Used from Manage All Orders and from an order's page.
 import { useState, type FormEvent } from 'react';
 import { Modal } from './Modal';
-import { api, enc, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/api';
 import { KNOWN_CARRIERS } from '../../lib/carriers';
 import type { Order } from '../../lib/entities';
 import { fieldErrors, shipmentSchema } from '../../lib/schemas';
@@ -26,7 +26,7 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      const { order: shipped } = await api.put<{ order: Order }>(`booking/ship/${enc(order._id)}`, parsed.data);
+      const { order: shipped } = await api.orders.ship({ params: { id: order._id }, body: parsed.data });
       onShipped(shipped);
     } catch (error) {
       setErrors({ form: errorMessage(error, 'The order could not be marked shipped. Please try again.') });

@@ -1,7 +1,11 @@
 // Loads one API resource for a screen: data, loading and error states, a reload, and local updates
 // after a successful write (so a list does not refetch for every row it changes).
 import { useCallback, useEffect, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
+import { errorMessage } from '../../client/api';
+import type { CallOptions } from '../../client/api-calls';
+
+/** A read of the typed client (api.<group>.<name>), and the input it takes. */
+export type Read<I, T> = ((input: I, options?: CallOptions) => Promise<T>) & { readonly route: string };
 
 /** The last answer: which request it answered (path and reload count), its data or its error. */
 interface Answer<T> {
@@ -10,16 +14,20 @@ interface Answer<T> {
   error?: string;
 }
 
-export function useResource<T>(path: string | null, failure = 'Could not load this page. Please try again.') {
+/** `input` null: nothing to read yet (the signed-in user is not known). */
+export function useResource<I, T>(read: Read<I, T>, input: NoInfer<I> | null, failure = 'Could not load this page. Please try again.') {
   const [answer, setAnswer] = useState<Answer<T>>({ request: null });
   const [version, setVersion] = useState(0);
-  const request = path === null ? null : `${version} ${path}`;
+  // The request's identity: which call with which input (an input is a small plain object).
+  const key = input === null ? null : `${read.route} ${JSON.stringify(input)}`;
+  const request = key === null ? null : `${version} ${key}`;
 
   useEffect(() => {
-    if (path === null) return;
+    if (key === null) return;
     const controller = new AbortController();
-    const asked = `${version} ${path}`;
-    api.get<T>(path, { signal: controller.signal }).then(
+    const asked = `${version} ${key}`;
+    // The input as the key holds it: a caller's new object with the same content asks nothing again.
+    read(JSON.parse(key.slice(read.route.length + 1)) as I, { signal: controller.signal }).then(
       (data) => setAnswer({ request: asked, data }),
       (error: unknown) => {
         if (!controller.signal.aborted)
@@ -27,7 +35,7 @@ export function useResource<T>(path: string | null, failure = 'Could not load th
       },
     );
     return () => controller.abort();
-  }, [path, version, failure]);
+  }, [read, key, version, failure]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   const update = useCallback(

@@ -9,7 +9,7 @@ type Items = { toolId: string; quantity: number }[];
 
 // The settings tell a delivery made free by the threshold from a shop that charges none; read once a page.
 let settings: Promise<ShopSettings | null> | null = null;
-const readSettings = () => (settings ??= api.get<ShopSettings>('settings').catch(() => null));
+const readSettings = () => (settings ??= api.settings.get().catch(() => null));
 
 const DEBOUNCE_MS = 300;
 
@@ -30,7 +30,7 @@ export function useTotalsQuote(items: Items | null) {
 
   const ask = useCallback(
     (itemsKey: string, discountCode: string | null) =>
-      api.post<TotalsBreakdown>('quote-totals', { items: JSON.parse(itemsKey) as Items, ...(discountCode ? { discountCode } : {}) }),
+      api.totals.quote({ body: { items: JSON.parse(itemsKey) as Items, ...(discountCode ? { discountCode } : {}) } }),
     [],
   );
 

@@ -34,9 +34,7 @@ export function useUrlQuery<K extends string>(keys: readonly K[]) {
   return [values, update] as const;
 }
 
-/** The fields that have a value, as a query string for the API ('' when none). */
-export function queryString(values: Record<string, string>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value) params.set(key, value);
-  return params.toString();
+/** The fields that have a value, for an API call's query. */
+export function present<K extends string>(values: UrlQuery<K>): Partial<UrlQuery<K>> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value)) as Partial<UrlQuery<K>>;
 }

@@ -1,11 +1,10 @@
 // The signed-in user's own account (issue 24): delete it, or download everything the store keeps about
 // it. Both act on the caller only: there is no email in the path to point at anyone else.
-import { Hono } from 'hono';
-import { accountDeletionSchema } from '../../lib/schemas.ts';
+import { accountContract } from '../../lib/contracts/account.ts';
 import { signedIn } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validate.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import type { Deps } from '../types.ts';
 import type { AccountService } from './account.service.ts';
 
 /** Exports a user may ask for in an hour: each reads all their orders. */
@@ -13,15 +12,14 @@ const EXPORTS_PER_HOUR = 20;
 
 export function accountRoutes(deps: Deps, account: AccountService) {
   return (
-    new Hono<AppEnv>()
+    contractRouter(deps)
       // Signed in, and proven again moments ago: the body's Firebase ID token (account.service.ts).
-      .delete('/account', signedIn(deps), async (c) => {
-        const { idToken } = await jsonBody(c, accountDeletionSchema);
+      .on(accountContract.remove, signedIn(deps), async (c, { body: { idToken } }) => {
         await account.remove(c.get('user'), idToken);
-        return c.json({ acknowledged: true, deletedCount: 1 });
+        return { acknowledged: true, deletedCount: 1 };
       })
-      .get(
-        '/account/export',
+      .on(
+        accountContract.export,
         signedIn(deps),
         rateLimit(deps, { name: 'data exports', points: EXPORTS_PER_HOUR, windowMs: 3600_000, by: 'user' }),
         async (c) => {
@@ -46,6 +44,6 @@ export function accountRoutes(deps: Deps, account: AccountService) {
             'X-Content-Type-Options': 'nosniff',
           });
         },
-      )
+      ).app
   );
 }

@@ -66,12 +66,30 @@ function userRow(db: Db, email: string): Promise<UserRow | undefined> {
 export const isBuyer = (user: CurrentUser, order: { email: string; buyer_uid?: string | null }): boolean =>
   order.email === user.email && (order.buyer_uid ?? null) === user.uid;
 
-const guard = (deps: Deps, allow: (user: CurrentUser, c: Context<AppEnv>) => boolean, refusal?: string): MiddlewareHandler<AppEnv> =>
-  createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Who may call a route, as its definition says (contract-router.ts puts it in the OpenAPI document too):
+ * the rule's name, and the check that enforces it before the route runs (none: anyone, or a rule the
+ * route checks itself).
+ */
+export interface Guard {
+  readonly access: Access;
+  readonly check?: MiddlewareHandler<AppEnv>;
+}
+export type Access = 'anyone' | 'signedIn' | 'adminOnly' | 'selfOrAdmin' | 'selfOnly' | 'firebaseIdToken' | 'stripeSignature';
+
+const guard = (
+  deps: Deps,
+  access: Access,
+  allow: (user: CurrentUser, c: Context<AppEnv>) => boolean,
+  refusal?: string,
+): Guard => ({
+  access,
+  check: createMiddleware<AppEnv>(async (c, next) => {
     const user = await authenticate(c, deps);
     if (!allow(user, c)) throw forbidden(refusal);
     await next();
-  });
+  }),
+});
 
 /**
  * Who calls a public read, when it says (a valid bearer token): the read may show an admin more. An
@@ -82,14 +100,24 @@ export async function viewer(c: Context<AppEnv>, deps: Deps): Promise<CurrentUse
   return authenticate(c, deps).catch(() => null);
 }
 
+/** Anyone, signed in or not. */
+export const anyone: Guard = { access: 'anyone' };
 /** Any signed-in user. */
-export const signedIn = (deps: Deps) => guard(deps, () => true);
+export const signedIn = (deps: Deps) => guard(deps, 'signedIn', () => true);
 /** Admins only (403 for anyone else signed in). */
-export const adminOnly = (deps: Deps) => guard(deps, (user) => user.role === 'admin', 'Admins only');
+export const adminOnly = (deps: Deps) => guard(deps, 'adminOnly', (user) => user.role === 'admin', 'Admins only');
 /** The user named by the :email path parameter, or an admin. */
-export const selfOrAdmin = (deps: Deps) => guard(deps, (user, c) => user.role === 'admin' || user.email === pathEmail(c));
+export const selfOrAdmin = (deps: Deps) =>
+  guard(deps, 'selfOrAdmin', (user, c) => user.role === 'admin' || user.email === pathEmail(c));
 /** The user named by the :email path parameter, only. */
-export const selfOnly = (deps: Deps) => guard(deps, (user, c) => user.email === pathEmail(c));
+export const selfOnly = (deps: Deps) => guard(deps, 'selfOnly', (user, c) => user.email === pathEmail(c));
+/**
+ * The bearer is a Firebase ID token for the :email path parameter (the sign-in exchange), which the
+ * route checks itself, after its rate limit has counted the attempt.
+ */
+export const firebaseIdToken: Guard = { access: 'firebaseIdToken' };
+/** Stripe's signature over the body, which the route checks itself (it needs the raw body). */
+export const stripeSignature: Guard = { access: 'stripeSignature' };
 
 export function pathEmail(c: Context): string {
   return (c.req.param('email') ?? '').trim().toLowerCase();

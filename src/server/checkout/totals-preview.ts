@@ -1,22 +1,22 @@
 // POST /quote-totals (issue 27): what a cart or the purchase form would cost, with a discount code,
 // before anything is placed. The same pricing (price breaks), settings and code checks as placing; the
 // code is only looked at, not claimed, so the order may still be refused if it runs out meanwhile.
-import { Hono } from 'hono';
+import { totalsContract } from '../../lib/contracts/totals.ts';
 import type { TotalsBreakdown } from '../../lib/entities.ts';
 import { messages } from '../../lib/messages.ts';
 import { toCents } from '../../lib/money.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
-import { totalsAskSchema, type TotalsAsk } from '../../lib/schemas.ts';
+import type { TotalsAsk } from '../../lib/schemas.ts';
 import { orderTotals } from '../../lib/totals.ts';
-import { viewer } from '../auth/guards.ts';
+import { anyone, viewer } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import type { Db } from '../db/client.ts';
 import { checkDiscount } from '../discounts/discounts.service.ts';
 import { unprocessable } from '../http/errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { jsonBody } from '../http/validate.ts';
 import { readTotalsSettings } from '../settings/settings.service.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import type { Deps } from '../types.ts';
 
 export async function previewTotals(db: Db, tools: ToolsService, ask: TotalsAsk, email: string | null, now: Date): Promise<TotalsBreakdown> {
   const lines = await Promise.all(
@@ -47,9 +47,13 @@ export async function previewTotals(db: Db, tools: ToolsService, ask: TotalsAsk,
 
 export function totalsRoutes(deps: Deps, tools: ToolsService) {
   // Anyone may ask (the cart shows totals before signing in); the rate limit keeps codes from being guessed.
-  return new Hono<AppEnv>().post('/quote-totals', rateLimit(deps, { name: 'totals', points: 60, windowMs: 60_000, by: 'ip' }), async (c) => {
-    const ask = await jsonBody(c, totalsAskSchema);
-    const user = await viewer(c, deps);
-    return c.json(await previewTotals(deps.db, tools, ask, user?.email ?? null, deps.now()));
-  });
+  return contractRouter(deps).on(
+    totalsContract.quote,
+    anyone,
+    rateLimit(deps, { name: 'totals', points: 60, windowMs: 60_000, by: 'ip' }),
+    async (c, { body }) => {
+      const user = await viewer(c, deps);
+      return previewTotals(deps.db, tools, body, user?.email ?? null, deps.now());
+    },
+  ).app;
 }

@@ -1,21 +1,20 @@
-import { Hono } from 'hono';
-import { discountInputSchema, idSchema } from '../../lib/schemas.ts';
+import { discountsContract } from '../../lib/contracts/discounts.ts';
 import { adminOnly } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import { notFound } from '../http/errors.ts';
-import { jsonBody, parse } from '../http/validate.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import type { Deps } from '../types.ts';
 import type { DiscountsService } from './discounts.service.ts';
 
 /** The Discounts screen's calls, all admin only. */
 export function discountsRoutes(deps: Deps, discounts: DiscountsService) {
-  return new Hono<AppEnv>()
-    .get('/discounts', adminOnly(deps), async (c) => c.json(await discounts.list()))
-    .post('/discounts', adminOnly(deps), async (c) => {
-      const insertedId = await discounts.create(await jsonBody(c, discountInputSchema), c.get('user').email);
-      return c.json({ acknowledged: true, insertedId }, 201);
-    })
-    .delete('/discounts/:id', adminOnly(deps), async (c) => {
-      if (!(await discounts.remove(parse(idSchema, c.req.param('id')), c.get('user').email))) throw notFound('Discount code');
-      return c.json({ acknowledged: true, deletedCount: 1 });
-    });
+  return contractRouter(deps)
+    .on(discountsContract.list, adminOnly(deps), () => discounts.list())
+    .on(discountsContract.create, adminOnly(deps), async (c, { body }) => ({
+      acknowledged: true,
+      insertedId: await discounts.create(body, c.get('user').email),
+    }))
+    .on(discountsContract.remove, adminOnly(deps), async (c, { params }) => {
+      if (!(await discounts.remove(params.id, c.get('user').email))) throw notFound('Discount code');
+      return { acknowledged: true, deletedCount: 1 };
+    }).app;
 }

@@ -1,23 +1,15 @@
-import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import type { Context } from 'hono';
+import { exchangeContract } from '../../lib/contracts/exchange.ts';
 import { CSV_IMPORT_MAX_BYTES, ORDER_CSV_COLUMNS, TOOL_CSV_COLUMNS } from '../../lib/exchange.ts';
-import { orderExportQuerySchema } from '../../lib/schemas.ts';
 import { adminOnly } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import { ApiError } from '../http/errors.ts';
-import { parse, readBounded } from '../http/validate.ts';
+import { readBounded } from '../http/validate.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import { csvStream, readCsv, type Cell } from './csv.ts';
 import type { ExchangeService } from './exchange.service.ts';
 import { orderLineCells, ordersFileName } from './orders-csv.ts';
 import { readToolRows, toolCells } from './tools-csv.ts';
-
-/** ?apply=1 writes the file; without it (or 0) the import is a dry run. */
-const importQuerySchema = z.object({
-  apply: z
-    .enum(['0', '1', 'true', 'false'], { error: 'apply must be 1 or 0' })
-    .optional()
-    .transform((v) => v === '1' || v === 'true'),
-});
 
 /** Each page of rows as cells. */
 async function* cellPages<R>(pages: AsyncGenerator<R[]>, cells: (row: R) => Cell[]): AsyncGenerator<Cell[][]> {
@@ -49,32 +41,30 @@ const tooLarge = () =>
 
 export function exchangeRoutes(deps: Deps, exchange: ExchangeService) {
   return (
-    new Hono<AppEnv>()
-      .get('/export/tools.csv', adminOnly(deps), (c) => {
+    contractRouter(deps)
+      .on(exchangeContract.exportTools, adminOnly(deps), (c) => {
         const day = deps.now().toISOString().slice(0, 10);
         return csvFile(c, `tools-${day}.csv`, TOOL_CSV_COLUMNS, cellPages(exchange.toolPages(), toolCells));
       })
-      .get('/export/orders.csv', adminOnly(deps), (c) => {
-        const range = parse(orderExportQuerySchema, { from: c.req.query('from'), to: c.req.query('to') });
-        return csvFile(
+      .on(exchangeContract.exportOrders, adminOnly(deps), (c, { query: range }) =>
+        csvFile(
           c,
           ordersFileName(range.from, range.to),
           ORDER_CSV_COLUMNS,
           cellPages(exchange.orderLinePages(range), orderLineCells),
-        );
-      })
+        ),
+      )
       // A dry run by default: the report, nothing written. With ?apply=1, all rows or none (422 and the report).
-      .post('/import/tools', adminOnly(deps), async (c) => {
+      .on(exchangeContract.importTools, adminOnly(deps), async (c, { query: { apply } }) => {
         if (!/^text\/csv\s*(;|$)/i.test(c.req.header('content-type') ?? ''))
           throw new ApiError(415, 'unsupported_media_type', 'Send the file as text/csv');
-        const { apply } = parse(importQuerySchema, { apply: c.req.query('apply') });
         const rows = readToolRows(readCsv(await readBounded(c.req.raw, CSV_IMPORT_MAX_BYTES, tooLarge)));
         const { report, applied } = await exchange.importTools(rows, { apply, actor: c.get('user').email });
         if (apply && !applied) {
           const message = `${report.summary.error} row${report.summary.error === 1 ? ' has' : 's have'} errors; nothing was imported.`;
           return c.json({ error: { code: 'unprocessable', message }, ...report }, 422);
         }
-        return c.json(report);
-      })
+        return report;
+      }).app
   );
 }

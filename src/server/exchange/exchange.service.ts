@@ -1,7 +1,7 @@
 // CSV in and out: the reads behind the exports, a page at a time (keyset on seq, so a long export holds
 // one page and never skips or repeats a row), and the tools import, set-based: a file of 10,000 rows is
 // a handful of statements in one transaction, not 10,000 round trips.
-import type { ImportReport, ImportRow } from '../../lib/exchange.ts';
+import type { ImportReport, ImportRow } from '../../lib/entities.ts';
 import { toCents } from '../../lib/money.ts';
 import type { OrderExportQuery } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';

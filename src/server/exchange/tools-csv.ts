@@ -8,9 +8,9 @@ import {
   TOOL_CSV_COLUMNS,
   formatPriceBreaks,
   parsePriceBreaks,
-  type ImportRow,
   type ToolCsvColumn,
 } from '../../lib/exchange.ts';
+import type { ImportRow } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import { idSchema, toolInputSchema, type ToolInput } from '../../lib/schemas.ts';
 import { ApiError, badRequest } from '../http/errors.ts';

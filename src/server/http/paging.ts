@@ -4,9 +4,8 @@
 // The cursor is that last row's sort key, base64url JSON: opaque to clients, checked like any input.
 import { z } from 'zod';
 import type { ListPage } from '../../lib/entities.ts';
-import { listPageQuerySchema } from '../../lib/schemas.ts';
+import { LIST_PAGE_SIZE } from '../../lib/limits.ts';
 import { badRequest } from './errors.ts';
-import { parse } from './validate.ts';
 
 export interface PageAsk<K> {
   limit: number;
@@ -15,13 +14,17 @@ export interface PageAsk<K> {
 }
 
 /**
- * The paging a list read asks for, or undefined when it sends neither `limit` nor `cursor` (then the
- * read answers the spec's plain array). `key` checks a cursor's decoded sort key.
+ * The paging a list read asks for (its query, through pagingQuerySchema or listPageQuerySchema), or
+ * undefined when it sends neither `limit` nor `cursor` (then the read answers the spec's plain array).
+ * `key` checks a cursor's decoded sort key.
  */
-export function pageAsk<S extends z.ZodType>(query: Record<string, string>, key: S): PageAsk<z.output<S>> | undefined {
-  if (query.limit === undefined && query.cursor === undefined) return undefined;
-  const { limit, cursor } = parse(listPageQuerySchema, query);
-  return cursor === undefined ? { limit } : { limit, after: decodeCursor(cursor, key) };
+export function pageAsk<S extends z.ZodType>(
+  { limit, cursor }: { limit?: number; cursor?: string },
+  key: S,
+  defaultLimit = LIST_PAGE_SIZE,
+): PageAsk<z.output<S>> | undefined {
+  if (limit === undefined && cursor === undefined) return undefined;
+  return cursor === undefined ? { limit: limit ?? defaultLimit } : { limit: limit ?? defaultLimit, after: decodeCursor(cursor, key) };
 }
 
 /** The key of lists in the order of an identity column (tools.seq, orders.seq): the last row's number. */

@@ -34,8 +34,9 @@ export function memoryRateLimitStore(maxKeys = 100_000): RateLimitStore {
   };
 }
 
+/** The middleware carries its rule, so the OpenAPI document can say the limit (http/contract-router.ts). */
 export function rateLimit(deps: { rateLimits: RateLimitStore }, rule: RateLimitRule) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  const limit = createMiddleware<AppEnv>(async (c, next) => {
     const who = rule.by === 'user' ? c.get('user')?.email : c.env?.clientAddress;
     const key = `${rule.name}:${rule.by}:${who ?? 'unknown'}`;
     const { count, resetAt } = await deps.rateLimits.hit(key, rule.windowMs);
@@ -45,4 +46,5 @@ export function rateLimit(deps: { rateLimits: RateLimitStore }, rule: RateLimitR
     }
     await next();
   });
+  return Object.assign(limit, { rateLimit: rule });
 }

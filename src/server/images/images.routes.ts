@@ -1,16 +1,17 @@
-import { Hono } from 'hono';
-import { adminOnly } from '../auth/guards.ts';
+import { imagesContract } from '../../lib/contracts/images.ts';
+import { adminOnly, anyone } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readBounded } from '../http/validate.ts';
 import { logger } from '../logger.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import type { Deps } from '../types.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
 import { sniffImageType } from './images.service.ts';
 import { UnreadableImageError } from './variants.ts';
 
 export function imagesRoutes(deps: Deps) {
-  return new Hono<AppEnv>()
-    .post('/images', adminOnly(deps), async (c) => {
+  return contractRouter(deps)
+    .on(imagesContract.upload, adminOnly(deps), async (c) => {
       const type = c.req.header('content-type') ?? '';
       if (!/^multipart\/form-data\b/i.test(type)) {
         throw new ApiError(415, 'unsupported_media_type', 'Send the image as multipart/form-data');
@@ -42,10 +43,9 @@ export function imagesRoutes(deps: Deps) {
         throw new ApiError(502, 'image_host_failed', 'The image could not be stored. Please try again.');
       }
       // The image host's answer shape, which the add-product form reads.
-      return c.json({ success: true, data: { url } }, 201);
+      return { success: true, data: { url } };
     })
-    .get('/images/:name', async (c) => {
-      const name = c.req.param('name');
+    .on(imagesContract.get, anyone, async (c, { params: { name } }) => {
       // The name is the content's hash: the same name is always the same bytes.
       const etag = `"${name}"`;
       if (c.req.header('if-none-match') === etag) {
@@ -60,7 +60,7 @@ export function imagesRoutes(deps: Deps) {
       c.header('Cache-Control', 'public, max-age=31536000, immutable');
       c.header('X-Content-Type-Options', 'nosniff');
       return c.body(new Uint8Array(image.bytes));
-    });
+    }).app;
 }
 
 const tooLarge = () =>

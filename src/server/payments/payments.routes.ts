@@ -1,37 +1,16 @@
-import { Hono } from 'hono';
 import type Stripe from 'stripe';
-import { z } from 'zod';
-import { idSchema, numeric } from '../../lib/schemas.ts';
-import { isBuyer, signedIn } from '../auth/guards.ts';
+import { paymentsContract } from '../../lib/contracts/payments.ts';
+import { isBuyer, signedIn, stripeSignature } from '../auth/guards.ts';
 import { messages } from '../../lib/messages.ts';
+import { contractRouter } from '../http/contract-router.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
-import { jsonBody, parse, readBounded } from '../http/validate.ts';
+import { readBounded } from '../http/validate.ts';
 import { logger } from '../logger.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
-import type { AppEnv, CurrentUser, Deps } from '../types.ts';
+import type { CurrentUser, Deps } from '../types.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 const WEBHOOK_MAX_BYTES = 256 * 1024;
-
-const intentRequestSchema = z.object({
-  orderId: idSchema,
-  // The spec's client sends its own total (x 100); we never use it.
-  price: z.unknown().optional(),
-});
-const makePaymentSchema = z.object({
-  appointment: z.string().optional(),
-  transactionId: z.string().trim().min(1).max(255),
-});
-const sandboxConfirmSchema = z.object({
-  clientSecret: z.string().min(1).max(255),
-  card: z.object({
-    number: z.string().max(32),
-    expMonth: numeric(z.number().int()),
-    expYear: numeric(z.number().int()),
-    cvc: z.string().max(8),
-    postalCode: z.string().max(16).optional(),
-  }),
-});
 
 export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: PaymentsService, stripe?: Stripe) {
   /** The buyer's own order, its hold settled first if it ran out (never charge for units given back). */
@@ -42,22 +21,14 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
     return order;
   }
 
-  const app = new Hono<AppEnv>()
-    .post('/create-payment-intent', signedIn(deps), async (c) => {
-      const { orderId } = await jsonBody(c, intentRequestSchema);
-      const { clientSecret, amountCents } = await payments.intentFor(await ownOrder(c.get('user'), orderId));
-      return c.json({
-        clientSecret,
-        amountCents,
-        gateway: payments.kind,
-        publishableKey: deps.config.stripe?.publishableKey ?? null,
-      });
+  const router = contractRouter(deps)
+    .on(paymentsContract.intent, signedIn(deps), async (c, { body }) => {
+      const { clientSecret, amountCents } = await payments.intentFor(await ownOrder(c.get('user'), body.orderId));
+      return { clientSecret, amountCents, gateway: payments.kind, publishableKey: deps.config.stripe?.publishableKey ?? null };
     })
     // Paid only when the provider confirms this intent succeeded, for this order and this amount; a
     // payment that succeeded for an order cancelled (or deleted) meanwhile is refunded and said so.
-    .put('/booking/makepayment/:id', signedIn(deps), async (c) => {
-      const id = parse(idSchema, c.req.param('id'));
-      const { transactionId } = await jsonBody(c, makePaymentSchema);
+    .on(paymentsContract.pay, signedIn(deps), async (c, { params: { id }, body: { transactionId } }) => {
       const order = await checkout.orderForPayment(id);
       if (order && !isBuyer(c.get('user'), order)) throw forbidden('Only the buyer can pay for this order');
       const intent = await payments.retrieve(transactionId);
@@ -69,23 +40,22 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
       if (outcome === 'other') throw conflict('This order was already paid with another payment');
       if (outcome === 'cancelled') throw conflict(messages.holdExpired);
       if (outcome === 'amount') throw conflict('The payment amount does not match the order total');
-      return c.json({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
+      return { acknowledged: true, matchedCount: 1, modifiedCount: 1 };
     });
 
   if (payments.kind === 'sandbox') {
     // The sandbox's card network: the order's owner confirms an intent with a (test) card.
-    app.post('/sandbox/confirm', signedIn(deps), async (c) => {
-      const { clientSecret, card } = await jsonBody(c, sandboxConfirmSchema);
+    router.on(paymentsContract.sandboxConfirm, signedIn(deps), async (c, { body: { clientSecret, card } }) => {
       const intent = await payments.sandboxIntent(clientSecret);
       if (!intent) throw notFound('Payment');
       const order = await ownOrder(c.get('user'), intent.orderId);
-      if (intent.status === 'succeeded') return c.json({ paymentIntent: { id: intent.id, status: 'succeeded' } });
+      if (intent.status === 'succeeded') return { paymentIntent: { id: intent.id, status: 'succeeded' } };
       // Never charge for an order whose hold ran out: its units went back to stock.
       if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
       const charged = await payments.chargeSandbox(intent.id, card, deps.now());
       if (charged === 'cancelled') throw conflict('This payment was cancelled');
       if (charged.declined) throw new ApiError(402, 'card_declined', charged.declined);
-      return c.json({ paymentIntent: { id: intent.id, status: 'succeeded' } });
+      return { paymentIntent: { id: intent.id, status: 'succeeded' } };
     });
   }
 
@@ -93,7 +63,7 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
   if (stripe && webhookSecret) {
     // Marks orders paid even when the buyer closed the tab before makepayment ran, and refunds a payment
     // for an order that was let go. A failure answers 503, so Stripe delivers the event again.
-    app.post('/webhooks/stripe', async (c) => {
+    router.on(paymentsContract.stripeWebhook, stripeSignature, async (c) => {
       const signature = c.req.header('stripe-signature');
       if (!signature) throw badRequest('Missing Stripe signature');
       // Stripe's events are a few kB; anything far larger is not Stripe, and is refused unread.
@@ -118,8 +88,8 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
           if (outcome !== 'ok' && outcome !== 'refunded') logger.warn({ orderId, intentId: intent.id, outcome }, 'webhook did not mark the order paid');
         }
       }
-      return c.json({ received: true });
+      return { received: true };
     });
   }
-  return app;
+  return router.app;
 }

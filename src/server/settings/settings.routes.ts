@@ -1,15 +1,14 @@
-import { Hono } from 'hono';
-import { settingsSchema } from '../../lib/schemas.ts';
-import { adminOnly } from '../auth/guards.ts';
-import { jsonBody } from '../http/validate.ts';
-import type { AppEnv, Deps } from '../types.ts';
+import { settingsContract } from '../../lib/contracts/settings.ts';
+import { adminOnly, anyone } from '../auth/guards.ts';
+import { contractRouter } from '../http/contract-router.ts';
+import type { Deps } from '../types.ts';
 import type { SettingsService } from './settings.service.ts';
 
 export function settingsRoutes(deps: Deps, settings: SettingsService) {
   return (
-    new Hono<AppEnv>()
+    contractRouter(deps)
       // Anyone: what a buyer sees charged besides the goods (read fresh: a change applies at once).
-      .get('/settings', async (c) => c.json(await settings.get()))
-      .put('/settings', adminOnly(deps), async (c) => c.json(await settings.update(await jsonBody(c, settingsSchema), c.get('user').email)))
+      .on(settingsContract.get, anyone, () => settings.get())
+      .on(settingsContract.update, adminOnly(deps), (c, { body }) => settings.update(body, c.get('user').email)).app
   );
 }

@@ -1,0 +1,15 @@
+// The admins' actions, read only: no call writes, edits or deletes the log.
+import { auditEntrySchema, listPageSchema } from '../entities.ts';
+import { auditQuerySchema } from '../schemas.ts';
+import { route } from './route.ts';
+
+export const auditContract = {
+  list: route({
+    method: 'get',
+    path: '/audit',
+    summary: "A page of the admins' actions, newest first",
+    description: 'Of one kind when `type` is given.',
+    query: auditQuerySchema,
+    responses: { 200: { description: 'The page', schema: listPageSchema(auditEntrySchema) } },
+  }),
+};

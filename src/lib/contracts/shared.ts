@@ -1,0 +1,39 @@
+// What many contracts share: the path parameters, the spec's write acknowledgements (MongoDB's result
+// shapes, which the spec's client reads) and the error body of every refusal.
+import { z } from 'zod';
+import { emailSchema, idSchema } from '../schemas.ts';
+
+/** A path naming a resource by its id: /tools/{id}. */
+export const idParams = z.object({ id: idSchema });
+/** A path naming a user by email: /admin/{email}. */
+export const emailParams = z.object({ email: emailSchema });
+
+const count = z.number().int().min(0);
+
+/** A created resource: `acknowledged` (the spec's client reads it) and the new id. */
+export const insertedSchema = z
+  .strictObject({ acknowledged: z.literal(true), insertedId: idSchema })
+  .meta({ id: 'Inserted' });
+/** A changed resource. */
+export const updatedSchema = z
+  .strictObject({ acknowledged: z.literal(true), matchedCount: count, modifiedCount: count })
+  .meta({ id: 'Updated' });
+/** A deleted resource. */
+export const deletedSchema = z
+  .strictObject({ acknowledged: z.literal(true), deletedCount: count })
+  .meta({ id: 'Deleted' });
+
+/** Every refusal: a code a program can test, a message a person can read, and per-field messages for a form. */
+export const apiErrorSchema = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.string(),
+      message: z.string(),
+      fields: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('The first message per field (a nested field by its path: items.0.quantity).'),
+    }),
+  })
+  .meta({ id: 'Error' });
+export type ApiErrorBody = z.output<typeof apiErrorSchema>;
