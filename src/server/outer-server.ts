@@ -35,6 +35,11 @@ export type AstroHandler = (
   locals: App.Locals,
 ) => Promise<void>;
 
+/** Where a request keeps its span (a property, not a WeakMap: this runs per request). */
+const SPAN = Symbol('span');
+type Traced = IncomingMessage & { [SPAN]?: RequestSpan };
+const spanOf = (req: IncomingMessage) => (req as Traced)[SPAN];
+
 export interface OuterServerOptions {
   config: Config;
   /** The build: `client/` (the prebuilt site) and `_headers.json` (each page's own CSP). */
@@ -133,8 +138,6 @@ export function outerServer({
       preload: (html) => preloads(html).html,
     };
   }
-  /** Each request's span, when tracing is on. */
-  const spans = new WeakMap<IncomingMessage, RequestSpan>();
   let build = load(buildId, dist, astro);
   const others = otherBuilds({ buildsDir, csp, served: buildId });
 
@@ -152,7 +155,7 @@ export function outerServer({
     return store()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
       keep: read ? reads.keeper(incoming.url!) : undefined,
-      route: tracer && ((template) => spans.get(incoming)?.route(routeTemplate(template))),
+      route: tracer && ((template) => spanOf(incoming)?.route(routeTemplate(template))),
     });
   });
 
@@ -162,7 +165,7 @@ export function outerServer({
     const seconds = (performance.now() - started) / 1000;
     const url = req.url ?? '/';
     observeRequest(req.method, url, status, seconds);
-    const span = tracer && spans.get(req);
+    const span = tracer && spanOf(req);
     span?.end(status);
     if (!logRequests) return;
     logOut.write(
@@ -252,6 +255,8 @@ export function outerServer({
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, pending: Pending) {
     const { started, headers, read, isApi, pathname } = pending;
     res.on('finish', () => finished(req, res.statusCode, requestId, started));
+    // A request whose client went away before its answer still ends its span.
+    if (tracer) res.once('close', () => spanOf(req)?.end(res.statusCode));
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
     res.setHeader('Content-Security-Policy', csp);
     if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
@@ -304,12 +309,14 @@ export function outerServer({
   };
 
   function answer(req: IncomingMessage, res: ServerResponse) {
-    // With tracing on, each request has a span: an answer from memory ends it at once (finished), the
-    // rest run inside it.
-    const span = tracer?.startRequest(req);
-    if (span) {
-      spans.set(req, span);
-      res.once('close', () => span.end(res.statusCode));
+    // With tracing on, each request has a span, kept on the request: an answer from memory ends it at once
+    // (finished), the rest run inside it.
+    let span: RequestSpan | undefined;
+    if (tracer) {
+      span = tracer.startRequest(req);
+      // Set on every request, sampled or not, so all requests keep one shape (a property added to some
+      // would make every access to a request polymorphic).
+      (req as Traced)[SPAN] = span;
     }
     const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
     let pending: Pending | undefined;

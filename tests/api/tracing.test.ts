@@ -49,6 +49,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
   process.env.OTEL_SERVICE_NAME = 'ironcrest-test';
+  // Every request (the store's default traces one in twenty).
+  process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
   // Before the store opens, as main.ts does: the database driver loads after the pg instrumentation.
   const { startTracing } = await import('../../src/server/tracing');
   tracer = (await startTracing(process.env))!;
@@ -61,6 +63,7 @@ afterAll(async () => {
   await tracer?.shutdown();
   collector?.close();
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete process.env.OTEL_TRACES_SAMPLER;
 });
 
 describe('traces', () => {
