@@ -22,7 +22,9 @@ export default defineConfig({
   },
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'silent' } } },
+      {
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { LOG_LEVEL: 'silent' } },
+      },
       api('api', 'pglite'),
       // The same API suite against a real PostgreSQL server when one is configured (CI sets it).
       ...(process.env.TEST_DATABASE_URL ? [api('api-pg', 'postgres')] : []),

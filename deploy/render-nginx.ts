@@ -63,7 +63,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     },
   });
   if (!values.site || !values.cert || !values.key || !values.servers) {
-    console.error('usage: node deploy/render-nginx.ts --site https://shop.example.com --cert FILE --key FILE --servers host:port,host:port');
+    console.error(
+      'usage: node deploy/render-nginx.ts --site https://shop.example.com --cert FILE --key FILE --servers host:port,host:port',
+    );
     process.exit(2);
   }
   process.stdout.write(
@@ -71,7 +73,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       site: values.site,
       cert: values.cert,
       key: values.key,
-      servers: values.servers.split(',').map((s) => s.trim()).filter(Boolean),
+      servers: values.servers
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       listenHttps: values['listen-https'],
       listenHttp: values['listen-http'],
     }),

@@ -5,7 +5,9 @@ import { checkContent, formatProblem } from './lib/content-check.ts';
 const problems = checkContent(process.cwd());
 for (const problem of problems) console.error(formatProblem(problem));
 if (problems.length) {
-  console.error(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the content: fix ${problems.length === 1 ? 'it' : 'them'} before publishing.`);
+  console.error(
+    `${problems.length} problem${problems.length === 1 ? '' : 's'} in the content: fix ${problems.length === 1 ? 'it' : 'them'} before publishing.`,
+  );
   process.exit(1);
 }
 console.log('content: every post, page and the portfolio are fine.');

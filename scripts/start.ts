@@ -47,14 +47,22 @@ async function main() {
       const [host, port] = emulatorHost.split(':');
       await assertPortFree(host, Number(port), 'the Firebase Auth emulator').catch((e: Error) => fail(e.message));
       console.log(`Starting the Firebase Auth emulator on ${emulatorHost}…`);
-      emulator = await startEmulator({ host: emulatorHost, projectId: config.firebase.projectId, dataDir: config.dataDir, quiet: !!process.env.CI });
+      emulator = await startEmulator({
+        host: emulatorHost,
+        projectId: config.firebase.projectId,
+        dataDir: config.dataDir,
+        quiet: !!process.env.CI,
+      });
     }
     for (const account of [DEMO_ADMIN, DEMO_SHOPPER]) await ensureAccount(emulatorHost, account);
   }
 
   ensureBuild(env);
 
-  server = spawn(process.execPath, [path.resolve('src/server/main.ts')], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  server = spawn(process.execPath, [path.resolve('src/server/main.ts')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   server.on('exit', (code) => {
     if (!stopping) void stop(code ?? 1);
   });

@@ -91,7 +91,9 @@ export async function insertOrders(db: Db, n: number, buyerOrders: number): Prom
     );
   }
   await db.exec('ALTER TABLE orders ENABLE TRIGGER orders_counted');
-  await db.exec(`UPDATE row_counts SET n = CASE WHEN slot = 0 THEN (SELECT count(*) FROM orders) ELSE 0 END WHERE name = 'orders'`);
+  await db.exec(
+    `UPDATE row_counts SET n = CASE WHEN slot = 0 THEN (SELECT count(*) FROM orders) ELSE 0 END WHERE name = 'orders'`,
+  );
   await db.query(
     `INSERT INTO users (email, name, role, email_verified, firebase_uid) VALUES ($1, 'Bench Admin', 'admin', true, $2), ($3, 'Bench Buyer', 'user', true, $4)
      ON CONFLICT (email) DO NOTHING`,
@@ -102,11 +104,13 @@ export async function insertOrders(db: Db, n: number, buyerOrders: number): Prom
 
 /** The cursors that open the page halfway down the whole list and halfway down the buyer's. */
 async function middleCursors(db: Db): Promise<{ admin: string; buyer: string }> {
-  const [all] = await db.query<{ seq: number }>('SELECT seq FROM orders ORDER BY seq DESC OFFSET $1 LIMIT 1', [Math.floor(ORDERS / 2)]);
-  const [mine] = await db.query<{ seq: number }>('SELECT seq FROM orders WHERE email = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1', [
-    BUYER.email,
-    Math.floor(BUYER_ORDERS / 2),
+  const [all] = await db.query<{ seq: number }>('SELECT seq FROM orders ORDER BY seq DESC OFFSET $1 LIMIT 1', [
+    Math.floor(ORDERS / 2),
   ]);
+  const [mine] = await db.query<{ seq: number }>(
+    'SELECT seq FROM orders WHERE email = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1',
+    [BUYER.email, Math.floor(BUYER_ORDERS / 2)],
+  );
   return { admin: encodeCursor(all.seq), buyer: encodeCursor(mine.seq) };
 }
 
@@ -130,7 +134,14 @@ async function timed(url: string, token: string, count = SAMPLES): Promise<{ tim
   return { times, body };
 }
 
-async function measure(db: string, url: string, secret: string, cursors: { admin: string; buyer: string }, insertSeconds: number, pid: number): Promise<OrdersScaleRun> {
+async function measure(
+  db: string,
+  url: string,
+  secret: string,
+  cursors: { admin: string; buyer: string },
+  insertSeconds: number,
+  pid: number,
+): Promise<OrdersScaleRun> {
   const key = new TextEncoder().encode(secret);
   const admin = await signAccessToken(key, ADMIN.email, Date.now(), ADMIN.uid);
   const buyer = await signAccessToken(key, BUYER.email, Date.now(), BUYER.uid);
@@ -138,7 +149,8 @@ async function measure(db: string, url: string, secret: string, cursors: { admin
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const adminFirst = await timed(`${url}/api/booking?limit=${LIMIT}`, admin);
   const page = JSON.parse(adminFirst.body) as { items: unknown[]; total: number };
-  if (page.items.length !== LIMIT || page.total < ORDERS) throw new Error(`unexpected first page: ${page.items.length} items, total ${page.total}`);
+  if (page.items.length !== LIMIT || page.total < ORDERS)
+    throw new Error(`unexpected first page: ${page.items.length} items, total ${page.total}`);
   const adminMiddle = await timed(`${url}/api/booking?limit=${LIMIT}&cursor=${cursors.admin}`, admin);
   const mine = `${url}/api/booking/email/${encodeURIComponent(BUYER.email)}?limit=${LIMIT}`;
   const buyerFirst = await timed(mine, buyer);
@@ -175,7 +187,11 @@ async function onPglite(): Promise<OrdersScaleRun> {
   const cursors = await middleCursors(db);
   await db.close();
   const secret = randomBytes(32).toString('hex');
-  const store = await startStore({ name: 'scale-orders-pglite', port: PORT, env: { DATA_DIR: dataDir, JWT_SECRET: secret, ...DIST } });
+  const store = await startStore({
+    name: 'scale-orders-pglite',
+    port: PORT,
+    env: { DATA_DIR: dataDir, JWT_SECRET: secret, ...DIST },
+  });
   try {
     return await measure('PGlite', store.url, secret, cursors, insertSeconds, store.pid);
   } finally {
@@ -202,7 +218,14 @@ async function onPostgres(): Promise<OrdersScaleRun | undefined> {
       env: { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-pg', JWT_SECRET: secret, ...DIST },
     });
     try {
-      return await measure(`PostgreSQL ${scratch.version.split(' ')[0]}`, store.url, secret, cursors, insertSeconds, store.pid);
+      return await measure(
+        `PostgreSQL ${scratch.version.split(' ')[0]}`,
+        store.url,
+        secret,
+        cursors,
+        insertSeconds,
+        store.pid,
+      );
     } finally {
       await store.stop();
     }

@@ -29,7 +29,9 @@ function newestMtime(entry: string): number {
 
 /** What the build depends on besides the sources: the store it prerenders from and the public config. */
 function buildKey(env: NodeJS.ProcessEnv): string {
-  const keys = Object.keys(env).filter((k) => k.startsWith('PUBLIC_') || ['DATA_DIR', 'DATABASE_URL'].includes(k)).sort();
+  const keys = Object.keys(env)
+    .filter((k) => k.startsWith('PUBLIC_') || ['DATA_DIR', 'DATABASE_URL'].includes(k))
+    .sort();
   return JSON.stringify(keys.map((k) => [k, env[k]]));
 }
 
@@ -41,7 +43,9 @@ export function buildIsFresh(env: NodeJS.ProcessEnv): boolean {
   if (!served || served.id === path.basename(distOf(env))) return false; // none, or made in place
   const stamp = path.join(served.dir, STAMP);
   if (!existsSync(stamp) || !existsSync(path.join(served.dir, 'server', 'entry.mjs'))) return false;
-  return statSync(stamp).mtimeMs >= Math.max(...INPUTS.map(newestMtime)) && readFileSync(stamp, 'utf8') === buildKey(env);
+  return (
+    statSync(stamp).mtimeMs >= Math.max(...INPUTS.map(newestMtime)) && readFileSync(stamp, 'utf8') === buildKey(env)
+  );
 }
 
 /** Builds the site when the served build is missing or older than its sources (or made for another store). */
@@ -76,13 +80,16 @@ export function publishBuild(env: NodeJS.ProcessEnv, log: (line: string) => void
         timeout: 15 * 60_000,
         killSignal: 'SIGKILL',
       });
-      if (result.status !== 0) throw new Error(`build failed${result.error ? ` (${result.error.message})` : ''}: ${args.join(' ')}`);
+      if (result.status !== 0)
+        throw new Error(`build failed${result.error ? ` (${result.error.message})` : ''}: ${args.join(' ')}`);
     };
     run([path.resolve('node_modules/astro/bin/astro.mjs'), 'build', '--silent']);
     run([path.resolve('scripts/postbuild.ts'), path.join(dir, 'client')]);
     writeFileSync(path.join(dir, STAMP), buildKey(env));
     pointAt(dist, dir);
-    log(`Built ${id} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${path.relative(process.cwd(), dist)} now serves it.`);
+    log(
+      `Built ${id} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${path.relative(process.cwd(), dist)} now serves it.`,
+    );
     const minutes = Number(env.ASSET_GRACE_MINUTES ?? 60);
     const graceMs = (Number.isFinite(minutes) && minutes >= 0 ? minutes : 60) * 60_000;
     return { id, dir, removed: pruneBuilds(dist, graceMs) };

@@ -28,20 +28,35 @@ interface Parsed {
 }
 
 const list = (dir: string, ext: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(ext)).sort().map((f) => path.join(dir, f)) : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(ext))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
 
 function parseMarkdown(root: string, file: string, problems: Problem[]): Parsed | undefined {
   const rel = path.relative(root, file);
   const text = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
   const match = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(text);
   if (!match) {
-    problems.push({ file: rel, line: 1, field: 'frontmatter', message: 'the file must start with frontmatter between two --- lines' });
+    problems.push({
+      file: rel,
+      line: 1,
+      field: 'frontmatter',
+      message: 'the file must start with frontmatter between two --- lines',
+    });
     return undefined;
   }
   const doc = parseDocument(match[1]);
   if (doc.errors.length) {
     for (const error of doc.errors)
-      problems.push({ file: rel, line: (error.linePos?.[0].line ?? 0) + 1, field: 'frontmatter', message: error.message.split('\n')[0] });
+      problems.push({
+        file: rel,
+        line: (error.linePos?.[0].line ?? 0) + 1,
+        field: 'frontmatter',
+        message: error.message.split('\n')[0],
+      });
     return undefined;
   }
   const data = (doc.toJS() ?? {}) as Record<string, unknown>;
@@ -60,9 +75,15 @@ function validate(parsed: Parsed, schema: z.ZodType, problems: Problem[]): Recor
     const field = issue.path.length ? issue.path.join('.') : 'frontmatter';
     const top = String(issue.path[0] ?? '');
     let value: unknown = parsed.data;
-    for (const key of issue.path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<PropertyKey, unknown>)[key];
+    for (const key of issue.path)
+      value = value === null || typeof value !== 'object' ? undefined : (value as Record<PropertyKey, unknown>)[key];
     const missing = value === undefined;
-    problems.push({ file: parsed.file, line: parsed.lines.get(top) ?? 1, field, message: missing ? 'missing' : issue.message });
+    problems.push({
+      file: parsed.file,
+      line: parsed.lines.get(top) ?? 1,
+      field,
+      message: missing ? 'missing' : issue.message,
+    });
   }
   return undefined;
 }
@@ -108,16 +129,27 @@ function checkTargets(root: string, parsed: Parsed, known: ReturnType<typeof kno
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || target.startsWith('#')) continue;
     const clean = decodeURI(target.split(/[?#]/)[0]);
     if (image) {
-      const file = clean.startsWith('/') ? path.join(root, 'public', clean) : path.resolve(path.dirname(path.join(root, parsed.file)), clean);
-      if (!existsSync(file)) problems.push({ file: parsed.file, line, field: 'image', message: `${target} does not exist` });
+      const file = clean.startsWith('/')
+        ? path.join(root, 'public', clean)
+        : path.resolve(path.dirname(path.join(root, parsed.file)), clean);
+      if (!existsSync(file))
+        problems.push({ file: parsed.file, line, field: 'image', message: `${target} does not exist` });
       continue;
     }
     if (!clean.startsWith('/')) {
-      problems.push({ file: parsed.file, line, field: 'link', message: `${target}: write internal links from the site's root (/blogs/…)` });
+      problems.push({
+        file: parsed.file,
+        line,
+        field: 'link',
+        message: `${target}: write internal links from the site's root (/blogs/…)`,
+      });
       continue;
     }
     const pathOnly = clean.length > 1 ? clean.replace(/\/+$/, '') : clean;
-    const ok = known.exact.has(pathOnly) || known.prefixes.some((p) => pathOnly.startsWith(p)) || existsSync(path.join(root, 'public', pathOnly));
+    const ok =
+      known.exact.has(pathOnly) ||
+      known.prefixes.some((p) => pathOnly.startsWith(p)) ||
+      existsSync(path.join(root, 'public', pathOnly));
     if (!ok) problems.push({ file: parsed.file, line, field: 'link', message: `${target} leads to no page` });
   }
 }
@@ -137,10 +169,21 @@ export function checkContent(root: string): Problem[] {
     if (!data) continue;
     const cover = data.cover as { src: string } | undefined;
     if (cover && !existsSync(path.resolve(path.dirname(path.join(root, post.file)), cover.src)))
-      problems.push({ file: post.file, line: post.lines.get('cover') ?? 1, field: 'cover.src', message: `${cover.src} does not exist` });
+      problems.push({
+        file: post.file,
+        line: post.lines.get('cover') ?? 1,
+        field: 'cover.src',
+        message: `${cover.src} does not exist`,
+      });
     const order = data.order as number;
     const other = orders.get(order);
-    if (other) problems.push({ file: post.file, line: post.lines.get('order') ?? 1, field: 'order', message: `${order} is also the order of ${other}` });
+    if (other)
+      problems.push({
+        file: post.file,
+        line: post.lines.get('order') ?? 1,
+        field: 'order',
+        message: `${order} is also the order of ${other}`,
+      });
     else orders.set(order, post.file);
   }
   for (const page of pages) validate(page, pageSchema, problems);
@@ -149,7 +192,8 @@ export function checkContent(root: string): Problem[] {
     try {
       const result = portfolioSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
       if (!result.success)
-        for (const issue of result.error.issues) problems.push({ file: rel, line: 1, field: issue.path.join('.') || 'portfolio', message: issue.message });
+        for (const issue of result.error.issues)
+          problems.push({ file: rel, line: 1, field: issue.path.join('.') || 'portfolio', message: issue.message });
     } catch (error) {
       problems.push({ file: rel, line: 1, field: 'json', message: (error as Error).message });
     }
@@ -170,7 +214,8 @@ export function contentCheckIntegration(root = process.cwd()) {
       'astro:config:setup': ({ command }: { command: string }) => {
         if (command !== 'build') return;
         const problems = checkContent(root);
-        if (problems.length) throw new Error(`The content has ${problems.length} problem(s):\n${problems.map(formatProblem).join('\n')}`);
+        if (problems.length)
+          throw new Error(`The content has ${problems.length} problem(s):\n${problems.map(formatProblem).join('\n')}`);
       },
     },
   };

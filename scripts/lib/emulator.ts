@@ -11,7 +11,9 @@ export interface Emulator {
 
 /** The store's environment beside the emulator: the server and the build are told where it is. */
 export function withEmulatorEnv(env: NodeJS.ProcessEnv, emulatorHost: string | undefined): NodeJS.ProcessEnv {
-  return emulatorHost ? { ...env, FIREBASE_AUTH_EMULATOR_HOST: emulatorHost, PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulatorHost } : { ...env };
+  return emulatorHost
+    ? { ...env, FIREBASE_AUTH_EMULATOR_HOST: emulatorHost, PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulatorHost }
+    : { ...env };
 }
 
 export async function isEmulatorUp(host: string): Promise<boolean> {
@@ -25,7 +27,12 @@ export async function isEmulatorUp(host: string): Promise<boolean> {
 }
 
 /** Starts the emulator on host (127.0.0.1:port), keeping its accounts in dataDir/auth across restarts. */
-export async function startEmulator(options: { host: string; projectId: string; dataDir: string; quiet?: boolean }): Promise<Emulator> {
+export async function startEmulator(options: {
+  host: string;
+  projectId: string;
+  dataDir: string;
+  quiet?: boolean;
+}): Promise<Emulator> {
   const port = Number(options.host.split(':')[1]);
   const dir = path.resolve(options.dataDir, 'auth-emulator');
   const exportDir = path.join(dir, 'export');
@@ -43,7 +50,15 @@ export async function startEmulator(options: { host: string; projectId: string; 
       },
     }),
   );
-  const args = ['emulators:start', '--only', 'auth', '--project', options.projectId, '--config', path.join(dir, 'firebase.json')];
+  const args = [
+    'emulators:start',
+    '--only',
+    'auth',
+    '--project',
+    options.projectId,
+    '--config',
+    path.join(dir, 'firebase.json'),
+  ];
   if (existsSync(path.join(exportDir, 'firebase-export-metadata.json'))) args.push('--import', exportDir);
   args.push('--export-on-exit', exportDir);
   const bin = path.resolve('node_modules/firebase-tools/lib/bin/firebase.js');
@@ -82,11 +97,17 @@ export async function ensureAccount(host: string, account: { email: string; pass
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: account.email, password: account.password, displayName: account.name, returnSecureToken: false }),
+    body: JSON.stringify({
+      email: account.email,
+      password: account.password,
+      displayName: account.name,
+      returnSecureToken: false,
+    }),
   });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-    if (!body.error?.message?.startsWith('EMAIL_EXISTS')) throw new Error(`could not create ${account.email}: ${body.error?.message}`);
+    if (!body.error?.message?.startsWith('EMAIL_EXISTS'))
+      throw new Error(`could not create ${account.email}: ${body.error?.message}`);
   }
   // The emulator's admin API (as the project owner) stands in for following the verification mail.
   const admin = async (method: string, body: object) => {

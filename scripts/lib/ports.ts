@@ -4,7 +4,13 @@ import { createServer } from 'node:net';
 export function assertPortFree(host: string, port: number, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', () => reject(new Error(`Port ${port} on ${host} (${what}) is already in use. Stop the other process or choose another port.`)));
+    server.once('error', () =>
+      reject(
+        new Error(
+          `Port ${port} on ${host} (${what}) is already in use. Stop the other process or choose another port.`,
+        ),
+      ),
+    );
     server.listen(port, host, () => server.close(() => resolve()));
   });
 }

@@ -7,7 +7,10 @@ import { quantityError } from '../lib/rules';
 import { addCartItem, cartQuantity } from './cart';
 import { publicApi } from './public-api';
 
-type LiveTool = Pick<Tool, 'name' | 'price' | 'minimumOrderQuantity' | 'availableQuantity' | 'priceBreaks' | 'packSize' | 'quoteAbove'>;
+type LiveTool = Pick<
+  Tool,
+  'name' | 'price' | 'minimumOrderQuantity' | 'availableQuantity' | 'priceBreaks' | 'packSize' | 'quoteAbove'
+>;
 
 const lines = new WeakMap<HTMLElement, { error: HTMLElement; status: HTMLElement }>();
 

@@ -35,7 +35,12 @@ class UploadHttpError extends Error {
  * fetch cannot report upload progress over HTTP/1.1 (streamed request bodies need HTTP/2 in
  * Chromium), so uploads that want progress go through XMLHttpRequest, with the same token.
  */
-function xhrUpload(url: string, body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<unknown> {
+function xhrUpload(
+  url: string,
+  body: FormData,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -102,7 +107,10 @@ async function download(response: Response, fallbackName: string) {
 }
 
 /** One call through ky: JSON (or a CSV, a form) out; JSON, or a file, back. */
-function send({ method, url, body, file }: Request, { onProgress, fileName, ...options }: CallOptions): Promise<unknown> {
+function send(
+  { method, url, body, file }: Request,
+  { onProgress, fileName, ...options }: CallOptions,
+): Promise<unknown> {
   // A call that brings its own authorization (the sign-in exchange) is not the session's to renew.
   const renewable = !options.headers;
   if (body instanceof FormData && onProgress)
@@ -135,7 +143,8 @@ export function errorMessage(error: unknown, fallback = 'something went wrong'):
     const data = error.data as { error?: { message?: string } } | null | undefined;
     return data?.error?.message ?? fallback;
   }
-  if (error instanceof Error && error.name === 'TimeoutError') return 'The server took too long to answer. Please try again.';
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return 'The server took too long to answer. Please try again.';
   return fallback;
 }
 

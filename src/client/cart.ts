@@ -23,7 +23,9 @@ function readStored(): CartLine[] {
   if (typeof localStorage === 'undefined') return [];
   try {
     const lines = JSON.parse(localStorage.getItem(KEY) ?? '[]') as CartLine[];
-    return Array.isArray(lines) ? lines.filter((l) => typeof l?.toolId === 'string' && Number.isInteger(l.quantity) && l.quantity > 0) : [];
+    return Array.isArray(lines)
+      ? lines.filter((l) => typeof l?.toolId === 'string' && Number.isInteger(l.quantity) && l.quantity > 0)
+      : [];
   } catch {
     return [];
   }

@@ -17,5 +17,7 @@ const app = initializeApp({
 // page that uses auth; the Google popup passes the resolver itself (src/client/session.ts).
 export const auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
 if (usingEmulator) {
-  connectAuthEmulator(auth, `http://${env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, { disableWarnings: true });
+  connectAuthEmulator(auth, `http://${env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, {
+    disableWarnings: true,
+  });
 }

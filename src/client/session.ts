@@ -20,7 +20,10 @@ const snapshot = (u: User): SessionUser => ({
 async function exchange(user: User, forceRefresh = false): Promise<string> {
   const idToken = await user.getIdToken(forceRefresh);
   const email = user.email!.toLowerCase();
-  const { token } = await api.users.signIn({ params: { email }, body: { email } }, { headers: { authorization: `Bearer ${idToken}` } });
+  const { token } = await api.users.signIn(
+    { params: { email }, body: { email } },
+    { headers: { authorization: `Bearer ${idToken}` } },
+  );
   return token;
 }
 
@@ -70,11 +73,16 @@ const emulatorGoogleIdToken = (email: string) =>
 
 /** Google sign-in: the popup with a real project; against the emulator, a Google credential for the typed email. */
 export async function signInWithGoogle(emulatorEmail?: string) {
-  const [{ auth, usingEmulator }, { GoogleAuthProvider, browserPopupRedirectResolver, signInWithCredential, signInWithPopup }] =
-    await firebase();
+  const [
+    { auth, usingEmulator },
+    { GoogleAuthProvider, browserPopupRedirectResolver, signInWithCredential, signInWithPopup },
+  ] = await firebase();
   if (usingEmulator) {
     if (!emulatorEmail) throw Object.assign(new Error('email needed'), { code: 'auth/invalid-email' });
-    const { user } = await signInWithCredential(auth, GoogleAuthProvider.credential(emulatorGoogleIdToken(emulatorEmail)));
+    const { user } = await signInWithCredential(
+      auth,
+      GoogleAuthProvider.credential(emulatorGoogleIdToken(emulatorEmail)),
+    );
     await establish(user);
     return;
   }

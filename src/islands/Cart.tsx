@@ -84,7 +84,9 @@ export default function Cart() {
   const priceChanged = rows.some((r) => r.priceChanged);
   const blocked = rows.some((r) => r.problem) || priceChanged;
   const quoteProblem = rows.map((r) => r.quoteProblem).find(Boolean) ?? null;
-  const quoteNeeded = rows.some((r) => r.tool !== 'gone' && r.tool.quoteAbove !== null && r.line.quantity > r.tool.quoteAbove);
+  const quoteNeeded = rows.some(
+    (r) => r.tool !== 'gone' && r.tool.quoteAbove !== null && r.line.quantity > r.tool.quoteAbove,
+  );
   const totalCents = rows.reduce((sum, r) => sum + r.totalCents, 0);
   // With delivery, VAT or a discount the table's sum is the goods; the breakdown below has the total.
   const detailed = quote.totals !== null && (hasBreakdown(quote.totals) || quote.applied !== null);
@@ -118,71 +120,87 @@ export default function Cart() {
           </tr>
         </thead>
         <tbody className="max-sm:block">
-          {rows.map(({ line, tool, problem, priceChanged: changed, seenCents, nowCents, unitCents, totalCents: lineTotal }) => (
-            <tr
-              key={line.toolId}
-              className="border-b border-steel-100 align-top max-sm:block max-sm:py-2"
-              data-testid="cart-line"
-            >
-              <th scope="row" className="py-3 pr-2 font-semibold max-sm:block max-sm:pb-1">
-                {tool === 'gone' ? line.name : <a href={`/tools/${line.toolId}`}>{tool.name}</a>}
-                {tool !== 'gone' && (
-                  <span className="block text-xs font-normal text-steel-600">
-                    {tool.availableQuantity} available · minimum {tool.minimumOrderQuantity}
-                    {tool.packSize > 1 && ` · packs of ${tool.packSize}`}
-                  </span>
-                )}
-                {tool !== 'gone' && (
-                  <NextBreak
-                    pricing={pricingOfTool(tool)}
-                    quantity={line.quantity}
-                    onAdd={(quantity) => setQuantity(line.toolId, quantity)}
-                    className="mt-1 font-normal"
-                  />
-                )}
-                {changed && tool !== 'gone' && (
-                  <span className="mt-1 block text-xs font-normal">
-                    Price changed from {formatCents(seenCents)} to {formatCents(nowCents)}.{' '}
-                    <button
-                      type="button"
-                      className="underline"
-                      onClick={() => acceptCurrent(line.toolId, { name: tool.name, price: tool.price, priceBreaks: tool.priceBreaks })}
-                    >
-                      Use the new price
-                    </button>
-                  </span>
-                )}
-                {(problem || lineErrors[line.toolId]) && (
-                  <span className="field-error block" role="alert">
-                    {problem ?? lineErrors[line.toolId]}
-                  </span>
-                )}
-              </th>
-              <td data-label="Unit price" className={`py-3 text-right tabular-nums ${STACKED}`} data-testid="cart-unit-price">
-                {tool === 'gone' ? '—' : formatCents(unitCents)}
-              </td>
-              <td data-label="Quantity" className={`py-3 ${STACKED}`}>
-                <Stepper
-                  line={line}
-                  step={tool === 'gone' ? 1 : tool.packSize}
-                  onChange={() => setLineErrors(({ [line.toolId]: _, ...rest }) => rest)}
-                />
-              </td>
-              <td data-label="Line total" className={`py-3 text-right font-semibold tabular-nums ${STACKED}`} data-testid="cart-line-total">
-                {tool === 'gone' ? '—' : formatCents(lineTotal)}
-              </td>
-              <td className="py-3 text-right max-sm:block max-sm:py-1">
-                <button
-                  type="button"
-                  className="btn btn-outline btn-sm"
-                  onClick={() => removeCartItem(line.toolId)}
-                  aria-label={`Remove ${line.name || 'this tool'}`}
+          {rows.map(
+            ({ line, tool, problem, priceChanged: changed, seenCents, nowCents, unitCents, totalCents: lineTotal }) => (
+              <tr
+                key={line.toolId}
+                className="border-b border-steel-100 align-top max-sm:block max-sm:py-2"
+                data-testid="cart-line"
+              >
+                <th scope="row" className="py-3 pr-2 font-semibold max-sm:block max-sm:pb-1">
+                  {tool === 'gone' ? line.name : <a href={`/tools/${line.toolId}`}>{tool.name}</a>}
+                  {tool !== 'gone' && (
+                    <span className="block text-xs font-normal text-steel-600">
+                      {tool.availableQuantity} available · minimum {tool.minimumOrderQuantity}
+                      {tool.packSize > 1 && ` · packs of ${tool.packSize}`}
+                    </span>
+                  )}
+                  {tool !== 'gone' && (
+                    <NextBreak
+                      pricing={pricingOfTool(tool)}
+                      quantity={line.quantity}
+                      onAdd={(quantity) => setQuantity(line.toolId, quantity)}
+                      className="mt-1 font-normal"
+                    />
+                  )}
+                  {changed && tool !== 'gone' && (
+                    <span className="mt-1 block text-xs font-normal">
+                      Price changed from {formatCents(seenCents)} to {formatCents(nowCents)}.{' '}
+                      <button
+                        type="button"
+                        className="underline"
+                        onClick={() =>
+                          acceptCurrent(line.toolId, {
+                            name: tool.name,
+                            price: tool.price,
+                            priceBreaks: tool.priceBreaks,
+                          })
+                        }
+                      >
+                        Use the new price
+                      </button>
+                    </span>
+                  )}
+                  {(problem || lineErrors[line.toolId]) && (
+                    <span className="field-error block" role="alert">
+                      {problem ?? lineErrors[line.toolId]}
+                    </span>
+                  )}
+                </th>
+                <td
+                  data-label="Unit price"
+                  className={`py-3 text-right tabular-nums ${STACKED}`}
+                  data-testid="cart-unit-price"
                 >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
+                  {tool === 'gone' ? '—' : formatCents(unitCents)}
+                </td>
+                <td data-label="Quantity" className={`py-3 ${STACKED}`}>
+                  <Stepper
+                    line={line}
+                    step={tool === 'gone' ? 1 : tool.packSize}
+                    onChange={() => setLineErrors(({ [line.toolId]: _, ...rest }) => rest)}
+                  />
+                </td>
+                <td
+                  data-label="Line total"
+                  className={`py-3 text-right font-semibold tabular-nums ${STACKED}`}
+                  data-testid="cart-line-total"
+                >
+                  {tool === 'gone' ? '—' : formatCents(lineTotal)}
+                </td>
+                <td className="py-3 text-right max-sm:block max-sm:py-1">
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm"
+                    onClick={() => removeCartItem(line.toolId)}
+                    aria-label={`Remove ${line.name || 'this tool'}`}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ),
+          )}
         </tbody>
         <tfoot className="max-sm:block">
           <tr className="max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-4">
@@ -198,7 +216,9 @@ export default function Cart() {
       </table>
       <section className="card grid gap-4 p-6 sm:grid-cols-2" aria-label="Discount and totals">
         <DiscountCode quote={quote} />
-        {detailed && quote.totals && <TotalsBreakdown totals={quote.totals} freeDelivery={quote.freeDelivery} className="self-end" />}
+        {detailed && quote.totals && (
+          <TotalsBreakdown totals={quote.totals} freeDelivery={quote.freeDelivery} className="self-end" />
+        )}
       </section>
       <Checkout
         lines={lines}
@@ -223,7 +243,15 @@ export default function Cart() {
 function lineState(line: CartLine, tool: Tool | 'gone' | undefined) {
   if (!tool || tool === 'gone') {
     const gone = messages.cartToolGone;
-    return { problem: gone, quoteProblem: gone, priceChanged: false, seenCents: 0, nowCents: 0, unitCents: 0, totalCents: 0 };
+    return {
+      problem: gone,
+      quoteProblem: gone,
+      priceChanged: false,
+      seenCents: 0,
+      nowCents: 0,
+      unitCents: 0,
+      totalCents: 0,
+    };
   }
   const unitCents = unitPriceCents(pricingOfTool(tool), line.quantity);
   const seenCents = line.priceBreaks
@@ -244,4 +272,3 @@ function lineState(line: CartLine, tool: Tool | 'gone' | undefined) {
 /** Below 640 px a line stacks: each cell on its own row, its column's name beside it. */
 const STACKED =
   'max-sm:flex max-sm:items-center max-sm:justify-between max-sm:gap-4 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:tracking-wider max-sm:before:text-steel-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]';
-

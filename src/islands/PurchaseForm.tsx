@@ -156,7 +156,9 @@ function Purchase({ initial }: { initial: Tool }) {
       {!quote && (
         <div className="space-y-3">
           <DiscountCode quote={totals} />
-          {totals.totals && (hasBreakdown(totals.totals) || totals.applied) && <TotalsBreakdown totals={totals.totals} freeDelivery={totals.freeDelivery} />}
+          {totals.totals && (hasBreakdown(totals.totals) || totals.applied) && (
+            <TotalsBreakdown totals={totals.totals} freeDelivery={totals.freeDelivery} />
+          )}
         </div>
       )}
       {quote ? (

@@ -10,7 +10,12 @@ import { useBrowserValue, useHydrated } from './ui/useHydrated';
 type Name = 'name' | 'email' | 'password' | 'confirmPassword';
 
 export default function SignupForm() {
-  const { values, setErrors, busy, setBusy, bind } = useForm<Record<Name, string>>({ name: '', email: '', password: '', confirmPassword: '' });
+  const { values, setErrors, busy, setBusy, bind } = useForm<Record<Name, string>>({
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+  });
   const hydrated = useHydrated();
   const search = useBrowserValue(() => location.search, '');
 
@@ -37,19 +42,19 @@ export default function SignupForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={!hydrated} className="space-y-4">
-      {field('name', 'Name', 'text', 'name')}
-      {field('email', 'Email', 'email', 'email')}
-      {field('password', 'Password', 'password', 'new-password')}
-      {field('confirmPassword', 'Confirm password', 'password', 'new-password')}
-      <SubmitButton busy={busy} busyLabel="Creating your account…" className="btn-dark w-full">
-        Sign up
-      </SubmitButton>
-      <p className="text-center text-sm">
-        Already have an account?{' '}
-        <a href={`/login${search}`} className="font-semibold text-amber-dark">
-          Login
-        </a>
-      </p>
+        {field('name', 'Name', 'text', 'name')}
+        {field('email', 'Email', 'email', 'email')}
+        {field('password', 'Password', 'password', 'new-password')}
+        {field('confirmPassword', 'Confirm password', 'password', 'new-password')}
+        <SubmitButton busy={busy} busyLabel="Creating your account…" className="btn-dark w-full">
+          Sign up
+        </SubmitButton>
+        <p className="text-center text-sm">
+          Already have an account?{' '}
+          <a href={`/login${search}`} className="font-semibold text-amber-dark">
+            Login
+          </a>
+        </p>
       </fieldset>
     </form>
   );

@@ -42,7 +42,10 @@ export default function ToolReviews({ toolId, count, average, shown, nextCursor,
     setLoading(true);
     setFailed(false);
     try {
-      const page = await api.reviews.ofTool({ params: { id: toolId }, query: { limit: TOOL_REVIEWS_PAGE_SIZE, cursor } });
+      const page = await api.reviews.ofTool({
+        params: { id: toolId },
+        query: { limit: TOOL_REVIEWS_PAGE_SIZE, cursor },
+      });
       setMore((old) => [...old, ...page.services]);
       setCursor(page.nextCursor);
     } catch {
@@ -55,7 +58,10 @@ export default function ToolReviews({ toolId, count, average, shown, nextCursor,
   /** A review was posted: read the first page again (its kept copies were dropped by the post). */
   async function refresh(): Promise<boolean> {
     try {
-      const page = await api.reviews.ofTool({ params: { id: toolId }, query: { limit: TOOL_PAGE_REVIEWS } }, { cache: 'no-cache' });
+      const page = await api.reviews.ofTool(
+        { params: { id: toolId }, query: { limit: TOOL_PAGE_REVIEWS } },
+        { cache: 'no-cache' },
+      );
       setFresh(page);
       setMore([]);
       setCursor(page.nextCursor);

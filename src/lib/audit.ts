@@ -67,7 +67,10 @@ const show = (value: unknown, key = ''): string =>
  * A change as lines of `field: before → after`, one per field that differs; a thing added or removed
  * lists its fields on one side only (`name: — → Claw hammer`).
  */
-export function describeChange(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+export function describeChange(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): string[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return keys
     .filter((key) => show(before?.[key], key) !== show(after?.[key], key))

@@ -29,7 +29,8 @@ export const messages = {
   discountCodeTaken: 'A discount code with this name exists already',
   settingsSaved: 'The settings are saved',
   settingsSaveFailed: 'The settings could not be saved. Please try again.',
-  settingsApplyLater: 'Changes apply to orders placed after saving. Orders placed before keep the amounts they were placed with.',
+  settingsApplyLater:
+    'Changes apply to orders placed after saving. Orders placed before keep the amounts they were placed with.',
   discountCreated: (code: string) => `The discount code ${code} is created`,
   discountCreateFailed: 'The discount code could not be created. Please try again.',
   discountRemoved: (code: string) => `The discount code ${code} is removed`,
@@ -37,7 +38,8 @@ export const messages = {
   discountRemoveFailed: 'The discount code could not be removed. Please try again.',
   noDiscounts: 'No discount codes yet. Create one above; buyers type it in the cart or on a tool page.',
   quoteToolGone: 'A tool in this quote is no longer sold.',
-  tooManyOpenQuotes: (limit: number) => `You already have ${limit} quote requests waiting for an answer. Please wait for one before asking again.`,
+  tooManyOpenQuotes: (limit: number) =>
+    `You already have ${limit} quote requests waiting for an answer. Please wait for one before asking again.`,
   quoteLinesMismatch: 'Give exactly one price for each tool of the quote',
   quoteExpiryPast: 'The expiry must be in the future',
   ratingRange: 'Rating must be between 1 to 5',
@@ -82,12 +84,14 @@ export const messages = {
   orderPaidMeanwhile: 'Your payment for this order has just gone through, so it is paid now and was not deleted.',
   // The login page, when a tool's page sent the visitor (the tool's name follows).
   loginToOrder: 'Log in to order this tool:',
-  paidOrderKept: "A paid order cannot be deleted: it stays in the shop's books. To cancel it, refund the payment instead.",
+  paidOrderKept:
+    "A paid order cannot be deleted: it stays in the shop's books. To cancel it, refund the payment instead.",
   /** An unpaid order whose hold ran out: its cancel reason, and the answer to paying it after. */
   holdExpired: 'Not paid in time: the order was cancelled and its units went back to stock.',
   // After the sale (issue 25): each step only from the step before it.
   shipUnpaid: 'Only paid orders can be shipped',
-  shipTwice: (status: string) => (status === 'delivered' ? 'This order was delivered already' : 'This order was shipped already'),
+  shipTwice: (status: string) =>
+    status === 'delivered' ? 'This order was delivered already' : 'This order was shipped already',
   deliverUnshipped: 'Only shipped orders can be marked delivered',
   refundUnpaid: 'Only paid orders can be refunded',
   refundedAlready: 'This order was refunded in full already',
@@ -114,7 +118,8 @@ export const messages = {
   webhookTooMany: (limit: number) => `A store can have at most ${limit} webhook endpoints. Delete one first.`,
   webhookCreated: 'The endpoint is added. Copy its signing secret now.',
   webhookCreateFailed: 'The endpoint could not be added. Please try again.',
-  webhookSecretOnce: 'This secret is shown only once. Keep it where your receiver can read it: it verifies that deliveries come from this store.',
+  webhookSecretOnce:
+    'This secret is shown only once. Keep it where your receiver can read it: it verifies that deliveries come from this store.',
   webhookDeleted: 'The endpoint is deleted',
   webhookDeleteFailed: 'The endpoint could not be deleted. Please try again.',
   webhookResumed: 'The endpoint is active again: waiting deliveries go out now',
@@ -122,7 +127,8 @@ export const messages = {
   webhookReplayed: 'The delivery is sent again, with the same webhook-id',
   webhookReplayFailed: 'The delivery could not be sent again. Please try again.',
   webhookPausedReplay: 'This endpoint is paused: resume it first',
-  noWebhooks: 'No webhook endpoints yet. Add one above to tell your accounting, ERP or shipping software what happens in the store.',
+  noWebhooks:
+    'No webhook endpoints yet. Add one above to tell your accounting, ERP or shipping software what happens in the store.',
   noWebhookDeliveries: 'No deliveries yet: one is made for each subscribed event that happens.',
   // The account (issue 24; not in the spec): change password, delete the account, download one's data.
   passwordChanged: 'Your password has been changed.',
@@ -139,7 +145,8 @@ export const messages = {
   lastAdminKept: 'The store needs at least one admin',
   reauthenticationRequired: 'Please confirm it is you again: the confirmation must be less than 5 minutes old.',
   reauthenticationMismatch: 'The confirmation does not belong to the account that is signed in.',
-  accountOrdersChanged: 'Your orders changed while your account was being deleted. Nothing was deleted; please try again.',
+  accountOrdersChanged:
+    'Your orders changed while your account was being deleted. Nothing was deleted; please try again.',
   dataDownloaded: 'Your data has been downloaded.',
   dataDownloadFailed: 'Your data could not be downloaded. Please try again.',
   deletedCustomer: 'Deleted customer',

@@ -51,14 +51,18 @@ export function priceTiers(tool: Priced): PriceTier[] {
 }
 
 /** "10–99: $12.40 · 100–499: $11.20 · 500+: $9.90" */
-export const tierLabel = (t: PriceTier): string => `${t.from}${t.to === null ? '+' : `–${t.to}`}: ${formatCents(t.priceCents)}`;
+export const tierLabel = (t: PriceTier): string =>
+  `${t.from}${t.to === null ? '+' : `–${t.to}`}: ${formatCents(t.priceCents)}`;
 export const priceTableText = (tool: Priced): string => priceTiers(tool).map(tierLabel).join(' · ');
 
 /**
  * The next break when it is a few units away (at most a quarter of its quantity, rounded up to whole
  * packs): "Add 12 more for $11.20 each". Null when there is none or it is far off.
  */
-export function nextBreakHint(tool: Priced & { packSize: number }, quantity: number): { more: number; priceCents: number } | null {
+export function nextBreakHint(
+  tool: Priced & { packSize: number },
+  quantity: number,
+): { more: number; priceCents: number } | null {
   const next = tool.priceBreaks.find((b) => b.minQuantity > quantity);
   if (!next || !Number.isFinite(quantity) || quantity < tool.minimumOrderQuantity) return null;
   const more = Math.ceil((next.minQuantity - quantity) / tool.packSize) * tool.packSize;

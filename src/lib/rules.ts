@@ -39,7 +39,10 @@ export function quantityError(quantity: number, tool: QuantityRules): string | n
 }
 
 /** The quantity rules a quote request keeps: the minimum order and whole packs (stock and price are negotiated). */
-export function quoteQuantityError(quantity: number, tool: { minimumOrderQuantity: number; packSize?: number }): string | null {
+export function quoteQuantityError(
+  quantity: number,
+  tool: { minimumOrderQuantity: number; packSize?: number },
+): string | null {
   if (!Number.isFinite(quantity) || quantity < tool.minimumOrderQuantity) return messages.quantityBelowMinimum;
   const packSize = tool.packSize ?? 1;
   return quantity % packSize !== 0 ? messages.quantityNotMultiple(packSize) : null;

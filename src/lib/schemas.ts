@@ -1,6 +1,17 @@
 // One schema per entity, shared by the forms (browser) and the API (server).
 import { z } from 'zod';
-import { LIMITS, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE, MAX_ORDER_LINES, MAX_TOOL_REVIEWS_PAGE_SIZE, MIN_PASSWORD_LENGTH, RATING_MAX, RATING_MIN, REVIEW_NAME_MAX, TOOL_REVIEWS_PAGE_SIZE } from './limits.ts';
+import {
+  LIMITS,
+  LIST_PAGE_SIZE,
+  MAX_LIST_PAGE_SIZE,
+  MAX_ORDER_LINES,
+  MAX_TOOL_REVIEWS_PAGE_SIZE,
+  MIN_PASSWORD_LENGTH,
+  RATING_MAX,
+  RATING_MIN,
+  REVIEW_NAME_MAX,
+  TOOL_REVIEWS_PAGE_SIZE,
+} from './limits.ts';
 import { messages } from './messages.ts';
 import { isRating } from './review-rules.ts';
 import { isEmail, PHONE_PATTERN } from './rules.ts';
@@ -73,7 +84,10 @@ export const discountCodeSchema = z
   .transform((c) => c.toUpperCase());
 
 /** An optional code on an order: absent, empty or a code. */
-const optionalDiscountCode = z.preprocess((v) => (v === '' || v === null ? undefined : v), discountCodeSchema.optional());
+const optionalDiscountCode = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  discountCodeSchema.optional(),
+);
 
 /** POST /booking: the client only asks for a tool, a quantity and where to ship (and may bring a discount code). */
 export const orderInputSchema = z.object({
@@ -88,7 +102,9 @@ export type OrderInput = z.output<typeof orderInputSchema>;
 /** POST /orders: a cart, each tool once; prices, names and the buyer come from the server. */
 export const cartOrderInputSchema = z.object({
   items: z
-    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), { error: 'The cart is empty' })
+    .array(z.object({ toolId: idSchema, quantity: wholeCount(1, 'Must be at least 1') }), {
+      error: 'The cart is empty',
+    })
     .min(1, 'The cart is empty')
     .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} tools in one order`)
     .refine((items) => new Set(items.map((i) => i.toolId)).size === items.length, 'Each tool once per order'),
@@ -184,8 +200,14 @@ const toolFields = z.object({
   availableQuantity: wholeCount(0, 'Available quantity cannot be negative'),
   img: imageUrl,
   // The trade (issue 26); each optional, so the spec's calls work unchanged.
-  priceBreaks: z.array(priceBreakSchema, { error: 'Price breaks must be a list' }).max(MAX_PRICE_BREAKS, `At most ${MAX_PRICE_BREAKS} price breaks`).default([]),
-  packSize: z.preprocess((v) => (v === '' || v === null ? undefined : v), wholeCount(1, 'Pack size must be at least 1').default(1)),
+  priceBreaks: z
+    .array(priceBreakSchema, { error: 'Price breaks must be a list' })
+    .max(MAX_PRICE_BREAKS, `At most ${MAX_PRICE_BREAKS} price breaks`)
+    .default([]),
+  packSize: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    wholeCount(1, 'Pack size must be at least 1').default(1),
+  ),
   quoteAbove: optionalCount(1, 'Quote threshold must be at least 1'),
   lowStockUnits: optionalCount(0, 'Low-stock level cannot be negative'),
 });
@@ -200,7 +222,11 @@ function checkTool(t: Omit<ToolFields, 'MinimumOrderQuantity' | 'availableQuanti
     return;
   }
   if (min % t.packSize !== 0)
-    ctx.addIssue({ code: 'custom', message: `The minimum order must be a multiple of the pack size (${t.packSize})`, path: ['minimumOrderQuantity'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: `The minimum order must be a multiple of the pack size (${t.packSize})`,
+      path: ['minimumOrderQuantity'],
+    });
   if (t.quoteAbove !== undefined && t.quoteAbove < min)
     ctx.addIssue({ code: 'custom', message: 'Quotes must start at or above the minimum order', path: ['quoteAbove'] });
   let last = { minQuantity: min, price: t.price };
@@ -212,7 +238,11 @@ function checkTool(t: Omit<ToolFields, 'MinimumOrderQuantity' | 'availableQuanti
         path: ['priceBreaks', i, 'minQuantity'],
       });
     else if (b.price >= last.price)
-      ctx.addIssue({ code: 'custom', message: 'Each break must be cheaper than the price before it', path: ['priceBreaks', i, 'price'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Each break must be cheaper than the price before it',
+        path: ['priceBreaks', i, 'price'],
+      });
     last = b;
   });
 }
@@ -263,12 +293,16 @@ const pageLimit = z.coerce
   .int('limit must be a whole number')
   .min(1, 'limit must be at least 1')
   .max(MAX_LIST_PAGE_SIZE, `limit must be at most ${MAX_LIST_PAGE_SIZE}`);
-const pageCursor = z.string().max(600, 'cursor is not valid').regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid');
+const pageCursor = z
+  .string()
+  .max(600, 'cursor is not valid')
+  .regex(/^[A-Za-z0-9_-]+$/, 'cursor is not valid');
 
 /**
  * Paging of a dashboard list: a page of `limit` rows after `cursor` (the previous page's nextCursor, opaque).
  */
-export const listPageQuery = (defaultLimit: number) => z.object({ limit: pageLimit.default(defaultLimit), cursor: pageCursor.optional() });
+export const listPageQuery = (defaultLimit: number) =>
+  z.object({ limit: pageLimit.default(defaultLimit), cursor: pageCursor.optional() });
 export const listPageQuerySchema = listPageQuery(LIST_PAGE_SIZE);
 
 /**
@@ -301,7 +335,10 @@ export const passwordChangeSchema = z
     newPassword: password,
     confirmPassword: z.string(),
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsDontMatch, path: ['confirmPassword'] })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: messages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  })
   .refine((v) => v.newPassword !== v.currentPassword, { message: messages.passwordUnchanged, path: ['newPassword'] });
 export type PasswordChange = z.output<typeof passwordChangeSchema>;
 
@@ -335,7 +372,10 @@ const isoDay = (field: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date (YYYY-MM-DD)`)
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), `${field} must be a real date`)
+    .refine(
+      (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+      `${field} must be a real date`,
+    )
     .optional();
 
 /** The orders' sort orders on Manage All Orders: by date or by total, either way. */
@@ -426,7 +466,10 @@ export const quoteAnswerSchema = z.object({
     .string({ error: 'expiresAt is required' })
     .trim()
     .max(40)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), 'expiresAt must be a date')
+    .refine(
+      (v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)),
+      'expiresAt must be a date',
+    )
     // A bare day offers the quote until the end of that day (UTC).
     .transform((v) => new Date(v.length === 10 ? `${v}T23:59:59.999Z` : v)),
 });
@@ -450,7 +493,8 @@ const percent = (name: string, min: number) =>
       .max(100, `${name} must be at most 100`)
       .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, `${name} has at most 2 decimals`),
   );
-const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+const optional = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 /** PUT /settings (admins): what every order placed after it charges besides its goods. */
 export const settingsSchema = z.object({
@@ -468,7 +512,10 @@ const moment = (name: string, endOfDay = false) =>
       .string({ error: `${name} must be a date` })
       .trim()
       .max(40)
-      .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), `${name} must be a date`)
+      .refine(
+        (v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)),
+        `${name} must be a date`,
+      )
       .transform((v) => new Date(v.length === 10 ? `${v}T${endOfDay ? '23:59:59.999' : '00:00:00'}Z` : v)),
   );
 
@@ -488,7 +535,10 @@ export const discountInputSchema = z
     message: 'Give either a percent off or an amount off',
     path: ['percentOff'],
   })
-  .refine((d) => !d.startsAt || !d.expiresAt || d.startsAt < d.expiresAt, { message: 'The end must be after the start', path: ['expiresAt'] });
+  .refine((d) => !d.startsAt || !d.expiresAt || d.startsAt < d.expiresAt, {
+    message: 'The end must be after the start',
+    path: ['expiresAt'],
+  });
 export type DiscountInput = z.output<typeof discountInputSchema>;
 /** POST /quotes/{id}/accept (its buyer): where to ship the order it places, as an order asks. */
 export const quoteAcceptSchema = z.object({ address: orderInputSchema.shape.address, phone: phoneSchema });
@@ -519,7 +569,9 @@ export const webhookUrlSchema = z
 export const webhookInputSchema = z.object({
   url: webhookUrlSchema,
   events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: messages.webhookEventUnknown }), { error: messages.webhookEventsRequired })
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: messages.webhookEventUnknown }), {
+      error: messages.webhookEventsRequired,
+    })
     .min(1, messages.webhookEventsRequired)
     .max(WEBHOOK_EVENT_TYPES.length)
     .refine((events) => new Set(events).size === events.length, messages.webhookEventTwice),

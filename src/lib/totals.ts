@@ -26,7 +26,12 @@ export interface Totals {
   totalCents: number;
 }
 
-export const NO_SETTINGS: TotalsSettings = { deliveryFlatCents: 0, freeDeliveryOverCents: null, vatRateHundredths: 0, pricesIncludeVat: false };
+export const NO_SETTINGS: TotalsSettings = {
+  deliveryFlatCents: 0,
+  freeDeliveryOverCents: null,
+  vatRateHundredths: 0,
+  pricesIncludeVat: false,
+};
 
 /** a × b / c rounded half-up, for non-negative integers (exact below 2^53). */
 export function mulDivHalfUp(a: number, b: number, c: number): number {
@@ -39,7 +44,11 @@ export function mulDivHalfUp(a: number, b: number, c: number): number {
  * on goods and delivery. With prices that include VAT, the total is goods + delivery and taxCents the
  * VAT share of it; else the VAT is added.
  */
-export function orderTotals(lines: readonly { quantity: number; unitCents: number }[], settings: TotalsSettings, discount?: DiscountRule | null): Totals {
+export function orderTotals(
+  lines: readonly { quantity: number; unitCents: number }[],
+  settings: TotalsSettings,
+  discount?: DiscountRule | null,
+): Totals {
   const subtotalCents = lines.reduce((sum, l) => sum + l.quantity * l.unitCents, 0);
   const discountCents = !discount
     ? 0
@@ -51,7 +60,9 @@ export function orderTotals(lines: readonly { quantity: number; unitCents: numbe
   const deliveryCents = free || lines.length === 0 ? 0 : settings.deliveryFlatCents;
   const base = goodsCents + deliveryCents;
   const rate = settings.vatRateHundredths;
-  const taxCents = settings.pricesIncludeVat ? mulDivHalfUp(base, rate, 10_000 + rate) : mulDivHalfUp(base, rate, 10_000);
+  const taxCents = settings.pricesIncludeVat
+    ? mulDivHalfUp(base, rate, 10_000 + rate)
+    : mulDivHalfUp(base, rate, 10_000);
   return {
     subtotalCents,
     discountCents,
@@ -77,7 +88,9 @@ export function breakdownRows(b: Breakdown | null | undefined, format: (cents: n
   const vat = `VAT ${Number((b.vatRateHundredths / 100).toFixed(2))}%`;
   return [
     ['Subtotal', format(b.subtotalCents)],
-    ...(b.discountCents > 0 ? [[`Discount${b.discountCode ? ` (${b.discountCode})` : ''}`, `-${format(b.discountCents)}`] as [string, string]] : []),
+    ...(b.discountCents > 0
+      ? [[`Discount${b.discountCode ? ` (${b.discountCode})` : ''}`, `-${format(b.discountCents)}`] as [string, string]]
+      : []),
     ...(b.deliveryCents > 0 ? [['Delivery', format(b.deliveryCents)] as [string, string]] : []),
     ...(b.taxCents > 0 ? [[b.taxIncluded ? `Includes ${vat}` : vat, format(b.taxCents)] as [string, string]] : []),
   ];

@@ -10,7 +10,12 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 export const GET: APIRoute = async ({ site, locals }) => {
   const base = site ?? new URL('http://localhost:4321');
-  const [tools, posts, tags, pages] = await Promise.all([locals.store!.tools.list(), sortedBlogs(), blogTags(), footerPages()]);
+  const [tools, posts, tags, pages] = await Promise.all([
+    locals.store!.tools.list(),
+    sortedBlogs(),
+    blogTags(),
+    footerPages(),
+  ]);
   const entries: { path: string; lastmod?: string }[] = [
     { path: '/' },
     { path: '/blogs' },

@@ -54,12 +54,22 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     attachment: async (ref) => {
       const document = await invoices.byNumber(deps.db, ref.number);
       if (!document) throw new Error(`${ref.document} ${ref.number} not found`);
-      return { filename: `${ref.number}.pdf`, content: Buffer.from(await invoices.pdf(document)), contentType: 'application/pdf' };
+      return {
+        filename: `${ref.number}.pdf`,
+        content: Buffer.from(await invoices.pdf(document)),
+        contentType: 'application/pdf',
+      };
     },
   });
-  const events = outbox(deps.db, [emailConsumer(deps.db, emails, { shop: deps.config.shop, shopEmail: deps.config.mail.shopEmail })]);
+  const events = outbox(deps.db, [
+    emailConsumer(deps.db, emails, { shop: deps.config.shop, shopEmail: deps.config.mail.shopEmail }),
+  ]);
   // Outgoing webhooks: their own worker, so a slow receiver never holds up the emails.
-  const guard = { production: deps.config.production, allowPrivate: deps.config.webhooks.allowPrivate, resolve: deps.resolveHost };
+  const guard = {
+    production: deps.config.production,
+    allowPrivate: deps.config.webhooks.allowPrivate,
+    resolve: deps.resolveHost,
+  };
   const box = secretBox(deps.jwtSecret);
   const hooks = webhookWorker(deps.db, { guard, box });
   const webhooks = webhooksService(deps.db, { guard, box, due: () => hooks.nudge() });
@@ -104,7 +114,10 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
       // The route that answered, for the request's trace (none matched: the path stays unnamed).
       if (c.req.routePath !== '/api/*') c.env?.route?.(c.req.routePath);
     })
-    .route('/', metaRoutes(deps, () => api))
+    .route(
+      '/',
+      metaRoutes(deps, () => api),
+    )
     .route('/', toolsRoutes(deps, tools))
     .route('/', usersRoutes(deps, users))
     .route('/', ordersRoutes(deps, orders, checkout, { invoices, fulfilment, refunds }))

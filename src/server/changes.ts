@@ -89,7 +89,8 @@ function localBus() {
     },
     changedSince(since: number, shows: Shows) {
       if (version - since >= LOG_SIZE) return true;
-      for (let v = since + 1; v <= version; v++) if (touches(shows, log[v % LOG_SIZE].change, log[v % LOG_SIZE].tools)) return true;
+      for (let v = since + 1; v <= version; v++)
+        if (touches(shows, log[v % LOG_SIZE].change, log[v % LOG_SIZE].tools)) return true;
       return false;
     },
     subscribe(fn: ChangeListener) {

@@ -21,7 +21,9 @@ export async function compressHtml(request: Request, response: Response): Promis
   if (encoding && html.length >= MIN_BYTES) {
     body =
       encoding === 'br'
-        ? await br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } })
+        ? await br(html, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: html.length },
+          })
         : await gz(html, { level: 6 });
     headers.set('Content-Encoding', encoding);
   }

@@ -93,7 +93,9 @@ export function livePages({
     // for a page and comes within a few percent of 11, which takes tens of milliseconds.
     const often = shows.kinds.includes('stock');
     const [brotli, gzipped] = await Promise.all([
-      br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: often ? 5 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+      br(html, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: often ? 5 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length },
+      }),
       gz(html, { level: often ? 6 : 9 }),
     ]);
     const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;

@@ -64,7 +64,8 @@ export function publicReads({
   maxCopies?: number;
   maxBytes?: number;
 }): PublicReads {
-  const versionOf = (shows: Shows | undefined) => (shows ? changes.versionOf(shows.kinds, shows.tools) : changes.version);
+  const versionOf = (shows: Shows | undefined) =>
+    shows ? changes.versionOf(shows.kinds, shows.tools) : changes.version;
   // A hit only stamps its copy (moving it in the map cost two hash updates a request); the least recently
   // used is searched for when a new copy passes the budget, which only a miss does.
   const copies = new Map<string, Copy>();

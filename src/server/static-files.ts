@@ -227,7 +227,8 @@ function loadPageHeaders(file: string): Map<string, Record<string, string>> {
   for (const entry of entries) {
     const headers = Object.fromEntries(entry.headers.map((h) => [h.key, h.value]));
     // A <meta> policy cannot forbid framing; the header one can.
-    if (headers['Content-Security-Policy']) headers['Content-Security-Policy'] = withFramingRule(headers['Content-Security-Policy']);
+    if (headers['Content-Security-Policy'])
+      headers['Content-Security-Policy'] = withFramingRule(headers['Content-Security-Policy']);
     map.set(normalise(entry.pathname), headers);
   }
   return map;

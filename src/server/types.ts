@@ -43,7 +43,6 @@ export interface PublicAnswer {
   shows?: Shows;
 }
 
-
 /** What the outer server tells the API about a request. */
 export interface ApiEnv {
   /** The client's address, behind TRUST_PROXY trusted proxies (rate limits, logs). */

@@ -41,7 +41,8 @@ async function emailsAbout(orderId: string): Promise<EmailRow[]> {
   return Promise.all(rows.map(async (r) => (await store.emails.get(r.id)) as unknown as EmailRow));
 }
 
-const ship = (id: string, token: string | null, json?: unknown) => store.request('PUT', `/api/booking/ship/${id}`, { token, json });
+const ship = (id: string, token: string | null, json?: unknown) =>
+  store.request('PUT', `/api/booking/ship/${id}`, { token, json });
 const deliver = (id: string, token: string | null) => store.request('PUT', `/api/booking/deliver/${id}`, { token });
 
 describe('an order from placed to delivered', () => {
@@ -49,7 +50,12 @@ describe('an order from placed to delivered', () => {
   let orderId: string;
 
   beforeAll(async () => {
-    tool = await makeTool(store, admin, { name: 'Sledge Hammer 10 lb', price: 42.5, minimumOrderQuantity: 2, availableQuantity: 100 });
+    tool = await makeTool(store, admin, {
+      name: 'Sledge Hammer 10 lb',
+      price: 42.5,
+      minimumOrderQuantity: 2,
+      availableQuantity: 100,
+    });
     orderId = await placeOrder(store, buyer, tool, 4);
   });
 
@@ -95,9 +101,12 @@ describe('an order from placed to delivered', () => {
       expect(res.headers.get('content-type')).toBe('application/pdf');
       expect(res.headers.get('content-disposition')).toContain(`INV-${year}-000001.pdf`);
     }
-    const pdf = await store.app.request(`/api/booking/${orderId}/invoice`, { headers: { authorization: `Bearer ${buyer}` } });
+    const pdf = await store.app.request(`/api/booking/${orderId}/invoice`, {
+      headers: { authorization: `Bearer ${buyer}` },
+    });
     const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
-    for (const part of [`INV-${year}-000001`, 'BIN-0042', 'Ada Buyer', 'Sledge Hammer 10 lb', '$170.00', transactionId]) expect(text).toContain(part);
+    for (const part of [`INV-${year}-000001`, 'BIN-0042', 'Ada Buyer', 'Sledge Hammer 10 lb', '$170.00', transactionId])
+      expect(text).toContain(part);
   });
 
   it('only admins ship and deliver; bad shipping details are 400 with the field', async () => {
@@ -112,9 +121,15 @@ describe('an order from placed to delivered', () => {
   it('ships with a carrier and a tracking number (linked for known carriers), once; then delivers, once', async () => {
     const shipped = await ship(orderId, admin, { carrier: 'DHL', trackingNumber: 'JD0146000' });
     expect(shipped.status).toBe(200);
-    expect(shipped.data.order.shipment).toMatchObject({ carrier: 'DHL', trackingNumber: 'JD0146000', deliveredAt: null });
+    expect(shipped.data.order.shipment).toMatchObject({
+      carrier: 'DHL',
+      trackingNumber: 'JD0146000',
+      deliveredAt: null,
+    });
     expect(shipped.data.order.shipment.trackingUrl).toContain('dhl.com');
-    expect((await ship(orderId, admin, { carrier: 'UPS', trackingNumber: '1Z999' })).data.error.message).toBe('This order was shipped already');
+    expect((await ship(orderId, admin, { carrier: 'UPS', trackingNumber: '1Z999' })).data.error.message).toBe(
+      'This order was shipped already',
+    );
 
     const mails = await emailsAbout(orderId);
     const shippedMail = mails.find((m) => m.kind === 'order-shipped')!;
@@ -123,13 +138,24 @@ describe('an order from placed to delivered', () => {
 
     expect((await deliver(orderId, admin)).data.order.shippingStatus).toBe('delivered');
     expectApiError(await deliver(orderId, admin), 409);
-    expect((await emailsAbout(orderId)).map((m) => m.kind)).toEqual(['order-placed', 'payment-received', 'shop-order-paid', 'order-shipped', 'order-delivered']);
+    expect((await emailsAbout(orderId)).map((m) => m.kind)).toEqual([
+      'order-placed',
+      'payment-received',
+      'shop-order-paid',
+      'order-shipped',
+      'order-delivered',
+    ]);
   });
 
   it('GET /booking/{id} tells the history in order, who did each step, the shipment and the invoice', async () => {
     const res = await store.request('GET', `/api/booking/${orderId}`, { token: buyer });
     expect(res.status).toBe(200);
-    expect(res.data.history.map((s: { status: string }) => s.status)).toEqual(['placed', 'paid', 'shipped', 'delivered']);
+    expect(res.data.history.map((s: { status: string }) => s.status)).toEqual([
+      'placed',
+      'paid',
+      'shipped',
+      'delivered',
+    ]);
     expect(res.data.history.map((s: { by?: string }) => s.by)).toEqual([BUYER, BUYER, ADMIN, ADMIN]);
     const times = res.data.history.map((s: { at: string }) => Date.parse(s.at));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
@@ -167,7 +193,10 @@ describe('cancellations and stock', () => {
     const tool = await makeTool(store, admin, { availableQuantity: 50 });
     const id = await placeOrder(store, buyer, tool, 3);
     expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
-    const types = await store.db.query<{ type: string; actor: string }>(`SELECT type, actor FROM events WHERE subject = $1 ORDER BY seq`, [id]);
+    const types = await store.db.query<{ type: string; actor: string }>(
+      `SELECT type, actor FROM events WHERE subject = $1 ORDER BY seq`,
+      [id],
+    );
     expect(types).toEqual([
       { type: 'order.placed', actor: BUYER },
       { type: 'order.cancelled', actor: BUYER },
@@ -176,7 +205,11 @@ describe('cancellations and stock', () => {
   });
 
   it('a sale that takes a tool below twice its minimum order tells the shop, once', async () => {
-    const tool = await makeTool(store, admin, { name: 'Low Stock Chisel', minimumOrderQuantity: 5, availableQuantity: 14 });
+    const tool = await makeTool(store, admin, {
+      name: 'Low Stock Chisel',
+      minimumOrderQuantity: 5,
+      availableQuantity: 14,
+    });
     await placeOrder(store, buyer, tool, 5); // 9 left: below 10
     await placeOrder(store, buyer, tool, 5); // 4 left: already below
     await store.outbox.run();
@@ -233,25 +266,46 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
 
   it('an order with delivery $5 and VAT 15% shows them in its emails and on its invoice, above the total', async () => {
     await setSettings({ deliveryFlat: 5, freeDeliveryOver: null, vatRate: 15, pricesIncludeVat: false });
-    const tool = await makeTool(store, admin, { name: 'Cold Chisel', price: 10, minimumOrderQuantity: 1, availableQuantity: 50 });
+    const tool = await makeTool(store, admin, {
+      name: 'Cold Chisel',
+      price: 10,
+      minimumOrderQuantity: 1,
+      availableQuantity: 50,
+    });
     // 2 × $10 + $5 delivery = $25; VAT 15% = $3.75; total $28.75.
     const id = await placeOrder(store, buyer, tool, 2);
     const placed = (await emailsAbout(id)).find((m) => m.kind === 'order-placed')!;
-    for (const part of ['2 x Cold Chisel at $10.00 = $20.00', 'Subtotal: $20.00', 'Delivery: $5.00', 'VAT 15%: $3.75', 'Total: $28.75'])
+    for (const part of [
+      '2 x Cold Chisel at $10.00 = $20.00',
+      'Subtotal: $20.00',
+      'Delivery: $5.00',
+      'VAT 15%: $3.75',
+      'Total: $28.75',
+    ])
       expect(placed.text).toContain(part);
 
     await payOrder(store, buyer, id);
     const receipt = (await emailsAbout(id)).find((m) => m.kind === 'payment-received')!;
-    for (const part of ['Delivery: $5.00', 'VAT 15%: $3.75', 'Total paid: $28.75']) expect(receipt.text).toContain(part);
-    const pdf = await store.app.request(`/api/booking/${id}/invoice`, { headers: { authorization: `Bearer ${buyer}` } });
+    for (const part of ['Delivery: $5.00', 'VAT 15%: $3.75', 'Total paid: $28.75'])
+      expect(receipt.text).toContain(part);
+    const pdf = await store.app.request(`/api/booking/${id}/invoice`, {
+      headers: { authorization: `Bearer ${buyer}` },
+    });
     const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
     expect(text).toMatch(/Subtotal\n\$20\.00\nDelivery\n\$5\.00\nVAT 15%\n\$3\.75\nTotal paid\n\$28\.75/);
   });
 
   it("a discount code's line shows too; an order without delivery, VAT or discount reads as before", async () => {
     const code = `MAIL${Date.now().toString(36).toUpperCase()}`;
-    expect((await store.request('POST', '/api/discounts', { token: admin, json: { code, percentOff: 10 } })).status).toBe(201);
-    const tool = await makeTool(store, admin, { name: 'Wood Rasp', price: 10, minimumOrderQuantity: 1, availableQuantity: 50 });
+    expect(
+      (await store.request('POST', '/api/discounts', { token: admin, json: { code, percentOff: 10 } })).status,
+    ).toBe(201);
+    const tool = await makeTool(store, admin, {
+      name: 'Wood Rasp',
+      price: 10,
+      minimumOrderQuantity: 1,
+      availableQuantity: 50,
+    });
     const res = await store.request('POST', '/api/orders', {
       token: buyer,
       json: { items: [{ toolId: tool, quantity: 2 }], address: ADDRESS, phone: PHONE, discountCode: code },
@@ -259,7 +313,8 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
     expect(res.status, JSON.stringify(res.data)).toBe(201);
     // $20 − $2 + $5 = $23; VAT 15% = $3.45; total $26.45.
     const mail = (await emailsAbout(res.data.insertedId)).find((m) => m.kind === 'order-placed')!;
-    for (const part of [`Discount (${code}): -$2.00`, 'Delivery: $5.00', 'VAT 15%: $3.45', 'Total: $26.45']) expect(mail.text).toContain(part);
+    for (const part of [`Discount (${code}): -$2.00`, 'Delivery: $5.00', 'VAT 15%: $3.45', 'Total: $26.45'])
+      expect(mail.text).toContain(part);
 
     await setSettings({ deliveryFlat: 0, freeDeliveryOver: null, vatRate: 0, pricesIncludeVat: false });
     const plain = await placeOrder(store, buyer, tool, 1);

@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, snapshot, stockOf, expectStockLedgerBalanced } from './helpers';
+import {
+  ADDRESS,
+  PHONE,
+  expectApiError,
+  makeTool,
+  payOrder,
+  placeOrder,
+  snapshot,
+  stockOf,
+  expectStockLedgerBalanced,
+} from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -29,14 +39,23 @@ afterAll(async () => {
 
 describe('placing a cart', () => {
   it('one order with every line, names and prices from the database, each tool’s stock taken by its line', async () => {
-    const a = await makeTool(store, admin, { name: 'Cart saw', price: 20.5, minimumOrderQuantity: 2, availableQuantity: 10 });
+    const a = await makeTool(store, admin, {
+      name: 'Cart saw',
+      price: 20.5,
+      minimumOrderQuantity: 2,
+      availableQuantity: 10,
+    });
     const b = await makeTool(store, admin, { name: 'Cart drill', price: 99.99, availableQuantity: 5 });
     const c = await makeTool(store, admin, { name: 'Cart level', price: 3, availableQuantity: 7 });
-    const res = await checkout(alice, [
-      { toolId: a, quantity: 2, price: 0.01, productName: 'Free' } as Line,
-      { toolId: b, quantity: 1 },
-      { toolId: c, quantity: 7 },
-    ], { price: 1, totalCents: 1, email: BOB, payment: 'paid' });
+    const res = await checkout(
+      alice,
+      [
+        { toolId: a, quantity: 2, price: 0.01, productName: 'Free' } as Line,
+        { toolId: b, quantity: 1 },
+        { toolId: c, quantity: 7 },
+      ],
+      { price: 1, totalCents: 1, email: BOB, payment: 'paid' },
+    );
     expect(res.status, JSON.stringify(res.data)).toBe(201);
     expect(res.data).toEqual({ acknowledged: true, insertedId: expect.stringMatching(/^[0-9a-f]{24}$/) });
     const placed = await order(res.data.insertedId, alice);
@@ -73,7 +92,10 @@ describe('placing a cart', () => {
     const a = await makeTool(store, admin, { availableQuantity: 10 });
     const b = await makeTool(store, admin, { name: 'Scarce clamp', availableQuantity: 2 });
     const before = await snapshot(store);
-    const res = await checkout(alice, [{ toolId: a, quantity: 5 }, { toolId: b, quantity: 3 }]);
+    const res = await checkout(alice, [
+      { toolId: a, quantity: 5 },
+      { toolId: b, quantity: 3 },
+    ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.cartLineRefused('Scarce clamp', messages.quantityAboveAvailable));
     expect(res.data.error.fields).toEqual({ 'items.1.quantity': messages.quantityAboveAvailable });
@@ -84,7 +106,10 @@ describe('placing a cart', () => {
     const a = await makeTool(store, admin, { name: 'Bulk nails', minimumOrderQuantity: 10, availableQuantity: 100 });
     const b = await makeTool(store, admin);
     const before = await snapshot(store);
-    const res = await checkout(alice, [{ toolId: b, quantity: 1 }, { toolId: a, quantity: 9 }]);
+    const res = await checkout(alice, [
+      { toolId: b, quantity: 1 },
+      { toolId: a, quantity: 9 },
+    ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.cartLineRefused('Bulk nails', messages.quantityBelowMinimum));
     expect(await snapshot(store)).toEqual(before);
@@ -93,9 +118,15 @@ describe('placing a cart', () => {
   it('a tool that no longer exists is refused (422) and nothing is taken', async () => {
     const a = await makeTool(store, admin);
     const before = await snapshot(store);
-    const res = await checkout(alice, [{ toolId: a, quantity: 1 }, { toolId: 'f'.repeat(24), quantity: 1 }]);
+    const res = await checkout(alice, [
+      { toolId: a, quantity: 1 },
+      { toolId: 'f'.repeat(24), quantity: 1 },
+    ]);
     expectApiError(res, 422);
-    expect(res.data.error).toMatchObject({ message: messages.cartToolGone, fields: { 'items.1.toolId': messages.cartToolGone } });
+    expect(res.data.error).toMatchObject({
+      message: messages.cartToolGone,
+      fields: { 'items.1.toolId': messages.cartToolGone },
+    });
     expect(await snapshot(store)).toEqual(before);
   });
 
@@ -103,7 +134,10 @@ describe('placing a cart', () => {
     const a = await makeTool(store, admin, { price: 600_000, availableQuantity: 5 });
     const b = await makeTool(store, admin, { price: 500_000, availableQuantity: 5 });
     const before = await snapshot(store);
-    const res = await checkout(alice, [{ toolId: a, quantity: 1 }, { toolId: b, quantity: 1 }]);
+    const res = await checkout(alice, [
+      { toolId: a, quantity: 1 },
+      { toolId: b, quantity: 1 },
+    ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.orderTotalTooHigh);
     expect(await snapshot(store)).toEqual(before);
@@ -111,7 +145,13 @@ describe('placing a cart', () => {
 
   it('the same tool twice, an empty cart or a bad line is a 400', async () => {
     const a = await makeTool(store, admin);
-    expectApiError(await checkout(alice, [{ toolId: a, quantity: 1 }, { toolId: a, quantity: 2 }]), 400);
+    expectApiError(
+      await checkout(alice, [
+        { toolId: a, quantity: 1 },
+        { toolId: a, quantity: 2 },
+      ]),
+      400,
+    );
     expectApiError(await checkout(alice, []), 400);
     expectApiError(await checkout(alice, [{ toolId: a, quantity: 0 }]), 400);
   });
@@ -121,8 +161,14 @@ describe('paying and letting go of a cart order', () => {
   it('one payment for the order’s total; paid once', async () => {
     const a = await makeTool(store, admin, { price: 10 });
     const b = await makeTool(store, admin, { price: 2.5 });
-    const res = await checkout(alice, [{ toolId: a, quantity: 2 }, { toolId: b, quantity: 4 }]);
-    const intent = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: res.data.insertedId } });
+    const res = await checkout(alice, [
+      { toolId: a, quantity: 2 },
+      { toolId: b, quantity: 4 },
+    ]);
+    const intent = await store.request('POST', '/api/create-payment-intent', {
+      token: alice,
+      json: { orderId: res.data.insertedId },
+    });
     expect(intent).toMatchObject({ status: 200, data: { amountCents: 3000 } });
     const transactionId = await payOrder(store, alice, res.data.insertedId);
     expect(await order(res.data.insertedId, alice)).toMatchObject({ payment: 'paid', transactionId });
@@ -131,17 +177,27 @@ describe('paying and letting go of a cart order', () => {
   it('deleting an unpaid cart order gives every line back', async () => {
     const a = await makeTool(store, admin, { availableQuantity: 10 });
     const b = await makeTool(store, admin, { availableQuantity: 10 });
-    const res = await checkout(alice, [{ toolId: a, quantity: 3 }, { toolId: b, quantity: 4 }]);
+    const res = await checkout(alice, [
+      { toolId: a, quantity: 3 },
+      { toolId: b, quantity: 4 },
+    ]);
     expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([7, 6]);
-    expect((await store.request('DELETE', `/api/booking/dlt/${res.data.insertedId}`, { token: alice })).status).toBe(200);
+    expect((await store.request('DELETE', `/api/booking/dlt/${res.data.insertedId}`, { token: alice })).status).toBe(
+      200,
+    );
     expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([10, 10]);
   });
 
   it('a restocked line keeps the admin’s number when the hold expires; the other line comes back', async () => {
     const a = await makeTool(store, admin, { availableQuantity: 10 });
     const b = await makeTool(store, admin, { availableQuantity: 10 });
-    await checkout(bob, [{ toolId: a, quantity: 3 }, { toolId: b, quantity: 4 }]);
-    expect((await store.request('PUT', `/api/tool/update/${a}`, { token: admin, json: { availableQuantity: 20 } })).status).toBe(200);
+    await checkout(bob, [
+      { toolId: a, quantity: 3 },
+      { toolId: b, quantity: 4 },
+    ]);
+    expect(
+      (await store.request('PUT', `/api/tool/update/${a}`, { token: admin, json: { availableQuantity: 20 } })).status,
+    ).toBe(200);
     store.advance(31 * 60_000);
     expect(await store.checkout.expireHolds()).toBeGreaterThan(0);
     expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([20, 10]);
@@ -155,13 +211,21 @@ describe('carts racing', () => {
       const x = await makeTool(store, admin, { availableQuantity: 10 });
       const y = await makeTool(store, admin, { availableQuantity: 10 });
       const [first, second] = await Promise.all([
-        checkout(alice, [{ toolId: x, quantity: 2 }, { toolId: last, quantity: 5 }]),
-        checkout(bob, [{ toolId: last, quantity: 5 }, { toolId: y, quantity: 3 }]),
+        checkout(alice, [
+          { toolId: x, quantity: 2 },
+          { toolId: last, quantity: 5 },
+        ]),
+        checkout(bob, [
+          { toolId: last, quantity: 5 },
+          { toolId: y, quantity: 3 },
+        ]),
       ]);
       const statuses = [first.status, second.status].sort();
       expect(statuses, JSON.stringify([first.data, second.data])).toEqual([201, 422]);
       const loser = first.status === 422 ? first : second;
-      expect(loser.data.error.message).toBe(messages.cartLineRefused(`Last units ${round}`, messages.quantityAboveAvailable));
+      expect(loser.data.error.message).toBe(
+        messages.cartLineRefused(`Last units ${round}`, messages.quantityAboveAvailable),
+      );
       expect(await stockOf(store, last)).toBe(0);
       // The winner's other line is taken, the loser's is not.
       expect([await stockOf(store, x), await stockOf(store, y)]).toEqual(first.status === 201 ? [8, 10] : [10, 7]);
@@ -181,11 +245,15 @@ describe('carts racing', () => {
         return fn(tx);
       })) as typeof db.transaction;
     try {
-      const tools = await Promise.all(Array.from({ length: 4 }, () => makeTool(store, admin, { availableQuantity: 1000 })));
+      const tools = await Promise.all(
+        Array.from({ length: 4 }, () => makeTool(store, admin, { availableQuantity: 1000 })),
+      );
       const forward = tools.map((toolId) => ({ toolId, quantity: 1 }));
       const backward = [...forward].reverse();
       runs = 0;
-      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => checkout(i % 2 ? alice : bob, i % 2 ? forward : backward)));
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => checkout(i % 2 ? alice : bob, i % 2 ? forward : backward)),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
       expect(runs).toBe(40);
       for (const toolId of tools) expect(await stockOf(store, toolId)).toBe(960);
@@ -203,7 +271,10 @@ describe('limits shared with POST /booking', () => {
       const buyer = await limited.tokenFor('cart-limit@test.example');
       const toolId = await makeTool(limited, boss);
       const cart = (token: string) =>
-        limited.request('POST', '/api/orders', { token, json: { items: [{ toolId, quantity: 1 }], address: ADDRESS, phone: PHONE } });
+        limited.request('POST', '/api/orders', {
+          token,
+          json: { items: [{ toolId, quantity: 1 }], address: ADDRESS, phone: PHONE },
+        });
       expect((await cart(buyer)).status).toBe(201);
       await placeOrder(limited, buyer, toolId, 1);
       const third = await cart(buyer);

@@ -25,21 +25,32 @@ afterAll(async () => {
 });
 
 const secretFor = async (orderId: string) =>
-  (await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })).data.clientSecret as string;
-const confirm = (clientSecret: string) => store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret, card: GOOD_CARD } });
+  (await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })).data
+    .clientSecret as string;
+const confirm = (clientSecret: string) =>
+  store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret, card: GOOD_CARD } });
 
 describe('holds', () => {
   it('reads never let a hold go: the order and its stock stay as they are until the hold timer runs', async () => {
     const tool = await makeTool(store, admin, { availableQuantity: 10 });
     const id = await placeOrder(store, alice, tool, 4);
     store.advance(store.deps.config.orderHoldMs + 1000);
-    for (const url of [`/api/booking/${id}`, `/api/booking/email/${ALICE}`, `/api/booking/email/${ALICE}?limit=5`, '/api/booking?limit=5', '/api/booking']) {
+    for (const url of [
+      `/api/booking/${id}`,
+      `/api/booking/email/${ALICE}`,
+      `/api/booking/email/${ALICE}?limit=5`,
+      '/api/booking?limit=5',
+      '/api/booking',
+    ]) {
       const token = url.startsWith('/api/booking/email') || url.startsWith(`/api/booking/${id}`) ? alice : admin;
       expect((await store.request('GET', url, { token })).status).toBe(200);
     }
     expect((await store.request('GET', `/api/booking/${id}`, { token: alice })).data.payment).toBe('unpaid');
     expect(await stockOf(store, tool)).toBe(6);
-    const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE subject = $1 AND type = 'order.cancelled'`, [id]);
+    const [{ n }] = await store.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE subject = $1 AND type = 'order.cancelled'`,
+      [id],
+    );
     expect(n).toBe(0);
 
     expect(await store.checkout.expireHolds()).toBeGreaterThan(0);

@@ -19,16 +19,49 @@ const REAL_FIREBASE = {
 
 describe('a server refuses unsafe configurations (loadConfig with server: true)', () => {
   it.each([
-    ['the emulator with NODE_ENV=production', { NODE_ENV: 'production', JWT_SECRET: SECRET, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
-    ['production with no Firebase project (the emulator by default)', { NODE_ENV: 'production', JWT_SECRET: SECRET }, 'FIREBASE_AUTH_EMULATOR_HOST'],
-    ['the emulator with a project id not starting with demo-', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
-    ['the emulator host set beside a real project', { ...REAL_FIREBASE, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, 'FIREBASE_AUTH_EMULATOR_HOST'],
+    [
+      'the emulator with NODE_ENV=production',
+      {
+        NODE_ENV: 'production',
+        JWT_SECRET: SECRET,
+        FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+        PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest',
+      },
+      'FIREBASE_AUTH_EMULATOR_HOST',
+    ],
+    [
+      'production with no Firebase project (the emulator by default)',
+      { NODE_ENV: 'production', JWT_SECRET: SECRET },
+      'FIREBASE_AUTH_EMULATOR_HOST',
+    ],
+    [
+      'the emulator with a project id not starting with demo-',
+      { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' },
+      'FIREBASE_AUTH_EMULATOR_HOST',
+    ],
+    [
+      'the emulator host set beside a real project',
+      { ...REAL_FIREBASE, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' },
+      'FIREBASE_AUTH_EMULATOR_HOST',
+    ],
     ['production without JWT_SECRET', { NODE_ENV: 'production', ...REAL_FIREBASE }, 'JWT_SECRET'],
     ['the emulator on a network address', { HOST: '0.0.0.0' }, 'HOST=0.0.0.0'],
     ['the emulator on a LAN address', { HOST: '192.168.1.20', NODE_ENV: 'test' }, 'PUBLIC_FIREBASE_API_KEY'],
-    ['production without Stripe (the sandbox would take orders for free)', { ...PRODUCTION, ...REAL_FIREBASE }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET'],
-    ['production with a Stripe key but no webhook secret', { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE, STRIPE_WEBHOOK_SECRET: '' }, 'STRIPE_WEBHOOK_SECRET'],
-    ['production without PUBLIC_SITE_URL', { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE, PUBLIC_SITE_URL: '' }, 'PUBLIC_SITE_URL'],
+    [
+      'production without Stripe (the sandbox would take orders for free)',
+      { ...PRODUCTION, ...REAL_FIREBASE },
+      'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    ],
+    [
+      'production with a Stripe key but no webhook secret',
+      { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE, STRIPE_WEBHOOK_SECRET: '' },
+      'STRIPE_WEBHOOK_SECRET',
+    ],
+    [
+      'production without PUBLIC_SITE_URL',
+      { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE, PUBLIC_SITE_URL: '' },
+      'PUBLIC_SITE_URL',
+    ],
   ])('refuses %s', (_, env, named) => {
     let error = '';
     try {
@@ -45,8 +78,18 @@ describe('a server refuses unsafe configurations (loadConfig with server: true)'
 
   it.each([
     ['development defaults (the demo emulator)', {}],
-    ['tests on a demo- project', { NODE_ENV: 'test', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9399', PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest-test' }],
-    ['production with a real project, JWT_SECRET, Stripe and PUBLIC_SITE_URL', { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE }],
+    [
+      'tests on a demo- project',
+      {
+        NODE_ENV: 'test',
+        FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9399',
+        PUBLIC_FIREBASE_PROJECT_ID: 'demo-ironcrest-test',
+      },
+    ],
+    [
+      'production with a real project, JWT_SECRET, Stripe and PUBLIC_SITE_URL',
+      { ...PRODUCTION, ...REAL_FIREBASE, ...REAL_STRIPE },
+    ],
     ['the emulator on loopback addresses', { HOST: '127.0.0.2' }],
     ['a real project on a network address', { HOST: '0.0.0.0', ...REAL_FIREBASE }],
   ])('accepts %s', (_, env) => {
@@ -54,7 +97,9 @@ describe('a server refuses unsafe configurations (loadConfig with server: true)'
   });
 
   it('the identity check refuses to start on an unsafe configuration too', () => {
-    expect(() => firebaseIdentity(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }))).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+    expect(() => firebaseIdentity(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }))).toThrow(
+      /FIREBASE_AUTH_EMULATOR_HOST/,
+    );
   });
 
   it('no generated JWT secret in production: the server refuses first', () => {
@@ -73,7 +118,10 @@ describe('loadConfig', () => {
     ['JWT_SECRET', { JWT_SECRET: 'short' }],
     ['STRIPE_SECRET_KEY', { STRIPE_SECRET_KEY: 'pk_wrong_kind', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }],
     ['PUBLIC_STRIPE_PUBLISHABLE_KEY', { STRIPE_SECRET_KEY: 'sk_test_x' }],
-    ['STRIPE_WEBHOOK_SECRET', { STRIPE_SECRET_KEY: 'sk_test_x', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'secret' }],
+    [
+      'STRIPE_WEBHOOK_SECRET',
+      { STRIPE_SECRET_KEY: 'sk_test_x', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'secret' },
+    ],
     ['ORDER_HOLD_MINUTES', { ORDER_HOLD_MINUTES: '-1' }],
     ['SIGN_IN_RATE_LIMIT', { SIGN_IN_RATE_LIMIT: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
@@ -93,13 +141,30 @@ describe('loadConfig', () => {
   it('webhooks never call private addresses unless WEBHOOK_ALLOW_PRIVATE=1, which production is warned about', () => {
     expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks).toEqual({ allowPrivate: true });
-    const production = { ...PRODUCTION, ...REAL_FIREBASE, ADMIN_EMAILS: 'owner@shop.example', SMTP_URL: 'smtp://mail.shop.example:587' };
+    const production = {
+      ...PRODUCTION,
+      ...REAL_FIREBASE,
+      ADMIN_EMAILS: 'owner@shop.example',
+      SMTP_URL: 'smtp://mail.shop.example:587',
+    };
     expect(startupConfigWarnings(loadConfig(production))).toEqual([]);
-    expect(startupConfigWarnings(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: '1' }))).toEqual([expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=1')]);
+    expect(startupConfigWarnings(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: '1' }))).toEqual([
+      expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=1'),
+    ]);
   });
 
   it('reads good values', () => {
-    const config = loadConfig({ PORT: '8080', ADMIN_EMAILS: ' A@X.io, b@y.io ,', ORDER_HOLD_MINUTES: '2', ...REAL_FIREBASE });
-    expect(config).toMatchObject({ port: 8080, adminEmails: ['a@x.io', 'b@y.io'], orderHoldMs: 2 * 60_000, firebase: { projectId: 'ironcrest-prod', emulatorHost: undefined } });
+    const config = loadConfig({
+      PORT: '8080',
+      ADMIN_EMAILS: ' A@X.io, b@y.io ,',
+      ORDER_HOLD_MINUTES: '2',
+      ...REAL_FIREBASE,
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      adminEmails: ['a@x.io', 'b@y.io'],
+      orderHoldMs: 2 * 60_000,
+      firebase: { projectId: 'ironcrest-prod', emulatorHost: undefined },
+    });
   });
 });

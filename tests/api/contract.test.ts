@@ -5,10 +5,36 @@ import { ADDRESS, PHONE, makeTool, payOrder, placeOrder } from './helpers';
 
 const ID = expect.stringMatching(/^[0-9a-f]{24}$/);
 // The spec's fields, then the trade's (issue 26): price breaks, pack size and the quote threshold.
-const TOOL_KEYS = ['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'packSize', 'price', 'priceBreaks', 'quoteAbove'];
+const TOOL_KEYS = [
+  '_id',
+  'availableQuantity',
+  'description',
+  'img',
+  'minimumOrderQuantity',
+  'name',
+  'packSize',
+  'price',
+  'priceBreaks',
+  'quoteAbove',
+];
 /** Manage products' page adds the shop's low-stock level and flag. */
 const ADMIN_TOOL_KEYS = [...TOOL_KEYS, 'lowStock', 'lowStockUnits', 'ownLowStockUnits'].sort();
-const ORDER_KEYS = ['_id', 'productName', 'price', 'userName', 'email', 'address', 'phone', 'quantity', 'payment', 'transactionId', 'toolId', 'shippingStatus', 'items', 'totalCents'];
+const ORDER_KEYS = [
+  '_id',
+  'productName',
+  'price',
+  'userName',
+  'email',
+  'address',
+  'phone',
+  'quantity',
+  'payment',
+  'transactionId',
+  'toolId',
+  'shippingStatus',
+  'items',
+  'totalCents',
+];
 const USER_KEYS = ['address', 'education', 'email', 'name', 'phoneNumber', 'role', 'signUpDate', 'social'];
 // The public list omits the spec's addedBy (a reviewer's email); the admins' moderation list has it.
 const REVIEW_KEYS = ['Messege', '_id', 'name', 'ratings'];
@@ -30,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 describe('tools', () => {
-  it('GET /tools: an array of tools with exactly the spec fields (and the trade\'s), newest first', async () => {
+  it("GET /tools: an array of tools with exactly the spec fields (and the trade's), newest first", async () => {
     const { status, data } = await store.request('GET', '/api/tools');
     expect(status).toBe(200);
     expect(Array.isArray(data)).toBe(true);
@@ -72,17 +98,28 @@ describe('tools', () => {
   ])('POST /tools with %s stores each number in its own column', async (_, quantities) => {
     const res = await store.request('POST', '/api/tools', {
       token: admin,
-      json: { name: 'Claw hammer', description: 'Steel.', price: '19.99', img: 'https://i.ibb.co/abc/hammer.png', ...quantities },
+      json: {
+        name: 'Claw hammer',
+        description: 'Steel.',
+        price: '19.99',
+        img: 'https://i.ibb.co/abc/hammer.png',
+        ...quantities,
+      },
     });
     expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     const tool = (await store.request('GET', `/api/tools/${res.data.insertedId}`)).data;
     expect(tool).toMatchObject({ minimumOrderQuantity: 3, availableQuantity: 400, price: 19.99 });
-    const [row] = await store.db.query('SELECT minimum_order_quantity, available_quantity, price_cents FROM tools WHERE id = $1', [tool._id]);
+    const [row] = await store.db.query(
+      'SELECT minimum_order_quantity, available_quantity, price_cents FROM tools WHERE id = $1',
+      [tool._id],
+    );
     expect(row).toEqual({ minimum_order_quantity: 3, available_quantity: 400, price_cents: 1999 });
   });
   it('DELETE /tools/dlt/{id} and PUT /tool/update/{id} answer the acknowledged shape', async () => {
     const id = await makeTool(store, admin);
-    expect(await store.request('PUT', `/api/tool/update/${id}`, { token: admin, json: { availableQuantity: 77 } })).toMatchObject({
+    expect(
+      await store.request('PUT', `/api/tool/update/${id}`, { token: admin, json: { availableQuantity: 77 } }),
+    ).toMatchObject({
       status: 200,
       data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
     });
@@ -106,7 +143,9 @@ describe('tools', () => {
   });
   it('GET /tools/{id} also revalidates with 304', async () => {
     const first = await store.request('GET', `/api/tools/${toolId}`);
-    const res = await store.request('GET', `/api/tools/${toolId}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const res = await store.request('GET', `/api/tools/${toolId}`, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
     expect(res.status).toBe(304);
   });
 });
@@ -114,7 +153,10 @@ describe('tools', () => {
 describe('orders', () => {
   let orderId: string;
   it('POST /booking answers {acknowledged, insertedId} with 201', async () => {
-    const res = await store.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 4, address: ADDRESS, phone: PHONE } });
+    const res = await store.request('POST', '/api/booking', {
+      token: alice,
+      json: { toolId, quantity: 4, address: ADDRESS, phone: PHONE },
+    });
     expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     orderId = res.data.insertedId;
   });
@@ -147,7 +189,14 @@ describe('orders', () => {
     const other = await makeTool(store, admin, { price: 1.5 });
     const res = await store.request('POST', '/api/orders', {
       token: alice,
-      json: { items: [{ toolId, quantity: 2 }, { toolId: other, quantity: 3 }], address: ADDRESS, phone: PHONE },
+      json: {
+        items: [
+          { toolId, quantity: 2 },
+          { toolId: other, quantity: 3 },
+        ],
+        address: ADDRESS,
+        phone: PHONE,
+      },
     });
     expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     expect(Object.keys(res.data).sort()).toEqual(['acknowledged', 'insertedId']);
@@ -168,7 +217,10 @@ describe('orders', () => {
   });
   it('GET /booking/email/{email} and GET /booking: arrays of orders, newest first', async () => {
     const second = await placeOrder(store, alice, toolId, 2);
-    for (const [url, token] of [[`/api/booking/email/${ALICE}`, alice], ['/api/booking', admin]]) {
+    for (const [url, token] of [
+      [`/api/booking/email/${ALICE}`, alice],
+      ['/api/booking', admin],
+    ]) {
       const { status, data } = await store.request('GET', url, { token });
       expect(status).toBe(200);
       expect(data.map((o: { _id: string }) => o._id).slice(0, 2)).toEqual([second, orderId]);
@@ -177,7 +229,10 @@ describe('orders', () => {
     expect((await store.request('GET', `/api/booking/email/${BOB}`, { token: admin })).data).toEqual([]);
   });
   it('GET /booking/email/{email}?limit=&cursor= and GET /booking?limit=&cursor=: a page {items, total, nextCursor} of the same orders', async () => {
-    for (const [url, token] of [[`/api/booking/email/${ALICE}`, alice], ['/api/booking', admin]]) {
+    for (const [url, token] of [
+      [`/api/booking/email/${ALICE}`, alice],
+      ['/api/booking', admin],
+    ]) {
       const all = (await store.request('GET', url, { token })).data;
       const { status, data } = await store.request('GET', `${url}?limit=1`, { token });
       expect(status).toBe(200);
@@ -186,7 +241,11 @@ describe('orders', () => {
       expect(data.total).toBe(all.length);
       expect(data.nextCursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
     }
-    expect((await store.request('GET', `/api/booking/email/${BOB}?limit=5`, { token: admin })).data).toEqual({ items: [], total: 0, nextCursor: null });
+    expect((await store.request('GET', `/api/booking/email/${BOB}?limit=5`, { token: admin })).data).toEqual({
+      items: [],
+      total: 0,
+      nextCursor: null,
+    });
   });
   it('a paid order reads payment "paid" with its transactionId', async () => {
     const transactionId = await payOrder(store, alice, orderId);
@@ -206,7 +265,10 @@ describe('orders', () => {
   });
   it('POST /create-payment-intent answers {clientSecret}', async () => {
     const id = await placeOrder(store, alice, toolId, 2);
-    const res = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId: id, price: 1450 } });
+    const res = await store.request('POST', '/api/create-payment-intent', {
+      token: alice,
+      json: { orderId: id, price: 1450 },
+    });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ clientSecret: expect.any(String), amountCents: 1450 });
   });
@@ -234,10 +296,20 @@ describe('users', () => {
   it('PUT /userupdate/{email} answers the acknowledged shape', async () => {
     const res = await store.request('PUT', `/api/userupdate/${ALICE}`, {
       token: alice,
-      json: { email: ALICE, name: 'Alice A.', education: 'BSc', social: 'https://example.com/a', phoneNumber: 1712345678, address: ADDRESS, signUpDate: 'x' },
+      json: {
+        email: ALICE,
+        name: 'Alice A.',
+        education: 'BSc',
+        social: 'https://example.com/a',
+        phoneNumber: 1712345678,
+        address: ADDRESS,
+        signUpDate: 'x',
+      },
     });
     expect(res).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
-    expect((await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.phoneNumber).toBe('1712345678');
+    expect((await store.request('GET', `/api/userprofile/${ALICE}`, { token: alice })).data.phoneNumber).toBe(
+      '1712345678',
+    );
   });
   it('GET /allusers: users with the profile fields and role', async () => {
     const { status, data } = await store.request('GET', '/api/allusers', { token: admin });
@@ -277,7 +349,9 @@ describe('reviews', () => {
     expect(page1.services).toEqual(all.services.slice(5, 10));
     expect(page1.count).toBe(all.count);
     const last = Math.ceil(all.count / 5) - 1;
-    expect((await store.request('GET', `/api/reviews?limit=5&pageNumber=${last}`)).data.services).toEqual(all.services.slice(last * 5));
+    expect((await store.request('GET', `/api/reviews?limit=5&pageNumber=${last}`)).data.services).toEqual(
+      all.services.slice(last * 5),
+    );
     expect((await store.request('GET', `/api/reviews?limit=5&pageNumber=${last + 1}`)).data.services).toEqual([]);
     expect((await store.request('GET', '/api/reviews')).data.services).toHaveLength(5);
   });
@@ -290,43 +364,85 @@ describe('reviews', () => {
     expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     const { data } = await store.request('GET', '/api/reviews?limit=5&pageNumber=0');
     expect(data.count).toBe(before + 1);
-    expect(data.services[0]).toEqual({ _id: res.data.insertedId, name: 'Alice', Messege: 'Great sledgehammers.', ratings: 4.75 });
-    const moderation = (await store.request('GET', '/api/reviews/moderation?limit=5&pageNumber=0', { token: admin })).data;
+    expect(data.services[0]).toEqual({
+      _id: res.data.insertedId,
+      name: 'Alice',
+      Messege: 'Great sledgehammers.',
+      ratings: 4.75,
+    });
+    const moderation = (await store.request('GET', '/api/reviews/moderation?limit=5&pageNumber=0', { token: admin }))
+      .data;
     expect(moderation.services[0]).toEqual({ ...data.services[0], addedBy: ALICE, hidden: false });
   });
   it('GET /reviews/moderation answers {services, count} with addedBy and hidden; PUT /reviews/hide/{id} answers {acknowledged, matchedCount, modifiedCount}', async () => {
-    const { status, data } = await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin });
+    const { status, data } = await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', {
+      token: admin,
+    });
     expect(status).toBe(200);
     expect(Object.keys(data).sort()).toEqual(['count', 'services']);
-    for (const review of data.services) expect(Object.keys(review).sort()).toEqual([...REVIEW_KEYS, 'addedBy', 'hidden'].sort());
+    for (const review of data.services)
+      expect(Object.keys(review).sort()).toEqual([...REVIEW_KEYS, 'addedBy', 'hidden'].sort());
     const id = data.services[0]._id;
-    const hide = (hidden: boolean) => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden } });
-    expect(await hide(true)).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
-    expect((await store.request('GET', '/api/reviews?limit=5&pageNumber=0')).data.services.map((r: { _id: string }) => r._id)).not.toContain(id);
-    expect(await hide(false)).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
+    const hide = (hidden: boolean) =>
+      store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden } });
+    expect(await hide(true)).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
+    expect(
+      (await store.request('GET', '/api/reviews?limit=5&pageNumber=0')).data.services.map(
+        (r: { _id: string }) => r._id,
+      ),
+    ).not.toContain(id);
+    expect(await hide(false)).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
+    });
   });
 });
 
 describe("a tool's reviews", () => {
   it('POST /review with toolId (a paid buyer) answers {acknowledged, insertedId}; GET /tools/{id}/reviews answers {services, count, average, nextCursor}', async () => {
     await payOrder(store, alice, await placeOrder(store, alice, toolId, 2));
-    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({ canReview: true, reason: null });
+    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({
+      canReview: true,
+      reason: null,
+    });
     const res = await store.request('POST', '/api/review', {
       token: alice,
-      json: { name: 'Alice', Messege: 'Sturdy and true.', ratings: 4.25, toolId, verified: false, addedBy: 'mallory@evil.example' },
+      json: {
+        name: 'Alice',
+        Messege: 'Sturdy and true.',
+        ratings: 4.25,
+        toolId,
+        verified: false,
+        addedBy: 'mallory@evil.example',
+      },
     });
     expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     const { status, data } = await store.request('GET', `/api/tools/${toolId}/reviews?limit=5`);
     expect(status).toBe(200);
     expect(Object.keys(data).sort()).toEqual(['average', 'count', 'nextCursor', 'services']);
     expect(data).toEqual({
-      services: [{ _id: res.data.insertedId, name: 'Alice', Messege: 'Sturdy and true.', ratings: 4.25, verified: true, createdAt: expect.any(String) }],
+      services: [
+        {
+          _id: res.data.insertedId,
+          name: 'Alice',
+          Messege: 'Sturdy and true.',
+          ratings: 4.25,
+          verified: true,
+          createdAt: expect.any(String),
+        },
+      ],
       count: 1,
       average: 4.25,
       nextCursor: null,
     });
     expect(new Date(data.services[0].createdAt).toISOString()).toBe(data.services[0].createdAt);
-    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({ canReview: false, reason: 'reviewed' });
+    expect((await store.request('GET', `/api/tools/${toolId}/reviews/eligibility`, { token: alice })).data).toEqual({
+      canReview: false,
+      reason: 'reviewed',
+    });
   });
 });
 
@@ -334,16 +450,21 @@ describe('account', () => {
   it('GET /account/export answers a JSON attachment {format, version, exportedAt, profile, orders, reviews}', async () => {
     const res = await store.request('GET', '/api/account/export', { token: alice });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="ironcrest-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="ironcrest-data-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Object.keys(res.data).sort()).toEqual(['exportedAt', 'format', 'orders', 'profile', 'reviews', 'version']);
     expect(res.data).toMatchObject({ format: 'ironcrest-account-export', version: 1, profile: { email: ALICE } });
     expect(Object.keys(res.data.profile).sort()).toEqual(USER_KEYS);
     expect(res.data.orders.length).toBeGreaterThan(0);
     for (const order of res.data.orders) {
-      expect(Object.keys(order)).toEqual(expect.arrayContaining([...ORDER_KEYS, 'createdAt', 'expiresAt', 'cancelReason', 'refund']));
+      expect(Object.keys(order)).toEqual(
+        expect.arrayContaining([...ORDER_KEYS, 'createdAt', 'expiresAt', 'cancelReason', 'refund']),
+      );
     }
-    for (const review of res.data.reviews) expect(Object.keys(review).sort()).toEqual([...REVIEW_KEYS, 'createdAt', 'hidden'].sort());
+    for (const review of res.data.reviews)
+      expect(Object.keys(review).sort()).toEqual([...REVIEW_KEYS, 'createdAt', 'hidden'].sort());
   });
   it('DELETE /account answers the acknowledged shape', async () => {
     const email = 'contract-leaver@test.example';
@@ -371,7 +492,9 @@ describe('inbox and audit log (admins)', () => {
       receivedAt: expect.any(String),
       read: false,
     });
-    expect(await store.request('PUT', `/api/contact/${sent.data.insertedId}/read`, { token: admin, json: { read: true } })).toMatchObject({
+    expect(
+      await store.request('PUT', `/api/contact/${sent.data.insertedId}/read`, { token: admin, json: { read: true } }),
+    ).toMatchObject({
       status: 200,
       data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 },
     });
@@ -380,14 +503,38 @@ describe('inbox and audit log (admins)', () => {
     const { status, data } = await store.request('GET', '/api/audit?limit=1', { token: admin });
     expect(status).toBe(200);
     expect(Object.keys(data).sort()).toEqual(['items', 'nextCursor', 'total']);
-    expect(Object.keys(data.items[0]).sort()).toEqual(['actor', 'after', 'at', 'before', 'seq', 'subject', 'target', 'type']);
+    expect(Object.keys(data.items[0]).sort()).toEqual([
+      'actor',
+      'after',
+      'at',
+      'before',
+      'seq',
+      'subject',
+      'target',
+      'type',
+    ]);
   });
 });
 
 describe('quotes', () => {
-  const QUOTE_KEYS = ['_id', 'answeredAt', 'createdAt', 'email', 'expiresAt', 'lines', 'note', 'orderId', 'state', 'totalCents', 'userName'];
+  const QUOTE_KEYS = [
+    '_id',
+    'answeredAt',
+    'createdAt',
+    'email',
+    'expiresAt',
+    'lines',
+    'note',
+    'orderId',
+    'state',
+    'totalCents',
+    'userName',
+  ];
   it('POST /quotes, GET /quotes (array or page), GET /quotes/{id}, PUT answer, POST accept and decline', async () => {
-    const asked = await store.request('POST', '/api/quotes', { token: alice, json: { items: [{ toolId, quantity: 4 }], note: 'Hi' } });
+    const asked = await store.request('POST', '/api/quotes', {
+      token: alice,
+      json: { items: [{ toolId, quantity: 4 }], note: 'Hi' },
+    });
     expect(asked).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
     const id = asked.data.insertedId;
     const list = await store.request('GET', '/api/quotes', { token: alice });
@@ -397,18 +544,34 @@ describe('quotes', () => {
     expect(Object.keys(page.data).sort()).toEqual(['items', 'nextCursor', 'total']);
     const one = (await store.request('GET', `/api/quotes/${id}`, { token: alice })).data;
     expect(one).toEqual({
-      _id: id, email: ALICE, userName: expect.any(String), note: 'Hi', state: 'requested', totalCents: null, createdAt: expect.any(String),
-      answeredAt: null, expiresAt: null, orderId: null,
+      _id: id,
+      email: ALICE,
+      userName: expect.any(String),
+      note: 'Hi',
+      state: 'requested',
+      totalCents: null,
+      createdAt: expect.any(String),
+      answeredAt: null,
+      expiresAt: null,
+      orderId: null,
       lines: [{ toolId, productName: expect.any(String), quantity: 4, listPrice: 7.25, price: null }],
     });
     const expiresAt = new Date(store.deps.now().getTime() + 86_400_000).toISOString();
-    const answered = await store.request('PUT', `/api/quotes/${id}/answer`, { token: admin, json: { lines: [{ toolId, price: 7 }], expiresAt } });
+    const answered = await store.request('PUT', `/api/quotes/${id}/answer`, {
+      token: admin,
+      json: { lines: [{ toolId, price: 7 }], expiresAt },
+    });
     expect(answered.status).toBe(200);
     expect(Object.keys(answered.data).sort()).toEqual(QUOTE_KEYS);
     expect(answered.data).toMatchObject({ state: 'answered', totalCents: 2800, expiresAt, lines: [{ price: 7 }] });
-    const accepted = await store.request('POST', `/api/quotes/${id}/accept`, { token: alice, json: { address: ADDRESS, phone: PHONE } });
+    const accepted = await store.request('POST', `/api/quotes/${id}/accept`, {
+      token: alice,
+      json: { address: ADDRESS, phone: PHONE },
+    });
     expect(accepted).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: ID } });
-    const other = (await store.request('POST', '/api/quotes', { token: alice, json: { items: [{ toolId, quantity: 2 }] } })).data.insertedId;
+    const other = (
+      await store.request('POST', '/api/quotes', { token: alice, json: { items: [{ toolId, quantity: 2 }] } })
+    ).data.insertedId;
     const declined = await store.request('POST', `/api/quotes/${other}/decline`, { token: alice });
     expect(declined.status).toBe(200);
     expect(declined.data).toMatchObject({ _id: other, state: 'declined' });
@@ -417,8 +580,13 @@ describe('quotes', () => {
 
 describe('CSV in and out (admins)', () => {
   it('POST /import/tools: {dryRun, rows: [{row, action, _id?, name, errors?}], summary: {create, update, error}}', async () => {
-    const csv = 'name,description,img,price,minimumOrderQuantity,availableQuantity\r\nContract mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30\r\n,x,bad,0,0,0\r\n';
-    const { status, data } = await store.request('POST', '/api/import/tools', { token: admin, body: csv, headers: { 'content-type': 'text/csv' } });
+    const csv =
+      'name,description,img,price,minimumOrderQuantity,availableQuantity\r\nContract mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30\r\n,x,bad,0,0,0\r\n';
+    const { status, data } = await store.request('POST', '/api/import/tools', {
+      token: admin,
+      body: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(status).toBe(200);
     expect(Object.keys(data).sort()).toEqual(['dryRun', 'rows', 'summary']);
     expect(data.rows[0]).toEqual({ row: 2, action: 'create', name: 'Contract mallet' });
@@ -429,10 +597,37 @@ describe('CSV in and out (admins)', () => {
 });
 
 describe('webhooks (admins)', () => {
-  const ENDPOINT_KEYS = ['createdAt', 'createdBy', 'events', 'failed', 'id', 'lastSuccessAt', 'pausedAt', 'pausedReason', 'pending', 'state', 'url'];
-  const DELIVERY_KEYS = ['attempts', 'createdAt', 'durationMs', 'error', 'eventType', 'id', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'state', 'subject'];
+  const ENDPOINT_KEYS = [
+    'createdAt',
+    'createdBy',
+    'events',
+    'failed',
+    'id',
+    'lastSuccessAt',
+    'pausedAt',
+    'pausedReason',
+    'pending',
+    'state',
+    'url',
+  ];
+  const DELIVERY_KEYS = [
+    'attempts',
+    'createdAt',
+    'durationMs',
+    'error',
+    'eventType',
+    'id',
+    'lastAttemptAt',
+    'nextAttemptAt',
+    'responseStatus',
+    'state',
+    'subject',
+  ];
   it('POST /webhooks answers {id, secret}; GET /webhooks an array of endpoints; deliveries a page; resume an endpoint; replay a delivery; DELETE the acknowledged shape', async () => {
-    const made = await store.request('POST', '/api/webhooks', { token: admin, json: { url: 'http://127.0.0.1:9/contract', events: ['tool.created'] } });
+    const made = await store.request('POST', '/api/webhooks', {
+      token: admin,
+      json: { url: 'http://127.0.0.1:9/contract', events: ['tool.created'] },
+    });
     expect(made).toMatchObject({ status: 201, data: { id: ID, secret: expect.stringMatching(/^whsec_/) } });
     expect(Object.keys(made.data).sort()).toEqual(['id', 'secret']);
     const id = made.data.id;
@@ -442,12 +637,22 @@ describe('webhooks (admins)', () => {
     const page = await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin });
     expect(Object.keys(page.data).sort()).toEqual(['items', 'nextCursor', 'total']);
     expect(Object.keys(page.data.items[0]).sort()).toEqual(DELIVERY_KEYS);
-    expect(page.data.items[0]).toMatchObject({ id: expect.stringMatching(/^msg_[0-9a-f]{32}$/), eventType: 'tool.created', state: 'pending', attempts: 0 });
+    expect(page.data.items[0]).toMatchObject({
+      id: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+      eventType: 'tool.created',
+      state: 'pending',
+      attempts: 0,
+    });
     const resumed = await store.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
     expect(Object.keys(resumed.data).sort()).toEqual(ENDPOINT_KEYS);
-    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${page.data.items[0].id}/replay`, { token: admin });
+    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${page.data.items[0].id}/replay`, {
+      token: admin,
+    });
     expect(Object.keys(replayed.data).sort()).toEqual(DELIVERY_KEYS);
-    expect(await store.request('DELETE', `/api/webhooks/${id}`, { token: admin })).toMatchObject({ status: 200, data: { acknowledged: true, deletedCount: 1 } });
+    expect(await store.request('DELETE', `/api/webhooks/${id}`, { token: admin })).toMatchObject({
+      status: 200,
+      data: { acknowledged: true, deletedCount: 1 },
+    });
   });
 });
 

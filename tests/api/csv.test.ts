@@ -432,7 +432,9 @@ describe('POST /import/tools?apply=1', () => {
         data: { target: '3 tools', before: null, after: { created: 1, updated: 2 } },
       },
     ]);
-    const perTool = events.filter((e) => e.type !== 'tools.imported').map((e) => [e.type, e.subject, e.data.tool.name, e.data.tool.availableQuantity]);
+    const perTool = events
+      .filter((e) => e.type !== 'tools.imported')
+      .map((e) => [e.type, e.subject, e.data.tool.name, e.data.tool.availableQuantity]);
     expect(perTool.sort()).toEqual(
       [
         ['tool.updated_by_import', kept, keptBefore.name, 40],

@@ -217,7 +217,9 @@ export async function createTestStore(options: StoreOptions = {}) {
     now: () => new Date(clock),
     resolveHost: options.resolveHost,
   };
-  const { app, tools, orders, checkout, outbox, emails, invoices, webhooks } = createApp(deps, { stripe: options.stripe });
+  const { app, tools, orders, checkout, outbox, emails, invoices, webhooks } = createApp(deps, {
+    stripe: options.stripe,
+  });
 
   const request = requestsTo(app);
   const tokenFor = tokensFrom(request);

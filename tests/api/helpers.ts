@@ -9,7 +9,11 @@ export const DECLINED_CARD = { ...GOOD_CARD, number: '4000000000000002' };
 
 let toolCount = 0;
 /** A fresh tool made by an admin, so a test owns its stock (defaults: minimum 1, 50 available, $12.34). */
-export async function makeTool(store: Pick<TestStore, 'request'>, adminToken: string, over: Record<string, unknown> = {}): Promise<string> {
+export async function makeTool(
+  store: Pick<TestStore, 'request'>,
+  adminToken: string,
+  over: Record<string, unknown> = {},
+): Promise<string> {
   const res = await store.request('POST', '/api/tools', {
     token: adminToken,
     json: {
@@ -28,7 +32,10 @@ export async function makeTool(store: Pick<TestStore, 'request'>, adminToken: st
 
 /** Places an order and returns its id (the call must succeed). */
 export async function placeOrder(store: TestStore, token: string, toolId: string, quantity = 1): Promise<string> {
-  const res = await store.request('POST', '/api/booking', { token, json: { toolId, quantity, address: ADDRESS, phone: PHONE } });
+  const res = await store.request('POST', '/api/booking', {
+    token,
+    json: { toolId, quantity, address: ADDRESS, phone: PHONE },
+  });
   expect(res.status, JSON.stringify(res.data)).toBe(201);
   return res.data.insertedId;
 }
@@ -57,13 +64,16 @@ export async function payOrder(store: TestStore, token: string, orderId: string)
 }
 
 export async function stockOf(store: TestStore, toolId: string): Promise<number> {
-  const [row] = await store.db.query<{ n: number }>('SELECT available_quantity AS n FROM tools WHERE id = $1', [toolId]);
+  const [row] = await store.db.query<{ n: number }>('SELECT available_quantity AS n FROM tools WHERE id = $1', [
+    toolId,
+  ]);
   return row.n;
 }
 
 /** Sets a tool's stock and minimum directly in the database (and drops the API's catalogue cache). */
 export async function setTool(store: TestStore, toolId: string, values: { minimum?: number; available?: number }) {
-  if (values.minimum !== undefined) await store.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
+  if (values.minimum !== undefined)
+    await store.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
   if (values.available !== undefined) {
     // A correction in the stock ledger too, so its balance still equals the stock.
     await store.db.query(
@@ -99,7 +109,8 @@ export async function snapshot(store: TestStore): Promise<Record<string, string>
   // One query for all tables, and an order-free sum of row hashes (sorting the rows costs twice as much
   // on PGlite): the bad-input sweep takes two snapshots per case.
   const columns = Object.entries(TABLES).map(
-    ([table, select]) => `(SELECT count(*) || ':' || coalesce(sum(hashtext(t::text)::bigint), 0) FROM (${select}) t) AS ${table}`,
+    ([table, select]) =>
+      `(SELECT count(*) || ':' || coalesce(sum(hashtext(t::text)::bigint), 0) FROM (${select}) t) AS ${table}`,
   );
   const [row] = await store.db.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
   return row;
@@ -110,7 +121,9 @@ export function expectApiError(res: { status: number; data: any }, status?: numb
   if (status !== undefined) expect(res.status, JSON.stringify(res.data)).toBe(status);
   expect(res.status, JSON.stringify(res.data)).toBeGreaterThanOrEqual(400);
   expect(res.status, JSON.stringify(res.data)).toBeLessThan(500);
-  expect(res.data, `status ${res.status}`).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+  expect(res.data, `status ${res.status}`).toMatchObject({
+    error: { code: expect.any(String), message: expect.any(String) },
+  });
 }
 
 /**

@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, stockOf, expectStockLedgerBalanced } from './helpers';
+import {
+  ADDRESS,
+  PHONE,
+  expectApiError,
+  makeTool,
+  payOrder,
+  placeOrder,
+  stockOf,
+  expectStockLedgerBalanced,
+} from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -15,7 +24,9 @@ const book = (token: string, toolId: string, quantity = 1) =>
 const remove = (token: string, id: string) => store.request('DELETE', `/api/booking/dlt/${id}`, { token });
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { MAX_UNPAID_ORDERS: String(LIMIT), BOOKING_RATE_LIMIT: String(RATE), ORDER_HOLD_MINUTES: '30' } });
+  store = await createTestStore({
+    env: { MAX_UNPAID_ORDERS: String(LIMIT), BOOKING_RATE_LIMIT: String(RATE), ORDER_HOLD_MINUTES: '30' },
+  });
   admin = await store.tokenFor(ADMIN);
 });
 afterAll(async () => {
@@ -90,7 +101,10 @@ describe('restock', () => {
     const expiring = await placeOrder(store, alice, toolId, 4);
     const deleted = await placeOrder(store, bob, toolId, 3);
     expect(await stockOf(store, toolId)).toBe(3);
-    const restocked = await store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 20 } });
+    const restocked = await store.request('PUT', `/api/tool/update/${toolId}`, {
+      token: admin,
+      json: { availableQuantity: 20 },
+    });
     expect(restocked.status).toBe(200);
     // An order after the restock gives its units back as usual.
     const after = await placeOrder(store, bob, toolId, 5);

@@ -38,18 +38,29 @@ it('an unpaid order is cancelled when its hold ends, with no read asking, and it
      VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'Timer Hammer', 'For the hold timer.', '/images/tools/rubber-mallet.svg', 1000, 1, 10)`,
   );
   const buyer = { email: 'timer@test.example', name: 'Tim', role: 'user' as const, uid: 'uid-timer' };
-  const id = await store.checkout.placeOne(buyer, { toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa', quantity: 4, address: '1 Clock Lane', phone: '01712345678' });
+  const id = await store.checkout.placeOne(buyer, {
+    toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    quantity: 4,
+    address: '1 Clock Lane',
+    phone: '01712345678',
+  });
   const state = async () =>
-    (await store.db.query<{ payment: string; stock: number }>(
-      `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = 'aaaaaaaaaaaaaaaaaaaaaaaa'`,
-      [id],
-    ))[0];
+    (
+      await store.db.query<{ payment: string; stock: number }>(
+        `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = 'aaaaaaaaaaaaaaaaaaaaaaaa'`,
+        [id],
+      )
+    )[0];
   expect(await state()).toEqual({ payment: 'unpaid', stock: 6 });
   const started = Date.now();
-  while (Date.now() - started < 8000 && (await state()).payment === 'unpaid') await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() - started < 8000 && (await state()).payment === 'unpaid')
+    await new Promise((r) => setTimeout(r, 100));
   expect(await state()).toEqual({ payment: 'cancelled', stock: 10 });
   // On time: the hold was 2 s; the timer wakes at its end (not at the next 30-second round).
   expect(Date.now() - started).toBeLessThan(5000);
-  const [event] = await store.db.query<{ type: string; actor: string | null }>(`SELECT type, actor FROM events WHERE subject = $1 AND type = 'order.cancelled'`, [id]);
+  const [event] = await store.db.query<{ type: string; actor: string | null }>(
+    `SELECT type, actor FROM events WHERE subject = $1 AND type = 'order.cancelled'`,
+    [id],
+  );
   expect(event).toEqual({ type: 'order.cancelled', actor: null });
 });

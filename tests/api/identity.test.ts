@@ -19,8 +19,10 @@ async function exchange(email: string, idToken: string): Promise<string> {
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return res.data.token;
 }
-const uidOf = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()).user_id as string;
-const adminSays = async (email: string, token: string) => (await store.request('GET', `/api/admin/${email}`, { token })).data.admin;
+const uidOf = (idToken: string) =>
+  JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()).user_id as string;
+const adminSays = async (email: string, token: string) =>
+  (await store.request('GET', `/api/admin/${email}`, { token })).data.admin;
 const canAdminister = async (token: string) => (await store.request('GET', '/api/allusers', { token })).status;
 
 beforeAll(async () => {
@@ -43,7 +45,10 @@ describe('roles need a verified email', () => {
   });
 
   it('the seeded demo admin row, claimed by an unverified account, is not an admin', async () => {
-    const [seeded] = await store.db.query<{ role: string; firebase_uid: string | null }>('SELECT role, firebase_uid FROM users WHERE email = $1', [DEMO_ADMIN.email]);
+    const [seeded] = await store.db.query<{ role: string; firebase_uid: string | null }>(
+      'SELECT role, firebase_uid FROM users WHERE email = $1',
+      [DEMO_ADMIN.email],
+    );
     expect(seeded).toEqual({ role: 'admin', firebase_uid: null });
     const token = await exchange(DEMO_ADMIN.email, await idTokenFor(DEMO_ADMIN.email, 'Mallory', { verified: false }));
     expect(await adminSays(DEMO_ADMIN.email, token)).toBe(false);
@@ -72,10 +77,20 @@ describe('a user row belongs to one sign-in account', () => {
     const firstId = await idTokenFor(email);
     const first = await exchange(email, firstId);
     expect((await store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin })).status).toBe(200);
-    expect((await store.request('PUT', `/api/userupdate/${email}`, {
-      token: first,
-      json: { name: 'Phoenix', education: 'MSc', social: 'https://example.com/p', phoneNumber: '01712345678', address: '1 Ash Road, Dhaka' },
-    })).status).toBe(200);
+    expect(
+      (
+        await store.request('PUT', `/api/userupdate/${email}`, {
+          token: first,
+          json: {
+            name: 'Phoenix',
+            education: 'MSc',
+            social: 'https://example.com/p',
+            phoneNumber: '01712345678',
+            address: '1 Ash Road, Dhaka',
+          },
+        })
+      ).status,
+    ).toBe(200);
     const toolId = await makeTool(store, admin, { availableQuantity: 100 });
     const orderId = await placeOrder(store, first, toolId);
 
@@ -88,19 +103,35 @@ describe('a user row belongs to one sign-in account', () => {
     expect(await adminSays(email, second)).toBe(false);
     expect(await canAdminister(second)).toBe(403);
     expect((await store.request('GET', `/api/userprofile/${email}`, { token: second })).data).toMatchObject({
-      name: 'Newcomer', education: '', social: '', phoneNumber: '', address: '', role: 'user',
+      name: 'Newcomer',
+      education: '',
+      social: '',
+      phoneNumber: '',
+      address: '',
+      role: 'user',
     });
     expect((await store.request('GET', `/api/booking/email/${email}`, { token: second })).data).toEqual([]);
     expectApiError(await store.request('GET', `/api/booking/${orderId}`, { token: second }), 403);
-    expectApiError(await store.request('POST', '/api/create-payment-intent', { token: second, json: { orderId } }), 403);
+    expectApiError(
+      await store.request('POST', '/api/create-payment-intent', { token: second, json: { orderId } }),
+      403,
+    );
     expectApiError(await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: second }), 403);
     // The first account's token no longer works for the address.
     expectApiError(await store.request('GET', `/api/admin/${email}`, { token: first }), 401);
     // The shop's books keep the order under the email.
-    expect((await store.request('GET', `/api/booking/email/${email}`, { token: admin })).data.map((o: { _id: string }) => o._id)).toEqual([orderId]);
+    expect(
+      (await store.request('GET', `/api/booking/email/${email}`, { token: admin })).data.map(
+        (o: { _id: string }) => o._id,
+      ),
+    ).toEqual([orderId]);
     // The new account's own orders are its own.
     const own = await placeOrder(store, second, toolId);
-    expect((await store.request('GET', `/api/booking/email/${email}`, { token: second })).data.map((o: { _id: string }) => o._id)).toEqual([own]);
+    expect(
+      (await store.request('GET', `/api/booking/email/${email}`, { token: second })).data.map(
+        (o: { _id: string }) => o._id,
+      ),
+    ).toEqual([own]);
   });
 });
 
@@ -108,7 +139,13 @@ describe('deleting a user whose sign-in account cannot be deleted', () => {
   let failing = true;
   let withStub: TestStore;
   beforeAll(async () => {
-    const real = firebaseIdentity(loadConfig({ NODE_ENV: 'test', PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost') }));
+    const real = firebaseIdentity(
+      loadConfig({
+        NODE_ENV: 'test',
+        PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
+        FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+      }),
+    );
     const identity: Identity = {
       verifyIdToken: (idToken) => real.verifyIdToken(idToken),
       async deleteAccount(uid) {
@@ -130,7 +167,10 @@ describe('deleting a user whose sign-in account cannot be deleted', () => {
     expect(res.status).toBe(502);
     expect(res.data.error.code).toBe('identity_unavailable');
     expect(res.data.error.message).toMatch(/sign-in account could not be deleted.*app\/network-error/);
-    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ email }), expect.stringContaining('could not delete the sign-in account'));
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ email }),
+      expect.stringContaining('could not delete the sign-in account'),
+    );
     logged.mockRestore();
     expect((await withStub.request('GET', `/api/userprofile/${email}`, { token: adminToken })).status).toBe(200);
     expect((await withStub.request('GET', `/api/admin/${email}`, { token })).status).toBe(200);
@@ -153,7 +193,8 @@ describe('deleting a user whose sign-in account cannot be deleted', () => {
 describe('demo accounts and admins outside the emulator', () => {
   it('an empty store seeds the demo accounts only in emulator mode', async () => {
     const reseed = async (demoAccounts: boolean) => {
-      for (const table of ['payments', 'orders', 'reviews', 'tools', 'users']) await store.db.query(`DELETE FROM ${table}`);
+      for (const table of ['payments', 'orders', 'reviews', 'tools', 'users'])
+        await store.db.query(`DELETE FROM ${table}`);
       await seedIfEmpty(store.db, { demoAccounts });
       return (await store.db.query<{ email: string }>('SELECT email FROM users ORDER BY email')).map((u) => u.email);
     };
@@ -161,12 +202,19 @@ describe('demo accounts and admins outside the emulator', () => {
     expect((await store.db.query('SELECT id FROM tools')).length).toBeGreaterThan(0);
     expect(await reseed(true)).toEqual([DEMO_ADMIN.email, 'shopper@ironcrest.test']);
     // The server passes config.emulator: false with a real Firebase project.
-    expect(loadConfig({ PUBLIC_FIREBASE_API_KEY: 'AIza-real', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' }).emulator).toBe(false);
+    expect(
+      loadConfig({ PUBLIC_FIREBASE_API_KEY: 'AIza-real', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod' }).emulator,
+    ).toBe(false);
   });
 
   it('warns at start when a real project has no ADMIN_EMAILS', () => {
     // With SMTP_URL set: a production store without it is warned about too (the after-sale's emails).
-    const real = { NODE_ENV: 'production', PUBLIC_FIREBASE_API_KEY: 'AIza-real', PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod', SMTP_URL: 'smtp://mail.shop.example:587' };
+    const real = {
+      NODE_ENV: 'production',
+      PUBLIC_FIREBASE_API_KEY: 'AIza-real',
+      PUBLIC_FIREBASE_PROJECT_ID: 'ironcrest-prod',
+      SMTP_URL: 'smtp://mail.shop.example:587',
+    };
     expect(startupConfigWarnings(loadConfig(real))).toEqual([expect.stringContaining('ADMIN_EMAILS is not set')]);
     expect(startupConfigWarnings(loadConfig({ ...real, ADMIN_EMAILS: 'owner@shop.example' }))).toEqual([]);
     expect(startupConfigWarnings(loadConfig({}))).toEqual([]);

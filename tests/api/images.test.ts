@@ -41,14 +41,46 @@ async function expectRefusedUpload(body: FormData, status: number, token: string
   expect(stored()).toBe(before);
 }
 
-const JPEG = new Uint8Array(await sharp({ create: { width: 4, height: 3, channels: 3, background: '#f5a524' } }).jpeg().toBuffer());
-const WEBP = new Uint8Array([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8L'), 0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0]);
+const JPEG = new Uint8Array(
+  await sharp({ create: { width: 4, height: 3, channels: 3, background: '#f5a524' } })
+    .jpeg()
+    .toBuffer(),
+);
+const WEBP = new Uint8Array([
+  ...Buffer.from('RIFF'),
+  0x1a,
+  0,
+  0,
+  0,
+  ...Buffer.from('WEBPVP8L'),
+  0x0d,
+  0,
+  0,
+  0,
+  0x2f,
+  0,
+  0,
+  0,
+  0x10,
+  0x07,
+  0x10,
+  0x11,
+  0x11,
+  0x88,
+  0x88,
+  0xfe,
+  0x07,
+  0,
+]);
 
 describe('POST /api/images', () => {
   it('an admin uploads a real PNG: 201 {success, data:{url}}, and the URL serves the same bytes', async () => {
     const png = tinyPng(3, 2);
     const res = await upload(form(png, 'anvil.png', 'image/png'));
-    expect(res).toMatchObject({ status: 201, data: { success: true, data: { url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{32}\.png$/) } } });
+    expect(res).toMatchObject({
+      status: 201,
+      data: { success: true, data: { url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{32}\.png$/) } },
+    });
     const app = store.app;
     const served = await app.request(res.data.data.url);
     expect(served.status).toBe(200);
@@ -87,7 +119,10 @@ describe('POST /api/images', () => {
   });
 
   it.each([
-    ['a JPEG signature with no picture after it', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9])],
+    [
+      'a JPEG signature with no picture after it',
+      new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]),
+    ],
     ['a PNG whose pixels are cut off', tinyPng(64, 64).slice(0, 60)],
     ['a small PNG declaring a 400-megapixel canvas', hugeCanvasPng(20_000, 20_000)],
   ])('refuses %s (415 unreadable_image), storing nothing', async (_, bytes) => {
@@ -117,9 +152,12 @@ describe('POST /api/images', () => {
 });
 
 describe('GET /api/images/{name}', () => {
-  it.each(['0'.repeat(32) + '.png', 'nope.png', '..%2F..%2Fjwt-secret', 'x'.repeat(300)])('answers 404 for %s', async (name) => {
-    expectApiError(await store.request('GET', `/api/images/${name}`), 404);
-  });
+  it.each(['0'.repeat(32) + '.png', 'nope.png', '..%2F..%2Fjwt-secret', 'x'.repeat(300)])(
+    'answers 404 for %s',
+    async (name) => {
+      expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+    },
+  );
 });
 
 describe('variants of an upload', () => {
@@ -182,10 +220,12 @@ describe('variants of an upload', () => {
     expect((await images.read!(`${hash}.png`))?.type).toBe('image/png');
   });
 
-  it.each(['0'.repeat(32) + '-640.webp', 'a'.repeat(32) + '-320.webp', 'a'.repeat(32) + '-640.png', 'a'.repeat(32) + '-640.avif'])(
-    'answers 404 for %s (no such upload, width or format)',
-    async (name) => {
-      expectApiError(await store.request('GET', `/api/images/${name}`), 404);
-    },
-  );
+  it.each([
+    '0'.repeat(32) + '-640.webp',
+    'a'.repeat(32) + '-320.webp',
+    'a'.repeat(32) + '-640.png',
+    'a'.repeat(32) + '-640.avif',
+  ])('answers 404 for %s (no such upload, width or format)', async (name) => {
+    expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+  });
 });

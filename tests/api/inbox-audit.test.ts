@@ -28,7 +28,9 @@ function failingEvents(db: Db): Db {
   const guard = (q: Queryable): Queryable => ({
     ...q,
     query: (sql, params) =>
-      /INSERT INTO events\b/.test(sql) ? Promise.reject(new Error('the event could not be written')) : q.query(sql, params),
+      /INSERT INTO events\b/.test(sql)
+        ? Promise.reject(new Error('the event could not be written'))
+        : q.query(sql, params),
   });
   return { ...db, transaction: (fn) => db.transaction((tx) => fn(guard(tx))), query: guard(db).query } as Db;
 }
@@ -40,28 +42,54 @@ const send = (message: string, name = 'Rina Das') =>
   });
 
 const eventsAbout = (subject: string) =>
-  store.db.query<{ type: string; actor: string | null; data: any }>('SELECT type, actor, data FROM events WHERE subject = $1 ORDER BY seq', [subject]);
+  store.db.query<{ type: string; actor: string | null; data: any }>(
+    'SELECT type, actor, data FROM events WHERE subject = $1 ORDER BY seq',
+    [subject],
+  );
 
 const eventCount = async () => (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events'))[0].n;
 
 describe('POST /contact: the message and its event', () => {
   it("stores the message and writes one 'contact.received' event with it, for the email consumer", async () => {
     const res = await send('Do you ship 500 claw hammers to Chattogram?');
-    expect(res).toMatchObject({ status: 201, data: { acknowledged: true, insertedId: expect.stringMatching(/^[0-9a-f]{24}$/) } });
+    expect(res).toMatchObject({
+      status: 201,
+      data: { acknowledged: true, insertedId: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    });
     const id = res.data.insertedId;
-    const [row] = await store.db.query('SELECT name, email, message, is_read FROM contact_messages WHERE id = $1', [id]);
-    expect(row).toEqual({ name: 'Rina Das', email: 'rina.das@example.com', message: 'Do you ship 500 claw hammers to Chattogram?', is_read: false });
+    const [row] = await store.db.query('SELECT name, email, message, is_read FROM contact_messages WHERE id = $1', [
+      id,
+    ]);
+    expect(row).toEqual({
+      name: 'Rina Das',
+      email: 'rina.das@example.com',
+      message: 'Do you ship 500 claw hammers to Chattogram?',
+      is_read: false,
+    });
     const events = await eventsAbout(id);
     expect(events).toEqual([
-      { type: 'contact.received', actor: null, data: { name: 'Rina Das', email: 'rina.das@example.com', message: 'Do you ship 500 claw hammers to Chattogram?' } },
+      {
+        type: 'contact.received',
+        actor: null,
+        data: {
+          name: 'Rina Das',
+          email: 'rina.das@example.com',
+          message: 'Do you ship 500 claw hammers to Chattogram?',
+        },
+      },
     ]);
-    const deliveries = await store.db.query('SELECT d.consumer, d.state FROM event_deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.subject = $1', [id]);
+    const deliveries = await store.db.query(
+      'SELECT d.consumer, d.state FROM event_deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.subject = $1',
+      [id],
+    );
     expect(deliveries).toEqual([{ consumer: 'email', state: 'pending' }]);
   });
 
   it('keeps no message when its event cannot be written (one transaction)', async () => {
     const name = `Lost ${unique()}`;
-    await expect(contactService(failingEvents(store.db)).add({ name, email: 'lost@example.com', message: 'Hello?' })).rejects.toThrow(/event/);
+    await expect(
+      contactService(failingEvents(store.db)).add({ name, email: 'lost@example.com', message: 'Hello?' }),
+    ).rejects.toThrow(/event/);
     const rows = await store.db.query('SELECT id FROM contact_messages WHERE name = $1', [name]);
     expect(rows).toEqual([]);
   });
@@ -110,25 +138,42 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
   });
 
   it('marks a message read and unread again; the unread count follows', async () => {
-    const unread = async () => (await store.request('GET', '/api/contact?limit=1', { token: admin })).data.unread as number;
+    const unread = async () =>
+      (await store.request('GET', '/api/contact?limit=1', { token: admin })).data.unread as number;
     const before = await unread();
     const read = await store.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: true } });
     expect(read).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
     expect(await unread()).toBe(before - 1);
     const page = (await store.request('GET', '/api/contact?limit=3', { token: admin })).data;
     expect(page.items.find((m: { _id: string }) => m._id === ids[1]).read).toBe(true);
-    expect((await store.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: false } })).status).toBe(200);
+    expect(
+      (await store.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: false } })).status,
+    ).toBe(200);
     expect(await unread()).toBe(before);
   });
 
   it('answers 404 for an unknown message and 400 for bad input, changing nothing', async () => {
-    expectApiError(await store.request('PUT', `/api/contact/${'0'.repeat(24)}/read`, { token: admin, json: { read: true } }), 404);
+    expectApiError(
+      await store.request('PUT', `/api/contact/${'0'.repeat(24)}/read`, { token: admin, json: { read: true } }),
+      404,
+    );
     for (const json of [{}, { read: 'yes' }, { read: 1 }, { read: null }])
       expectApiError(await store.request('PUT', `/api/contact/${ids[0]}/read`, { token: admin, json }), 400);
-    expectApiError(await store.request('PUT', '/api/contact/not-an-id/read', { token: admin, json: { read: true } }), 400);
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'cursor=%25', `cursor=${Buffer.from('"x"').toString('base64url')}`])
+    expectApiError(
+      await store.request('PUT', '/api/contact/not-an-id/read', { token: admin, json: { read: true } }),
+      400,
+    );
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'cursor=%25',
+      `cursor=${Buffer.from('"x"').toString('base64url')}`,
+    ])
       expectApiError(await store.request('GET', `/api/contact?${query}`, { token: admin }), 400);
-    const [row] = await store.db.query<{ is_read: boolean }>('SELECT is_read FROM contact_messages WHERE id = $1', [ids[0]]);
+    const [row] = await store.db.query<{ is_read: boolean }>('SELECT is_read FROM contact_messages WHERE id = $1', [
+      ids[0],
+    ]);
     expect(row.is_read).toBe(false);
   });
 
@@ -165,68 +210,151 @@ describe('the audit log: every admin action writes one event with its change', (
     const added = await written(async () => {
       const res = await store.request('POST', '/api/tools', {
         token: admin,
-        json: { name: 'Audit mallet', description: 'Rubber.', price: 9.5, minimumOrderQuantity: 2, availableQuantity: 30, img: '/images/tools/rubber-mallet.svg' },
+        json: {
+          name: 'Audit mallet',
+          description: 'Rubber.',
+          price: 9.5,
+          minimumOrderQuantity: 2,
+          availableQuantity: 30,
+          img: '/images/tools/rubber-mallet.svg',
+        },
       });
       toolId = res.data.insertedId;
       return res;
     }, 201);
     const tool = { name: 'Audit mallet', price: 9.5, minimumOrderQuantity: 2, availableQuantity: 30 };
     // `tool`: the tool as the API shows it, for webhooks (not shown in the log).
-    const shown = (availableQuantity: number) => expect.objectContaining({ _id: toolId, name: 'Audit mallet', price: 9.5, availableQuantity });
-    expect(added).toEqual([{ type: 'tool.added', subject: toolId, actor: ADMIN, data: { target: 'Audit mallet', before: null, after: tool, tool: shown(30) } }]);
+    const shown = (availableQuantity: number) =>
+      expect.objectContaining({ _id: toolId, name: 'Audit mallet', price: 9.5, availableQuantity });
+    expect(added).toEqual([
+      {
+        type: 'tool.added',
+        subject: toolId,
+        actor: ADMIN,
+        data: { target: 'Audit mallet', before: null, after: tool, tool: shown(30) },
+      },
+    ]);
 
-    const restocked = await written(() => store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 75 } }));
+    const restocked = await written(() =>
+      store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 75 } }),
+    );
     expect(restocked).toEqual([
       {
         type: 'tool.restocked',
         subject: toolId,
         actor: ADMIN,
-        data: { target: 'Audit mallet', before: { availableQuantity: 30 }, after: { availableQuantity: 75 }, tool: shown(75) },
+        data: {
+          target: 'Audit mallet',
+          before: { availableQuantity: 30 },
+          after: { availableQuantity: 75 },
+          tool: shown(75),
+        },
       },
     ]);
 
     const deleted = await written(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }));
     expect(deleted).toEqual([
-      { type: 'tool.deleted', subject: toolId, actor: ADMIN, data: { target: 'Audit mallet', before: { ...tool, availableQuantity: 75 }, after: null, tool: shown(75) } },
+      {
+        type: 'tool.deleted',
+        subject: toolId,
+        actor: ADMIN,
+        data: { target: 'Audit mallet', before: { ...tool, availableQuantity: 75 }, after: null, tool: shown(75) },
+      },
     ]);
     // A tool that is not there: a 404, and nothing recorded.
     expect(await written(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }), 404)).toEqual([]);
-    expect(await written(() => store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 5 } }), 404)).toEqual([]);
+    expect(
+      await written(
+        () => store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 5 } }),
+        404,
+      ),
+    ).toEqual([]);
   });
 
   it('make admin and delete a user', async () => {
     const email = await victim();
     const made = await written(() => store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }));
-    expect(made).toEqual([{ type: 'user.made_admin', subject: email, actor: ADMIN, data: { target: email, before: { role: 'user' }, after: { role: 'admin' } } }]);
+    expect(made).toEqual([
+      {
+        type: 'user.made_admin',
+        subject: email,
+        actor: ADMIN,
+        data: { target: email, before: { role: 'user' }, after: { role: 'admin' } },
+      },
+    ]);
     // Already an admin: nothing changed, nothing recorded.
     expect(await written(() => store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }))).toEqual([]);
 
     const other = await victim();
     const deleted = await written(() => store.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }));
     expect(deleted).toEqual([
-      { type: 'user.deleted', subject: other, actor: ADMIN, data: { target: other, before: { email: other, name: 'Victor Tim', role: 'user' }, after: null } },
+      {
+        type: 'user.deleted',
+        subject: other,
+        actor: ADMIN,
+        data: { target: other, before: { email: other, name: 'Victor Tim', role: 'user' }, after: null },
+      },
     ]);
-    expect(await written(() => store.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }), 404)).toEqual([]);
+    expect(await written(() => store.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }), 404)).toEqual(
+      [],
+    );
   });
 
   it('hide and show a review', async () => {
-    const [{ id, name }] = await store.db.query<{ id: string; name: string }>('SELECT id, name FROM reviews WHERE NOT hidden ORDER BY ordinal DESC LIMIT 1');
-    const hidden = await written(() => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } }));
-    expect(hidden).toEqual([{ type: 'review.hidden', subject: id, actor: ADMIN, data: { target: `Review by ${name}`, before: { hidden: false }, after: { hidden: true } } }]);
-    expect(await written(() => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } }))).toEqual([]);
-    const shown = await written(() => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: false } }));
-    expect(shown).toEqual([{ type: 'review.shown', subject: id, actor: ADMIN, data: { target: `Review by ${name}`, before: { hidden: true }, after: { hidden: false } } }]);
+    const [{ id, name }] = await store.db.query<{ id: string; name: string }>(
+      'SELECT id, name FROM reviews WHERE NOT hidden ORDER BY ordinal DESC LIMIT 1',
+    );
+    const hidden = await written(() =>
+      store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } }),
+    );
+    expect(hidden).toEqual([
+      {
+        type: 'review.hidden',
+        subject: id,
+        actor: ADMIN,
+        data: { target: `Review by ${name}`, before: { hidden: false }, after: { hidden: true } },
+      },
+    ]);
+    expect(
+      await written(() => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } })),
+    ).toEqual([]);
+    const shown = await written(() =>
+      store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: false } }),
+    );
+    expect(shown).toEqual([
+      {
+        type: 'review.shown',
+        subject: id,
+        actor: ADMIN,
+        data: { target: `Review by ${name}`, before: { hidden: true }, after: { hidden: false } },
+      },
+    ]);
   });
 
   it('writes the event in the change’s transaction: no event, no change', async () => {
     const toolId = await makeTool(store, admin, { availableQuantity: 40 });
     const tools = toolsService(failingEvents(store.db), store.deps.changes);
     await expect(tools.restock(toolId, 99, ADMIN)).rejects.toThrow(/event/);
-    const [row] = await store.db.query<{ available_quantity: number }>('SELECT available_quantity FROM tools WHERE id = $1', [toolId]);
+    const [row] = await store.db.query<{ available_quantity: number }>(
+      'SELECT available_quantity FROM tools WHERE id = $1',
+      [toolId],
+    );
     expect(row.available_quantity).toBe(40);
     const name = `Never added ${unique()}`;
     await expect(
-      tools.create({ name, description: "x", img: "/images/tools/anvil.svg", price: 1, minimumOrderQuantity: 1, availableQuantity: 1, priceBreaks: [], packSize: 1 }, ADMIN),
+      tools.create(
+        {
+          name,
+          description: 'x',
+          img: '/images/tools/anvil.svg',
+          price: 1,
+          minimumOrderQuantity: 1,
+          availableQuantity: 1,
+          priceBreaks: [],
+          packSize: 1,
+        },
+        ADMIN,
+      ),
     ).rejects.toThrow(/event/);
     expect(await store.db.query('SELECT id FROM tools WHERE name = $1', [name])).toEqual([]);
   });
@@ -237,7 +365,12 @@ describe('GET /audit', () => {
     // What the order flow will write: a buyer's order is not an admin action; an admin's shipping is.
     await store.db.transaction(async (tx) => {
       await emit(tx, { type: 'order.placed', subject: 'order-audit-1', actor: ALICE, data: {} });
-      await emit(tx, { type: 'order.shipped', subject: 'order-audit-1', actor: ADMIN, data: { before: { shippingStatus: 'pending' }, after: { shippingStatus: 'shipped' } } });
+      await emit(tx, {
+        type: 'order.shipped',
+        subject: 'order-audit-1',
+        actor: ADMIN,
+        data: { before: { shippingStatus: 'pending' }, after: { shippingStatus: 'shipped' } },
+      });
     });
     for (const availableQuantity of [11, 12, 13]) {
       const toolId = await makeTool(store, admin);
@@ -268,11 +401,8 @@ describe('GET /audit', () => {
     let cursor: string | null = null;
     const types = new Set<string>();
     do {
-      const page: { status: number; data: { items: { seq: number; type: string }[]; nextCursor: string | null } } = await store.request(
-        'GET',
-        `/api/audit?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
-        { token: admin },
-      );
+      const page: { status: number; data: { items: { seq: number; type: string }[]; nextCursor: string | null } } =
+        await store.request('GET', `/api/audit?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: admin });
       expect(page.status).toBe(200);
       for (const entry of page.data.items) {
         seen.push(entry.seq);
@@ -292,7 +422,13 @@ describe('GET /audit', () => {
     expect(shipped.status).toBe(200);
     expect(shipped.data.total).toBe(1);
     expect(shipped.data.items).toEqual([
-      expect.objectContaining({ type: 'order.shipped', subject: 'order-audit-1', target: 'order-audit-1', before: { shippingStatus: 'pending' }, after: { shippingStatus: 'shipped' } }),
+      expect.objectContaining({
+        type: 'order.shipped',
+        subject: 'order-audit-1',
+        target: 'order-audit-1',
+        before: { shippingStatus: 'pending' },
+        after: { shippingStatus: 'shipped' },
+      }),
     ]);
     const restocked = await store.request('GET', '/api/audit?type=tool.restocked&limit=100', { token: admin });
     expect(restocked.data.items.every((e: { type: string }) => e.type === 'tool.restocked')).toBe(true);
@@ -310,7 +446,10 @@ describe('GET /audit', () => {
     const [{ seq }] = await store.db.query<{ seq: number }>('SELECT max(seq)::int AS seq FROM events');
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
       for (const url of ['/api/audit', `/api/audit/${seq}`, '/api/audit?type=tool.restocked']) {
-        const res = await store.request(method, url, { token: admin, json: { type: 'tool.added', actor: 'mallory@example.com' } });
+        const res = await store.request(method, url, {
+          token: admin,
+          json: { type: 'tool.added', actor: 'mallory@example.com' },
+        });
         expect([404, 405], `${method} ${url}`).toContain(res.status);
       }
     expect(await eventCount()).toBe(before);

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const count = async (event: string) => Number(new RegExp(`orders_total\\{event="${event}"\\} (\\d+)`).exec(await metricsText())?.[1]);
+const count = async (event: string) =>
+  Number(new RegExp(`orders_total\\{event="${event}"\\} (\\d+)`).exec(await metricsText())?.[1]);
 
 describe('order metrics', () => {
   it('counts an order placed, paid, and one whose hold ran out', async () => {

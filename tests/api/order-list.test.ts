@@ -12,7 +12,15 @@ let bob: string;
 const ids: Record<string, string> = {};
 
 interface Page {
-  items: { _id: string; email: string; userName: string; payment: string; shippingStatus: string; totalCents: number; createdAt: string }[];
+  items: {
+    _id: string;
+    email: string;
+    userName: string;
+    payment: string;
+    shippingStatus: string;
+    totalCents: number;
+    createdAt: string;
+  }[];
   total: number;
   nextCursor: string | null;
 }
@@ -59,14 +67,16 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 describe('GET /api/booking: search, filters, date range and sort (admin)', () => {
-  it('without a query it is still the spec\'s array of every order', async () => {
+  it("without a query it is still the spec's array of every order", async () => {
     const res = await get('/api/booking');
     expect(Array.isArray(res.data)).toBe(true);
     expect(res.data).toHaveLength(5);
   });
 
   it('finds by part of the email, by part of the name (any case) and by the whole order id', async () => {
-    expect((await view('q=ann.smith')).items.map((o) => o._id).sort()).toEqual([ids.annShipped, ids.annPaid, ids.annUnpaid].sort());
+    expect((await view('q=ann.smith')).items.map((o) => o._id).sort()).toEqual(
+      [ids.annShipped, ids.annPaid, ids.annUnpaid].sort(),
+    );
     expect((await view('q=BOB%20jon')).total).toBe(2);
     const byId = await view(`q=${ids.bobBig}`);
     expect(byId.items.map((o) => o._id)).toEqual([ids.bobBig]);
@@ -104,7 +114,15 @@ describe('GET /api/booking: search, filters, date range and sort (admin)', () =>
   });
 
   it('refuses bad queries with 400 and a message naming the field', async () => {
-    for (const query of ['payment=refunded', 'shipping=lost', 'sort=price', 'from=2024-02-30', 'from=yesterday', 'from=2025-02-01&to=2025-01-01', `q=${'x'.repeat(201)}`]) {
+    for (const query of [
+      'payment=refunded',
+      'shipping=lost',
+      'sort=price',
+      'from=2024-02-30',
+      'from=yesterday',
+      'from=2025-02-01&to=2025-01-01',
+      `q=${'x'.repeat(201)}`,
+    ]) {
       const res = await get(`/api/booking?${query}`);
       expectApiError(res, 400);
     }
@@ -126,7 +144,10 @@ describe('GET /api/allusers?q=: search by email (admin)', () => {
     expect(res.data.total).toBe(2);
     expect(res.data.items).toHaveLength(1);
     const next = await get(`/api/allusers?q=list.test&limit=1&cursor=${res.data.nextCursor}`);
-    expect([res.data.items[0].email, next.data.items[0].email].sort()).toEqual(['ann.smith@list.test', 'bob_jones@list.test']);
+    expect([res.data.items[0].email, next.data.items[0].email].sort()).toEqual([
+      'ann.smith@list.test',
+      'bob_jones@list.test',
+    ]);
     expect(next.data.nextCursor).toBeNull();
     expect((await get('/api/allusers?q=nobody-here')).data).toEqual({ items: [], total: 0, nextCursor: null });
   });

@@ -2,7 +2,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, setTool, snapshot, stockOf, expectStockLedgerBalanced } from './helpers';
+import {
+  ADDRESS,
+  PHONE,
+  expectApiError,
+  makeTool,
+  payOrder,
+  placeOrder,
+  setTool,
+  snapshot,
+  stockOf,
+  expectStockLedgerBalanced,
+} from './helpers';
 
 let store: TestStore;
 let admin: string;

@@ -129,7 +129,11 @@ describe('the outbox worker', () => {
       seqs.push(await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })));
     const { consumer, handled } = recorder('email', 1);
     await outbox(store.db, [consumer]).run();
-    expect(await delivery(seqs[0])).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the mail server is away' });
+    expect(await delivery(seqs[0])).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      last_error: 'the mail server is away',
+    });
     for (const seq of seqs.slice(1)) expect(await delivery(seq)).toMatchObject({ state: 'done', attempts: 1 });
     expect(handled.map((e) => e.seq)).toEqual(seqs.slice(1));
 
@@ -140,7 +144,12 @@ describe('the outbox worker', () => {
     ];
     const broken: Consumer = { name: 'email', handle: () => Promise.reject(new Error('the database went away')) };
     await outbox(store.db, [broken]).run();
-    for (const seq of more) expect(await delivery(seq)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the database went away' });
+    for (const seq of more)
+      expect(await delivery(seq)).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        last_error: 'the database went away',
+      });
   });
 
   it('a worker that stopped after leasing (a crash between commit and send) loses nothing: the lease runs out and another delivers', async () => {

@@ -52,13 +52,13 @@ describe('GET /allusers paged', () => {
     );
   });
 
-  it('without paging parameters: the spec\'s plain array of every user', async () => {
+  it("without paging parameters: the spec's plain array of every user", async () => {
     const res = await get('/api/allusers');
     expect(Array.isArray(res.data)).toBe(true);
     expect(res.data.length).toBeGreaterThanOrEqual(131);
   });
 
-  it('pages cover the whole list once, in the plain list\'s order, each with the total', async () => {
+  it("pages cover the whole list once, in the plain list's order, each with the total", async () => {
     const all = (await get('/api/allusers')).data as { email: string }[];
     const { pages, rows } = await walk<{ email: string; signUpDate: string; role: string }>('/api/allusers', 7);
     expect(rows.map((u) => u.email)).toEqual(all.map((u) => u.email));
@@ -83,7 +83,15 @@ describe('GET /allusers paged', () => {
   it('at most 100 rows a page; bad limits and cursors are 400 with the JSON error', async () => {
     const res = await get('/api/allusers?limit=100');
     expect(res.data.items).toHaveLength(100);
-    for (const query of ['limit=101', 'limit=0', 'limit=-1', 'limit=abc', 'limit=2.5', 'cursor=%25%25', 'cursor=' + 'a'.repeat(601)]) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'limit=-1',
+      'limit=abc',
+      'limit=2.5',
+      'cursor=%25%25',
+      'cursor=' + 'a'.repeat(601),
+    ]) {
       expectApiError(await get(`/api/allusers?${query}`), 400);
     }
     // Well-formed base64url that is not one of our keys.
@@ -98,7 +106,7 @@ describe('GET /allusers paged', () => {
   });
 });
 
-describe('GET /tools paged (the admin\'s product list)', () => {
+describe("GET /tools paged (the admin's product list)", () => {
   beforeAll(async () => {
     await store.db.query(
       `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
@@ -132,7 +140,15 @@ describe('GET /tools paged (the admin\'s product list)', () => {
   });
 
   it('bad limits and cursors are 400', async () => {
-    for (const query of ['limit=101', 'limit=0', 'limit=x', `cursor=${forged('7')}`, `cursor=${forged(-1)}`, `cursor=${forged(1.5)}`, 'cursor=!!']) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'limit=x',
+      `cursor=${forged('7')}`,
+      `cursor=${forged(-1)}`,
+      `cursor=${forged(1.5)}`,
+      'cursor=!!',
+    ]) {
       expectApiError(await store.request('GET', `/api/tools?${query}`), 400);
     }
   });
@@ -156,7 +172,7 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
     );
   });
 
-  it('the admin\'s pages cover every order once, newest first, each with the total', async () => {
+  it("the admin's pages cover every order once, newest first, each with the total", async () => {
     const all = (await get('/api/booking')).data as { _id: string }[];
     expect(all.length).toBeGreaterThanOrEqual(63);
     const { pages, rows } = await walk<{ _id: string }>('/api/booking', 10);
@@ -179,14 +195,19 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
     const path = `/api/booking/email/${BUYER}`;
     const mine = (await store.request('GET', path, { token: buyer })).data as { _id: string; email: string }[];
     expect(mine).toHaveLength(23);
-    const first = (await store.request('GET', `${path}?limit=10`, { token: buyer })).data as Page<{ _id: string; email: string }>;
+    const first = (await store.request('GET', `${path}?limit=10`, { token: buyer })).data as Page<{
+      _id: string;
+      email: string;
+    }>;
     expect(first.total).toBe(23);
     expect(first.items).toEqual(mine.slice(0, 10));
     await placeOrder(store, buyer, toolId);
-    const second = (await store.request('GET', `${path}?limit=10&cursor=${first.nextCursor}`, { token: buyer })).data as Page<{ _id: string }>;
+    const second = (await store.request('GET', `${path}?limit=10&cursor=${first.nextCursor}`, { token: buyer }))
+      .data as Page<{ _id: string }>;
     expect(second.items).toEqual(mine.slice(10, 20));
     expect(second.total).toBe(24);
-    const third = (await store.request('GET', `${path}?limit=10&cursor=${second.nextCursor}`, { token: buyer })).data as Page<{ _id: string }>;
+    const third = (await store.request('GET', `${path}?limit=10&cursor=${second.nextCursor}`, { token: buyer }))
+      .data as Page<{ _id: string }>;
     expect(third.items).toEqual(mine.slice(20));
     expect(third.nextCursor).toBeNull();
     // The admin reads the same list.
@@ -209,7 +230,14 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
 
   it('bad limits and cursors are 400', async () => {
     for (const url of ['/api/booking', `/api/booking/email/${BUYER}`]) {
-      for (const query of ['limit=101', 'limit=0', 'limit=x', `cursor=${forged('7')}`, `cursor=${forged(-1)}`, 'cursor=!!']) {
+      for (const query of [
+        'limit=101',
+        'limit=0',
+        'limit=x',
+        `cursor=${forged('7')}`,
+        `cursor=${forged(-1)}`,
+        'cursor=!!',
+      ]) {
         expectApiError(await get(`${url}?${query}`), 400);
       }
     }

@@ -4,12 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
 import { messages } from '../../src/lib/messages';
-import { DECLINED_CARD, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder, stockOf, expectStockLedgerBalanced } from './helpers';
+import {
+  DECLINED_CARD,
+  GOOD_CARD,
+  confirmSandbox,
+  expectApiError,
+  makeTool,
+  payOrder,
+  placeOrder,
+  stockOf,
+  expectStockLedgerBalanced,
+} from './helpers';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
 
 const makepayment = (store: TestStore, token: string, orderId: string, transactionId: unknown) =>
   store.request('PUT', `/api/booking/makepayment/${orderId}`, { token, json: { appointment: orderId, transactionId } });
-const getOrder = async (store: TestStore, token: string, id: string) => (await store.request('GET', `/api/booking/${id}`, { token })).data;
+const getOrder = async (store: TestStore, token: string, id: string) =>
+  (await store.request('GET', `/api/booking/${id}`, { token })).data;
 
 describe('sandbox gateway', () => {
   let store: TestStore;
@@ -36,9 +47,19 @@ describe('sandbox gateway', () => {
   it('create intent → confirm with 4242 → makepayment: the order is paid with the transaction id', async () => {
     const orderId = await placeOrder(store, alice, toolId, 3);
     const intent = await intentFor(orderId);
-    expect(intent).toMatchObject({ status: 200, data: { clientSecret: expect.stringMatching(/^pi_sandbox_\w+_secret_\w+$/), amountCents: 5997, gateway: 'sandbox' } });
+    expect(intent).toMatchObject({
+      status: 200,
+      data: {
+        clientSecret: expect.stringMatching(/^pi_sandbox_\w+_secret_\w+$/),
+        amountCents: 5997,
+        gateway: 'sandbox',
+      },
+    });
     const confirmed = await confirm(intent.data.clientSecret, GOOD_CARD);
-    expect(confirmed).toMatchObject({ status: 200, data: { paymentIntent: { id: expect.stringMatching(/^pi_sandbox_/), status: 'succeeded' } } });
+    expect(confirmed).toMatchObject({
+      status: 200,
+      data: { paymentIntent: { id: expect.stringMatching(/^pi_sandbox_/), status: 'succeeded' } },
+    });
     const transactionId = confirmed.data.paymentIntent.id;
     expect(intent.data.clientSecret.startsWith(`${transactionId}_secret_`)).toBe(true);
     expect((await makepayment(store, alice, orderId, transactionId)).status).toBe(200);
@@ -111,7 +132,10 @@ describe('sandbox gateway', () => {
     store.tools.invalidate();
     const res = await intentFor(orderId, alice, 1);
     expect(res.data.amountCents).toBe(7 * 1999);
-    const [row] = await store.db.query<{ amount_cents: number }>('SELECT amount_cents FROM payments WHERE order_id = $1', [orderId]);
+    const [row] = await store.db.query<{ amount_cents: number }>(
+      'SELECT amount_cents FROM payments WHERE order_id = $1',
+      [orderId],
+    );
     expect(row.amount_cents).toBe(13993);
     await store.db.query('UPDATE tools SET price_cents = 1999 WHERE id = $1', [toolId]);
     store.tools.invalidate();
@@ -133,7 +157,9 @@ describe('sandbox gateway', () => {
     const { clientSecret } = (await intentFor(orderId)).data;
     store.advance(25 * 3600_000);
     expectApiError(await confirm(clientSecret, GOOD_CARD), 409);
-    const [row] = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [orderId]);
+    const [row] = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [
+      orderId,
+    ]);
     expect(row.status).not.toBe('succeeded');
     expect((await getOrder(store, alice, orderId)).payment).toBe('cancelled');
   });
@@ -152,7 +178,11 @@ describe('Stripe gateway (local stand-in)', () => {
     standIn = await startStripeStandIn();
     stripe = stripeClient(SECRET, standIn.url);
     store = await createTestStore({
-      env: { STRIPE_SECRET_KEY: SECRET, PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      env: {
+        STRIPE_SECRET_KEY: SECRET,
+        PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      },
       payments: () => stripeGateway(stripe),
       stripe,
     });
@@ -166,24 +196,48 @@ describe('Stripe gateway (local stand-in)', () => {
   });
 
   const createIntent = async (orderId: string) => {
-    const res = await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId, price: 1 } });
+    const res = await store.request('POST', '/api/create-payment-intent', {
+      token: alice,
+      json: { orderId, price: 1 },
+    });
     expect(res.status, JSON.stringify(res.data)).toBe(200);
     return res.data;
   };
   const webhook = (payload: string, signature?: string) =>
-    store.request('POST', '/api/webhooks/stripe', { body: payload, headers: { 'content-type': 'application/json', ...(signature && { 'stripe-signature': signature }) } });
-  const succeededEvent = (intent: { id: string; amount: number; metadata: Record<string, string> }, type = 'payment_intent.succeeded') =>
-    JSON.stringify({ id: `evt_${intent.id}`, object: 'event', type, data: { object: { object: 'payment_intent', status: 'succeeded', ...intent } } });
+    store.request('POST', '/api/webhooks/stripe', {
+      body: payload,
+      headers: { 'content-type': 'application/json', ...(signature && { 'stripe-signature': signature }) },
+    });
+  const succeededEvent = (
+    intent: { id: string; amount: number; metadata: Record<string, string> },
+    type = 'payment_intent.succeeded',
+  ) =>
+    JSON.stringify({
+      id: `evt_${intent.id}`,
+      object: 'event',
+      type,
+      data: { object: { object: 'payment_intent', status: 'succeeded', ...intent } },
+    });
 
   it('create-payment-intent sends the server-computed amount, the order id and an idempotency key', async () => {
     const orderId = await placeOrder(store, alice, toolId, 3);
     const body = await createIntent(orderId);
     const sent = standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').at(-1)!;
     expect(sent.authorization).toBe(`Bearer ${SECRET}`);
-    expect(sent.form).toMatchObject({ amount: '1305', currency: 'usd', 'metadata[orderId]': orderId, receipt_email: ALICE });
+    expect(sent.form).toMatchObject({
+      amount: '1305',
+      currency: 'usd',
+      'metadata[orderId]': orderId,
+      receipt_email: ALICE,
+    });
     expect(sent.idempotencyKey).toContain(orderId);
     const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
-    expect(body).toMatchObject({ clientSecret: intent.client_secret, amountCents: 1305, gateway: 'stripe', publishableKey: 'pk_test_x' });
+    expect(body).toMatchObject({
+      clientSecret: intent.client_secret,
+      amountCents: 1305,
+      gateway: 'stripe',
+      publishableKey: 'pk_test_x',
+    });
   });
 
   it('makepayment retrieves the intent from Stripe and marks the order paid only once it succeeded', async () => {
@@ -193,14 +247,18 @@ describe('Stripe gateway (local stand-in)', () => {
     expectApiError(await makepayment(store, alice, orderId, intent.id), 402);
     expectApiError(await makepayment(store, alice, orderId, 'pi_does_not_exist'), 400);
     standIn.succeed(intent.id);
-    const retrievals = standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`).length;
+    const retrievals = standIn.requests.filter(
+      (r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`,
+    ).length;
     expect((await makepayment(store, alice, orderId, intent.id)).status).toBe(200);
-    expect(standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`).length).toBe(retrievals + 1);
+    expect(
+      standIn.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${intent.id}`).length,
+    ).toBe(retrievals + 1);
     expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intent.id });
     expect((await makepayment(store, alice, orderId, intent.id)).status).toBe(200);
   });
 
-  it("makepayment refuses a succeeded intent of another order or of a different amount", async () => {
+  it('makepayment refuses a succeeded intent of another order or of a different amount', async () => {
     const orderId = await placeOrder(store, alice, toolId, 2);
     const foreign = standIn.add({ amount: 870, metadata: { orderId: 'f'.repeat(24) } });
     expectApiError(await makepayment(store, alice, orderId, foreign.id), 400);
@@ -218,12 +276,17 @@ describe('Stripe gateway (local stand-in)', () => {
     expect(res).toMatchObject({ status: 200, data: { received: true } });
     expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intent.id });
     // Stripe retries deliveries: the same event again changes nothing.
-    expect((await webhook(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status).toBe(200);
+    expect(
+      (await webhook(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))).status,
+    ).toBe(200);
   });
 
   it('the webhook refuses a body far larger than any Stripe event with 413, unread', async () => {
     const huge = 'x'.repeat(1024 * 1024);
-    const res = await webhook(huge, stripe.webhooks.generateTestHeaderString({ payload: huge, secret: WEBHOOK_SECRET }));
+    const res = await webhook(
+      huge,
+      stripe.webhooks.generateTestHeaderString({ payload: huge, secret: WEBHOOK_SECRET }),
+    );
     expectApiError(res, 413);
   });
 
@@ -236,7 +299,11 @@ describe('Stripe gateway (local stand-in)', () => {
       'garbage',
       stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }),
       valid.replace(/v1=([0-9a-f])/, (_, c) => `v1=${c === '0' ? '1' : '0'}`),
-      stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+      stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000) - 3600,
+      }),
     ]) {
       expectApiError(await webhook(payload, signature), 400);
     }
@@ -247,26 +314,34 @@ describe('Stripe gateway (local stand-in)', () => {
   it('the webhook ignores other events and amounts that do not match the order', async () => {
     const orderId = await placeOrder(store, alice, toolId, 1);
     const sign = (payload: string) => stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const failed = succeededEvent({ id: 'pi_failed', amount: 435, metadata: { orderId } }, 'payment_intent.payment_failed');
+    const failed = succeededEvent(
+      { id: 'pi_failed', amount: 435, metadata: { orderId } },
+      'payment_intent.payment_failed',
+    );
     expect((await webhook(failed, sign(failed))).status).toBe(200);
     const cheap = succeededEvent({ id: 'pi_cheap', amount: 1, metadata: { orderId } });
     expect((await webhook(cheap, sign(cheap))).status).toBe(200);
     expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
   });
 
-  it("an order whose hold ran out has its open Stripe intent cancelled, so it can no longer be charged", async () => {
+  it('an order whose hold ran out has its open Stripe intent cancelled, so it can no longer be charged', async () => {
     const orderId = await placeOrder(store, alice, toolId, 2);
     await createIntent(orderId);
     const intent = [...standIn.intents.values()].find((i) => i.metadata.orderId === orderId)!;
     store.advance(25 * 3600_000);
     await store.checkout.expireHolds(); // the hold timer's run (reads let no hold go)
     expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled' });
-    expect(standIn.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${intent.id}/cancel`)).toBe(true);
+    expect(
+      standIn.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${intent.id}/cancel`),
+    ).toBe(true);
     expect(standIn.intents.get(intent.id)!.status).toBe('canceled');
   });
 
   it('has no sandbox card network when Stripe is configured', async () => {
-    const res = await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret: 'x', card: GOOD_CARD } });
+    const res = await store.request('POST', '/api/sandbox/confirm', {
+      token: alice,
+      json: { clientSecret: 'x', card: GOOD_CARD },
+    });
     expectApiError(res, 404);
   });
 });
@@ -287,7 +362,11 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
       stripe = stripeClient('sk_test_race', standIn.url);
       const client = stripe;
       store = await createTestStore({
-        env: { STRIPE_SECRET_KEY: 'sk_test_race', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_race', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+        env: {
+          STRIPE_SECRET_KEY: 'sk_test_race',
+          PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_race',
+          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        },
         payments: () => stripeGateway(client),
         stripe: client,
       });
@@ -295,7 +374,11 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
       store = await createTestStore();
     }
     alice = await store.tokenFor(ALICE);
-    toolId = await makeTool(store, await store.tokenFor(ADMIN), { price: 2.5, minimumOrderQuantity: 1, availableQuantity: 1000 });
+    toolId = await makeTool(store, await store.tokenFor(ADMIN), {
+      price: 2.5,
+      minimumOrderQuantity: 1,
+      availableQuantity: 1000,
+    });
   });
   afterAll(async () => {
     await store.close();
@@ -323,23 +406,32 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
   const refundsAtProvider = (intentId: string) =>
     standIn ? [...standIn.refunds.values()].filter((r) => r.payment_intent === intentId).length : undefined;
   const paymentRow = async (intentId: string) =>
-    (await store.db.query<{ status: string; refund_id: string | null; refunded_at: unknown; order_id: string }>(
-      'SELECT status, refund_id, refunded_at, order_id FROM payments WHERE id = $1',
-      [intentId],
-    ))[0];
+    (
+      await store.db.query<{ status: string; refund_id: string | null; refunded_at: unknown; order_id: string }>(
+        'SELECT status, refund_id, refunded_at, order_id FROM payments WHERE id = $1',
+        [intentId],
+      )
+    )[0];
   /** The race the server cannot close: the order was let go while the card was being charged. */
   const cancelBehindTheScenes = (orderId: string) =>
-    store.db.query(`UPDATE orders SET payment = 'cancelled', cancel_reason = 'Not paid in time' WHERE id = $1`, [orderId]);
+    store.db.query(`UPDATE orders SET payment = 'cancelled', cancel_reason = 'Not paid in time' WHERE id = $1`, [
+      orderId,
+    ]);
   const webhookSucceeded = async (intentId: string, orderId: string) => {
     const payload = JSON.stringify({
       id: `evt_${intentId}`,
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { object: 'payment_intent', id: intentId, status: 'succeeded', amount: 500, metadata: { orderId } } },
+      data: {
+        object: { object: 'payment_intent', id: intentId, status: 'succeeded', amount: 500, metadata: { orderId } },
+      },
     });
     return store.request('POST', '/api/webhooks/stripe', {
       body: payload,
-      headers: { 'content-type': 'application/json', 'stripe-signature': stripe!.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripe!.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      },
     });
   };
 
@@ -359,7 +451,11 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
     await succeed(intentId);
     store.advance(HOLD);
     await store.checkout.expireHolds(); // the hold timer's run (reads let no hold go)
-    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'paid', transactionId: intentId, refund: null });
+    expect(await getOrder(store, alice, orderId)).toMatchObject({
+      payment: 'paid',
+      transactionId: intentId,
+      refund: null,
+    });
     expect(await stockOf(store, toolId)).toBe(before - 2);
     expect(await providerStatus(intentId)).toBe('succeeded');
     expect((await paymentRow(intentId)).status).toBe('succeeded');
@@ -377,7 +473,10 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
     expect(row).toMatchObject({ status: 'refunded', refund_id: expect.any(String), refunded_at: expect.anything() });
     if (standIn) expect(refundsAtProvider(intentId)).toBe(1);
     const order = await getOrder(store, alice, orderId);
-    expect(order).toMatchObject({ payment: 'cancelled', refund: { id: row.refund_id, amountCents: 500, refundedAt: expect.any(String) } });
+    expect(order).toMatchObject({
+      payment: 'cancelled',
+      refund: { id: row.refund_id, amountCents: 500, refundedAt: expect.any(String) },
+    });
     const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
     expect(mine.find((o: { _id: string }) => o._id === orderId).refund).toMatchObject({ id: row.refund_id });
     // Asking again refunds nothing more.
@@ -385,47 +484,62 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
     if (standIn) expect(refundsAtProvider(intentId)).toBe(1);
   });
 
-  it.runIf(kind === 'stripe')('(c) the same through the webhook, for a cancelled order and for one that is gone', async () => {
-    const cancelled = await orderWithIntent();
-    await cancelBehindTheScenes(cancelled.orderId);
-    await succeed(cancelled.intentId);
-    expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
-    expect(await paymentRow(cancelled.intentId)).toMatchObject({ status: 'refunded', refund_id: expect.any(String) });
-    expect((await getOrder(store, alice, cancelled.orderId)).refund).toMatchObject({ amountCents: 500 });
-    // Stripe delivers again: still one refund.
-    expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
-    expect(refundsAtProvider(cancelled.intentId)).toBe(1);
+  it.runIf(kind === 'stripe')(
+    '(c) the same through the webhook, for a cancelled order and for one that is gone',
+    async () => {
+      const cancelled = await orderWithIntent();
+      await cancelBehindTheScenes(cancelled.orderId);
+      await succeed(cancelled.intentId);
+      expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
+      expect(await paymentRow(cancelled.intentId)).toMatchObject({ status: 'refunded', refund_id: expect.any(String) });
+      expect((await getOrder(store, alice, cancelled.orderId)).refund).toMatchObject({ amountCents: 500 });
+      // Stripe delivers again: still one refund.
+      expect((await webhookSucceeded(cancelled.intentId, cancelled.orderId)).status).toBe(200);
+      expect(refundsAtProvider(cancelled.intentId)).toBe(1);
 
-    const gone = await orderWithIntent();
-    await store.db.query('DELETE FROM orders WHERE id = $1', [gone.orderId]);
-    await succeed(gone.intentId);
-    expect((await webhookSucceeded(gone.intentId, gone.orderId)).status).toBe(200);
-    expect(refundsAtProvider(gone.intentId)).toBe(1);
-    expect(await paymentRow(gone.intentId)).toMatchObject({ status: 'refunded', order_id: gone.orderId, refund_id: expect.any(String) });
-  });
+      const gone = await orderWithIntent();
+      await store.db.query('DELETE FROM orders WHERE id = $1', [gone.orderId]);
+      await succeed(gone.intentId);
+      expect((await webhookSucceeded(gone.intentId, gone.orderId)).status).toBe(200);
+      expect(refundsAtProvider(gone.intentId)).toBe(1);
+      expect(await paymentRow(gone.intentId)).toMatchObject({
+        status: 'refunded',
+        order_id: gone.orderId,
+        refund_id: expect.any(String),
+      });
+    },
+  );
 
-  it.runIf(kind === 'stripe')('a late delivery for a paid order (which an admin could not delete) refunds nothing', async () => {
-    const { orderId, intentId } = await orderWithIntent();
-    await succeed(intentId);
-    expect((await makepayment(store, alice, orderId, intentId)).status).toBe(200);
-    expect((await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: await store.tokenFor(ADMIN) })).status).toBe(409);
-    expect((await webhookSucceeded(intentId, orderId)).status).toBe(200);
-    expect(refundsAtProvider(intentId)).toBe(0);
-    expect((await paymentRow(intentId)).status).toBe('succeeded');
-  });
+  it.runIf(kind === 'stripe')(
+    'a late delivery for a paid order (which an admin could not delete) refunds nothing',
+    async () => {
+      const { orderId, intentId } = await orderWithIntent();
+      await succeed(intentId);
+      expect((await makepayment(store, alice, orderId, intentId)).status).toBe(200);
+      expect(
+        (await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: await store.tokenFor(ADMIN) })).status,
+      ).toBe(409);
+      expect((await webhookSucceeded(intentId, orderId)).status).toBe(200);
+      expect(refundsAtProvider(intentId)).toBe(0);
+      expect((await paymentRow(intentId)).status).toBe('succeeded');
+    },
+  );
 
-  it.runIf(kind === 'stripe')('a hold whose payment cannot be cancelled now (Stripe down) keeps the order until it can', async () => {
-    const { orderId, intentId } = await orderWithIntent();
-    const closed = standIn!.url;
-    await standIn!.close();
-    store.advance(HOLD);
-    expect(await store.checkout.expireHolds()).toBe(0);
-    expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
-    standIn = await startStripeStandIn({ intents: standIn!.intents, refunds: standIn!.refunds, url: closed });
-    await store.checkout.expireHolds(); // the hold timer's run (reads let no hold go)
-    expect((await getOrder(store, alice, orderId)).payment).toBe('cancelled');
-    expect(await providerStatus(intentId)).toBe('canceled');
-  });
+  it.runIf(kind === 'stripe')(
+    'a hold whose payment cannot be cancelled now (Stripe down) keeps the order until it can',
+    async () => {
+      const { orderId, intentId } = await orderWithIntent();
+      const closed = standIn!.url;
+      await standIn!.close();
+      store.advance(HOLD);
+      expect(await store.checkout.expireHolds()).toBe(0);
+      expect((await getOrder(store, alice, orderId)).payment).toBe('unpaid');
+      standIn = await startStripeStandIn({ intents: standIn!.intents, refunds: standIn!.refunds, url: closed });
+      await store.checkout.expireHolds(); // the hold timer's run (reads let no hold go)
+      expect((await getOrder(store, alice, orderId)).payment).toBe('cancelled');
+      expect(await providerStatus(intentId)).toBe('canceled');
+    },
+  );
 
   it('(d) deleting an unpaid order cancels its open payment first', async () => {
     const before = await stockOf(store, toolId);
@@ -449,11 +563,19 @@ describe.each(['sandbox', 'stripe'] as const)('payments racing expiry and delete
     if (standIn) expect(refundsAtProvider(intentId)).toBe(0);
   });
 
-  it.runIf(kind === 'sandbox')('the sandbox card network refuses a cancelled payment and a cancelled order', async () => {
-    const { orderId } = await orderWithIntent();
-    const { clientSecret } = (await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })).data;
-    store.advance(HOLD);
-    expectApiError(await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret, card: GOOD_CARD } }), 409);
-    expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled' });
-  });
+  it.runIf(kind === 'sandbox')(
+    'the sandbox card network refuses a cancelled payment and a cancelled order',
+    async () => {
+      const { orderId } = await orderWithIntent();
+      const { clientSecret } = (
+        await store.request('POST', '/api/create-payment-intent', { token: alice, json: { orderId } })
+      ).data;
+      store.advance(HOLD);
+      expectApiError(
+        await store.request('POST', '/api/sandbox/confirm', { token: alice, json: { clientSecret, card: GOOD_CARD } }),
+        409,
+      );
+      expect(await getOrder(store, alice, orderId)).toMatchObject({ payment: 'cancelled' });
+    },
+  );
 });

@@ -43,11 +43,15 @@ describe(`persistence (${postgres ? 'PostgreSQL' : 'PGlite data directory'})`, (
       VALUES ('${'a'.repeat(24)}', 'Kept hammer', 'Stays.', '/x.svg', 1234, 1, 7)`);
     await db.transaction(async (tx) => {
       await tx.query(`UPDATE tools SET available_quantity = available_quantity - 2 WHERE id = $1`, ['a'.repeat(24)]);
-      await tx.query(`INSERT INTO contact_messages (id, name, email, message) VALUES ('committed', 'A', 'a@x.yz', 'kept')`);
+      await tx.query(
+        `INSERT INTO contact_messages (id, name, email, message) VALUES ('committed', 'A', 'a@x.yz', 'kept')`,
+      );
     });
     await db
       .transaction(async (tx) => {
-        await tx.query(`INSERT INTO contact_messages (id, name, email, message) VALUES ('rolled-back', 'B', 'b@x.yz', 'gone')`);
+        await tx.query(
+          `INSERT INTO contact_messages (id, name, email, message) VALUES ('rolled-back', 'B', 'b@x.yz', 'gone')`,
+        );
         throw new Error('abort');
       })
       .catch(() => {});
@@ -76,7 +80,9 @@ describe(`persistence (${postgres ? 'PostgreSQL' : 'PGlite data directory'})`, (
     const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('written') && resolve());
       void exited.then(() => reject(new Error(`writer exited before writing: ${stderr}`)));
@@ -85,7 +91,9 @@ describe(`persistence (${postgres ? 'PostgreSQL' : 'PGlite data directory'})`, (
     expect(await exited).toBe('SIGKILL');
 
     const db = await openDb(target);
-    expect(await db.query("SELECT message FROM contact_messages WHERE id = 'killed'")).toEqual([{ message: 'survives' }]);
+    expect(await db.query("SELECT message FROM contact_messages WHERE id = 'killed'")).toEqual([
+      { message: 'survives' },
+    ]);
     expect(await contactCount(db, 'committed')).toBe(1);
     await db.close();
   });

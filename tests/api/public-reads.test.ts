@@ -29,7 +29,9 @@ describe('writes that change public reads drop the copies of them', () => {
     let toolId = '';
     expect(await bumps(async () => (toolId = await makeTool(store, admin)))).toBe(true);
     expect(
-      await bumps(() => store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 9 } })),
+      await bumps(() =>
+        store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 9 } }),
+      ),
     ).toBe(true);
     expect(await bumps(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }))).toBe(true);
   });
@@ -61,7 +63,9 @@ describe('writes that change public reads drop the copies of them', () => {
     expect(await bumps(() => store.request('GET', `/api/tools/${toolId}`))).toBe(false);
     expect(await bumps(() => store.request('GET', '/api/reviews?limit=5&pageNumber=0'))).toBe(false);
     expect(
-      await bumps(() => store.request('PUT', `/api/tool/update/${toolId}`, { token: alice, json: { availableQuantity: 1 } })),
+      await bumps(() =>
+        store.request('PUT', `/api/tool/update/${toolId}`, { token: alice, json: { availableQuantity: 1 } }),
+      ),
     ).toBe(false);
   });
 });
@@ -75,7 +79,8 @@ describe('while orders flow, reads stay exact and copies of other tools stay', (
         const res = await outer.raw('GET', path);
         expect(res.status).toBe(200);
         const data = JSON.parse(res.body);
-        return (Array.isArray(data) ? data.find((t: { _id: string }) => t._id === toolId) : data).availableQuantity as number;
+        return (Array.isArray(data) ? data.find((t: { _id: string }) => t._id === toolId) : data)
+          .availableQuantity as number;
       };
       let flowing = true;
       // Readers that keep the copies warm (and race every write) while the orders go in.

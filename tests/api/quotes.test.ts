@@ -26,8 +26,10 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const ask = (token: string | null, json: unknown) => store.request('POST', '/api/quotes', { token, json });
-const answer = (id: string, token: string | null, json: unknown) => store.request('PUT', `/api/quotes/${id}/answer`, { token, json });
-const accept = (id: string, token: string | null, json: unknown = DELIVERY) => store.request('POST', `/api/quotes/${id}/accept`, { token, json });
+const answer = (id: string, token: string | null, json: unknown) =>
+  store.request('PUT', `/api/quotes/${id}/answer`, { token, json });
+const accept = (id: string, token: string | null, json: unknown = DELIVERY) =>
+  store.request('POST', `/api/quotes/${id}/accept`, { token, json });
 const decline = (id: string, token: string | null) => store.request('POST', `/api/quotes/${id}/decline`, { token });
 const get = (id: string, token: string | null) => store.request('GET', `/api/quotes/${id}`, { token });
 const inDays = (days: number) => new Date(store.deps.now().getTime() + days * DAY).toISOString();
@@ -39,7 +41,10 @@ const tradeTool = (over: Record<string, unknown> = {}) =>
     minimumOrderQuantity: 20,
     packSize: 10,
     quoteAbove: 200,
-    priceBreaks: [{ minQuantity: 100, price: 9 }, { minQuantity: 500, price: 8 }],
+    priceBreaks: [
+      { minQuantity: 100, price: 9 },
+      { minQuantity: 500, price: 8 },
+    ],
     availableQuantity: 5000,
     ...over,
   });
@@ -52,9 +57,19 @@ async function requested(items: { toolId: string; quantity: number }[], token = 
 }
 
 /** A quote asked and answered at these unit prices (by tool), offered for `days`. */
-async function answered(items: { toolId: string; quantity: number; price: number }[], days = 14, token = buyer): Promise<string> {
-  const id = await requested(items.map(({ toolId, quantity }) => ({ toolId, quantity })), token);
-  const res = await answer(id, admin, { lines: items.map(({ toolId, price }) => ({ toolId, price })), expiresAt: inDays(days) });
+async function answered(
+  items: { toolId: string; quantity: number; price: number }[],
+  days = 14,
+  token = buyer,
+): Promise<string> {
+  const id = await requested(
+    items.map(({ toolId, quantity }) => ({ toolId, quantity })),
+    token,
+  );
+  const res = await answer(id, admin, {
+    lines: items.map(({ toolId, price }) => ({ toolId, price })),
+    expiresAt: inDays(days),
+  });
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return id;
 }
@@ -68,7 +83,10 @@ describe('asking for a quote', () => {
   it('stores the lines at their list price for the quantity, the buyer from the token, and answers 201 {insertedId}', async () => {
     const other2 = await tradeTool({ quoteAbove: null, priceBreaks: [] });
     const res = await ask(buyer, {
-      items: [{ toolId: tool, quantity: 600 }, { toolId: other2, quantity: 30 }],
+      items: [
+        { toolId: tool, quantity: 600 },
+        { toolId: other2, quantity: 30 },
+      ],
       note: 'Delivery by March, please',
       email: 'forged@test.example',
       userName: 'Forged',
@@ -91,7 +109,9 @@ describe('asking for a quote', () => {
         { toolId: other2, quantity: 30, listPrice: 10, price: null },
       ],
     });
-    const [row] = await store.db.query<{ buyer_uid: string | null }>('SELECT buyer_uid FROM quotes WHERE id = $1', [res.data.insertedId]);
+    const [row] = await store.db.query<{ buyer_uid: string | null }>('SELECT buyer_uid FROM quotes WHERE id = $1', [
+      res.data.insertedId,
+    ]);
     expect(row.buyer_uid).toBeTruthy();
   });
 
@@ -112,7 +132,12 @@ describe('asking for a quote', () => {
   });
 
   it('refuses an unknown tool (422, naming the line)', async () => {
-    const res = await ask(buyer, { items: [{ toolId: tool, quantity: 20 }, { toolId: 'f'.repeat(24), quantity: 20 }] });
+    const res = await ask(buyer, {
+      items: [
+        { toolId: tool, quantity: 20 },
+        { toolId: 'f'.repeat(24), quantity: 20 },
+      ],
+    });
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.quoteToolGone);
     expect(res.data.error.fields).toEqual({ 'items.1.toolId': messages.quoteToolGone });
@@ -120,7 +145,15 @@ describe('asking for a quote', () => {
 
   it('refuses a bad body (400) and an anonymous caller (401)', async () => {
     expectApiError(await ask(buyer, { items: [] }), 400);
-    expectApiError(await ask(buyer, { items: [{ toolId: tool, quantity: 20 }, { toolId: tool, quantity: 30 }] }), 400);
+    expectApiError(
+      await ask(buyer, {
+        items: [
+          { toolId: tool, quantity: 20 },
+          { toolId: tool, quantity: 30 },
+        ],
+      }),
+      400,
+    );
     expectApiError(await ask(null, { items: [{ toolId: tool, quantity: 20 }] }), 401);
   });
 
@@ -154,12 +187,16 @@ describe('who sees a quote', () => {
     expect(mine[0]._id).toBe(id);
     expect(mine.every((q) => q.email === BUYER)).toBe(true);
     expect((await store.request('GET', '/api/quotes', { token: other })).data).toEqual([]);
-    const all = (await store.request('GET', '/api/quotes?state=requested', { token: admin })).data as { email: string; state: string }[];
+    const all = (await store.request('GET', '/api/quotes?state=requested', { token: admin })).data as {
+      email: string;
+      state: string;
+    }[];
     expect(new Set(all.map((q) => q.email))).toEqual(new Set([BUYER, 'quote.spammer@test.example']));
     expect(all.every((q) => q.state === 'requested')).toBe(true);
     const first = (await store.request('GET', '/api/quotes?limit=2', { token: buyer })).data;
     expect(first).toMatchObject({ items: [{ _id: id }, {}], total: mine.length, nextCursor: expect.any(String) });
-    const second = (await store.request('GET', `/api/quotes?limit=2&cursor=${first.nextCursor}`, { token: buyer })).data;
+    const second = (await store.request('GET', `/api/quotes?limit=2&cursor=${first.nextCursor}`, { token: buyer }))
+      .data;
     expect(second.items[0]._id).toBe(mine[2]._id);
     expectApiError(await store.request('GET', '/api/quotes?state=lost', { token: admin }), 400);
   });
@@ -179,8 +216,28 @@ describe('answering a quote (admins)', () => {
 
   it.each([
     ['a missing line', () => ({ lines: [{ toolId: 'a'.repeat(24), price: 7 }], expiresAt: inDays(7) }), 'lines'],
-    ['an extra line', () => ({ lines: [{ toolId: tool, price: 7 }, { toolId: 'a'.repeat(24), price: 7 }], expiresAt: inDays(7) }), 'lines'],
-    ['a line twice', () => ({ lines: [{ toolId: tool, price: 7 }, { toolId: tool, price: 6 }], expiresAt: inDays(7) }), 'lines'],
+    [
+      'an extra line',
+      () => ({
+        lines: [
+          { toolId: tool, price: 7 },
+          { toolId: 'a'.repeat(24), price: 7 },
+        ],
+        expiresAt: inDays(7),
+      }),
+      'lines',
+    ],
+    [
+      'a line twice',
+      () => ({
+        lines: [
+          { toolId: tool, price: 7 },
+          { toolId: tool, price: 6 },
+        ],
+        expiresAt: inDays(7),
+      }),
+      'lines',
+    ],
     ['an expiry in the past', () => ({ lines: [{ toolId: tool, price: 7 }], expiresAt: inDays(-1) }), 'expiresAt'],
   ])('refuses %s (422) and writes nothing', async (_, body, field) => {
     const before = await snapshot(store);
@@ -194,7 +251,13 @@ describe('answering a quote (admins)', () => {
     const expiresAt = inDays(10);
     const res = await answer(id, admin, { lines: [{ toolId: tool, price: 7.5 }], expiresAt });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ _id: id, state: 'answered', totalCents: 225_000, expiresAt, lines: [{ price: 7.5, listPrice: 9 }] });
+    expect(res.data).toMatchObject({
+      _id: id,
+      state: 'answered',
+      totalCents: 225_000,
+      expiresAt,
+      lines: [{ price: 7.5, listPrice: 9 }],
+    });
     const again = await answer(id, admin, { lines: [{ toolId: tool, price: 7.25 }], expiresAt });
     expect(again.data).toMatchObject({ state: 'answered', totalCents: 217_500 });
     const [row] = await store.db.query<{ answered_by: string }>('SELECT answered_by FROM quotes WHERE id = $1', [id]);
@@ -203,7 +266,11 @@ describe('answering a quote (admins)', () => {
 
   it('is an admin action in the audit log', async () => {
     const { data } = await store.request('GET', '/api/audit?type=quote.answered', { token: admin });
-    expect(data.items[0]).toMatchObject({ actor: ADMIN, subject: id, target: `Quote ${id.slice(-8).toUpperCase()} of ${BUYER}` });
+    expect(data.items[0]).toMatchObject({
+      actor: ADMIN,
+      subject: id,
+      target: `Quote ${id.slice(-8).toUpperCase()} of ${BUYER}`,
+    });
   });
 
   it('emails the shop the request and the buyer the answer', async () => {
@@ -212,7 +279,17 @@ describe('answering a quote (admins)', () => {
       `SELECT m.id FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1 ORDER BY m.seq`,
       [id],
     );
-    const mails = await Promise.all(rows.map(async (r) => (await store.emails.get(r.id)) as unknown as { kind: string; recipient: string; text: string; subject: string }));
+    const mails = await Promise.all(
+      rows.map(
+        async (r) =>
+          (await store.emails.get(r.id)) as unknown as {
+            kind: string;
+            recipient: string;
+            text: string;
+            subject: string;
+          },
+      ),
+    );
     expect(mails.map((m) => [m.kind, m.recipient])).toEqual([
       ['shop-quote-requested', 'shop@test.example'],
       ['quote-answered', BUYER],
@@ -231,7 +308,10 @@ describe('accepting a quote', () => {
   it('places one order at the quoted prices, above the quote threshold, with total = Σ quoted × quantity; then pays like any order', async () => {
     const a = await tradeTool();
     const b = await tradeTool({ quoteAbove: null, priceBreaks: [], price: 5, minimumOrderQuantity: 1, packSize: 1 });
-    const id = await answered([{ toolId: a, quantity: 400, price: 7.1 }, { toolId: b, quantity: 3, price: 4.99 }]);
+    const id = await answered([
+      { toolId: a, quantity: 400, price: 7.1 },
+      { toolId: b, quantity: 3, price: 4.99 },
+    ]);
     const stock = await stockOf(store, a);
     const res = await accept(id, buyer);
     expect(res.status, JSON.stringify(res.data)).toBe(201);
@@ -241,7 +321,10 @@ describe('accepting a quote', () => {
       email: BUYER,
       payment: 'unpaid',
       totalCents: 400 * 710 + 3 * 499,
-      items: [{ toolId: a, quantity: 400, price: 7.1 }, { toolId: b, quantity: 3, price: 4.99 }],
+      items: [
+        { toolId: a, quantity: 400, price: 7.1 },
+        { toolId: b, quantity: 3, price: 4.99 },
+      ],
     });
     expect(await stockOf(store, a)).toBe(stock - 400);
     expect((await get(id, buyer)).data).toMatchObject({ state: 'accepted', orderId });
@@ -281,7 +364,11 @@ describe('accepting a quote', () => {
     const res = await accept(id, buyer);
     expectApiError(res, 409);
     expect(res.data.error.message).toBe(messages.quoteExpired);
-    expect((await store.request('GET', '/api/quotes?state=expired', { token: admin })).data.map((q: { _id: string }) => q._id)).toContain(id);
+    expect(
+      (await store.request('GET', '/api/quotes?state=expired', { token: admin })).data.map(
+        (q: { _id: string }) => q._id,
+      ),
+    ).toContain(id);
     const asked = await requested([{ toolId: tool, quantity: 300 }]);
     expect((await accept(asked, buyer)).data.error.message).toBe(messages.quoteNotAnswered);
   });

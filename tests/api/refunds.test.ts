@@ -22,7 +22,11 @@ for (const provider of ['sandbox', 'stripe'] as const) {
         standIn = await startStripeStandIn();
         const stripe = stripeClient('sk_test_refunds', standIn.url);
         store = await createTestStore({
-          env: { STRIPE_SECRET_KEY: 'sk_test_refunds', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' },
+          env: {
+            STRIPE_SECRET_KEY: 'sk_test_refunds',
+            PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+            STRIPE_WEBHOOK_SECRET: 'whsec_x',
+          },
           payments: () => stripeGateway(stripe),
           stripe,
         });
@@ -42,15 +46,22 @@ for (const provider of ['sandbox', 'stripe'] as const) {
     async function paid(quantity: number): Promise<string> {
       const id = await placeOrder(store, buyer, tool, quantity);
       if (provider === 'stripe') {
-        const { data } = await store.request('POST', '/api/create-payment-intent', { token: buyer, json: { orderId: id } });
+        const { data } = await store.request('POST', '/api/create-payment-intent', {
+          token: buyer,
+          json: { orderId: id },
+        });
         const intentId = String(data.clientSecret).split('_secret_')[0];
         standIn!.succeed(intentId);
-        const res = await store.request('PUT', `/api/booking/makepayment/${id}`, { token: buyer, json: { appointment: id, transactionId: intentId } });
+        const res = await store.request('PUT', `/api/booking/makepayment/${id}`, {
+          token: buyer,
+          json: { appointment: id, transactionId: intentId },
+        });
         expect(res.status, JSON.stringify(res.data)).toBe(200);
       } else await payOrder(store, buyer, id);
       return id;
     }
-    const refund = (id: string, json: unknown, token = admin) => store.request('PUT', `/api/booking/refund/${id}`, { token, json });
+    const refund = (id: string, json: unknown, token = admin) =>
+      store.request('PUT', `/api/booking/refund/${id}`, { token, json });
 
     it('refuses an unpaid order (409), a non-admin (403), nobody (401) and bad input (400)', async () => {
       const unpaid = await placeOrder(store, buyer, tool, 1);
@@ -58,7 +69,13 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       const id = await paid(1);
       expect((await refund(id, { restock: false }, buyer)).status).toBe(403);
       expect((await store.request('PUT', `/api/booking/refund/${id}`, { json: { restock: false } })).status).toBe(401);
-      for (const body of [{}, { restock: 'yes' }, { restock: true, amount: -1 }, { restock: true, amount: 0.001 }, { restock: true, amount: 'all' }])
+      for (const body of [
+        {},
+        { restock: 'yes' },
+        { restock: true, amount: -1 },
+        { restock: true, amount: 0.001 },
+        { restock: true, amount: 'all' },
+      ])
         expectApiError(await refund(id, body), 400);
     });
 
@@ -67,7 +84,12 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       const stockBefore = await stockOf(store, tool);
       const part = await refund(id, { restock: false, amount: 12.5 });
       expect(part.status, JSON.stringify(part.data)).toBe(200);
-      expect(part.data.refund).toMatchObject({ amountCents: 1250, full: false, restocked: false, creditNote: expect.stringMatching(/^CN-\d{4}-\d{6}$/) });
+      expect(part.data.refund).toMatchObject({
+        amountCents: 1250,
+        full: false,
+        restocked: false,
+        creditNote: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
+      });
       expect(part.data.order).toMatchObject({ refundedCents: 1250, payment: 'paid' });
       expect(await stockOf(store, tool)).toBe(stockBefore);
 
@@ -78,14 +100,25 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       const rest = await refund(id, { restock: true });
       expect(rest.data.refund).toMatchObject({ amountCents: 3750, full: true, restocked: true });
       expect(await stockOf(store, tool)).toBe(stockBefore + 5);
-      expect(rest.data.order.history.map((s: { status: string }) => s.status)).toEqual(['placed', 'paid', 'refunded', 'refunded']);
-      expect(rest.data.order.invoices.map((d: { kind: string }) => d.kind)).toEqual(['invoice', 'credit note', 'credit note']);
+      expect(rest.data.order.history.map((s: { status: string }) => s.status)).toEqual([
+        'placed',
+        'paid',
+        'refunded',
+        'refunded',
+      ]);
+      expect(rest.data.order.invoices.map((d: { kind: string }) => d.kind)).toEqual([
+        'invoice',
+        'credit note',
+        'credit note',
+      ]);
 
       expect((await refund(id, { restock: true })).data.error.message).toBe('This order was refunded in full already');
       expect(await stockOf(store, tool)).toBe(stockBefore + 5);
 
       if (standIn) {
-        const atStripe = [...standIn.refunds.values()].filter((r) => r.payment_intent === rest.data.order.transactionId);
+        const atStripe = [...standIn.refunds.values()].filter(
+          (r) => r.payment_intent === rest.data.order.transactionId,
+        );
         expect(atStripe.map((r) => r.amount).sort()).toEqual([1250, 3750]);
       }
       await store.outbox.run();
@@ -102,9 +135,17 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       const id = await paid(2);
       const results = await Promise.all([refund(id, { restock: true }), refund(id, { restock: true })]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM refunds WHERE order_id = $1 AND state = 'done'`, [id]);
+      const [{ n }] = await store.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM refunds WHERE order_id = $1 AND state = 'done'`,
+        [id],
+      );
       expect(n).toBe(1);
-      if (standIn) expect([...standIn.refunds.values()].filter((r) => r.payment_intent === results.find((r) => r.status === 200)!.data.order.transactionId)).toHaveLength(1);
+      if (standIn)
+        expect(
+          [...standIn.refunds.values()].filter(
+            (r) => r.payment_intent === results.find((r) => r.status === 200)!.data.order.transactionId,
+          ),
+        ).toHaveLength(1);
     });
   });
 }

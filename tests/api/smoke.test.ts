@@ -15,13 +15,30 @@ describe('API smoke', () => {
     const { status, data } = await store.request('GET', '/api/tools');
     expect(status).toBe(200);
     expect(data.length).toBeGreaterThanOrEqual(12);
-    expect(Object.keys(data[0]).sort()).toEqual(['_id', 'availableQuantity', 'description', 'img', 'minimumOrderQuantity', 'name', 'packSize', 'price', 'priceBreaks', 'quoteAbove']);
+    expect(Object.keys(data[0]).sort()).toEqual([
+      '_id',
+      'availableQuantity',
+      'description',
+      'img',
+      'minimumOrderQuantity',
+      'name',
+      'packSize',
+      'price',
+      'priceBreaks',
+      'quoteAbove',
+    ]);
   });
   it('exchanges an emulator ID token for an access token', async () => {
     const token = await store.tokenFor(ALICE);
-    expect(await store.request('GET', `/api/admin/${ALICE}`, { token })).toMatchObject({ status: 200, data: { admin: false } });
+    expect(await store.request('GET', `/api/admin/${ALICE}`, { token })).toMatchObject({
+      status: 200,
+      data: { admin: false },
+    });
   });
   it('answers unknown API routes with a JSON 404', async () => {
-    expect(await store.request('GET', '/api/nope')).toMatchObject({ status: 404, data: { error: { code: 'not_found' } } });
+    expect(await store.request('GET', '/api/nope')).toMatchObject({
+      status: 404,
+      data: { error: { code: 'not_found' } },
+    });
   });
 });

@@ -41,7 +41,11 @@ const BUYER = 'smtp.buyer@test.example';
 beforeAll(async () => {
   port = await startSmtp();
   store = await createTestStore({
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Ironcrest Tools <orders@shop.example>', SHOP_EMAIL: 'shop@shop.example' },
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'Ironcrest Tools <orders@shop.example>',
+      SHOP_EMAIL: 'shop@shop.example',
+    },
   });
   admin = await store.tokenFor(ADMIN);
   buyer = await store.tokenFor(BUYER, 'Sam Smtp');
@@ -60,14 +64,19 @@ describe('emails through SMTP', () => {
     await payOrder(store, buyer, id);
     await store.outbox.run();
     const mine = received.filter((m) => to(m) === BUYER);
-    expect(mine.map((m) => m.subject)).toEqual([expect.stringMatching(/placed: \$30\.00 to pay$/), expect.stringMatching(/^Payment received .* invoice INV-\d{4}-\d{6}$/)]);
+    expect(mine.map((m) => m.subject)).toEqual([
+      expect.stringMatching(/placed: \$30\.00 to pay$/),
+      expect.stringMatching(/^Payment received .* invoice INV-\d{4}-\d{6}$/),
+    ]);
     expect(mine[0].from?.value[0].address).toBe('orders@shop.example');
     expect(mine[0].html).toContain('Smtp Claw Hammer');
     const [pdf] = mine[1].attachments;
     expect(pdf.contentType).toBe('application/pdf');
     expect(pdf.filename).toMatch(/^INV-\d{4}-\d{6}\.pdf$/);
     expect(pdf.content.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(received.filter((m) => to(m) === 'shop@shop.example' && m.subject?.startsWith('Paid order'))).toHaveLength(1);
+    expect(received.filter((m) => to(m) === 'shop@shop.example' && m.subject?.startsWith('Paid order'))).toHaveLength(
+      1,
+    );
   });
 
   it('SMTP down: the order still places, the failure is kept; back up and after a restart, the email arrives exactly once', async () => {

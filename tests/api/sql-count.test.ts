@@ -22,7 +22,13 @@ beforeAll(async () => {
   db.query = ((sql: string, params?: unknown[]) => (statements?.push(sql), query(sql, params))) as Db['query'];
   db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
     transaction((tx) =>
-      fn({ ...tx, query: ((sql: string, params?: unknown[]) => (statements?.push(sql), tx.query(sql, params))) as Queryable['query'] }),
+      fn({
+        ...tx,
+        query: ((sql: string, params?: unknown[]) => (
+          statements?.push(sql),
+          tx.query(sql, params)
+        )) as Queryable['query'],
+      }),
     )) as Db['transaction'];
 });
 afterAll(() => store.close());
@@ -41,12 +47,16 @@ const phone = '01712345678';
 const oneLine = (toolId: string) => () =>
   store.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 1, address, phone } });
 const cart = (toolIds: string[]) => () =>
-  store.request('POST', '/api/orders', { token: alice, json: { items: toolIds.map((toolId) => ({ toolId, quantity: 1 })), address, phone } });
+  store.request('POST', '/api/orders', {
+    token: alice,
+    json: { items: toolIds.map((toolId) => ({ toolId, quantity: 1 })), address, phone },
+  });
 
 describe('statements per order placed', () => {
   it('one line: at most 8, and a 10-line cart a fixed number, the same with 200 more tools and 40 more orders', async () => {
     const tools = [];
-    for (let i = 0; i < 11; i++) tools.push(await makeTool(store, admin, { availableQuantity: 1000, minimumOrderQuantity: 1 }));
+    for (let i = 0; i < 11; i++)
+      tools.push(await makeTool(store, admin, { availableQuantity: 1000, minimumOrderQuantity: 1 }));
     // Warm: the first order of a store reads what later ones find in memory.
     await counted(oneLine(tools[0]));
     const one = await counted(oneLine(tools[0]));

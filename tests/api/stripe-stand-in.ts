@@ -31,7 +31,11 @@ export interface RecordedRequest {
 }
 
 /** With `from`, starts again on the same address with the same intents and refunds (Stripe back after an outage). */
-export async function startStripeStandIn(from?: { url: string; intents: Map<string, StandInIntent>; refunds: Map<string, StandInRefund> }) {
+export async function startStripeStandIn(from?: {
+  url: string;
+  intents: Map<string, StandInIntent>;
+  refunds: Map<string, StandInRefund>;
+}) {
   const intents = from?.intents ?? new Map<string, StandInIntent>();
   const byIdempotencyKey = new Map<string, StandInIntent>();
   const refunds = from?.refunds ?? new Map<string, StandInRefund>();
@@ -39,11 +43,16 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
   const requests: RecordedRequest[] = [];
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': `req_${randomBytes(6).toString('hex')}`,
+    });
     res.end(JSON.stringify(body));
   };
   const notFound = (res: ServerResponse, what: string) =>
-    send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${what}'` } });
+    send(res, 404, {
+      error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${what}'` },
+    });
   const refused = (res: ServerResponse, code: string, message: string) =>
     send(res, 400, { error: { type: 'invalid_request_error', code, message } });
 
@@ -53,7 +62,13 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const form = Object.fromEntries(new URLSearchParams(raw));
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-    requests.push({ method: req.method ?? '', path: url.pathname, form, idempotencyKey, authorization: req.headers.authorization });
+    requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      form,
+      idempotencyKey,
+      authorization: req.headers.authorization,
+    });
 
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
       const known = idempotencyKey && byIdempotencyKey.get(idempotencyKey);
@@ -84,7 +99,11 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
       if (!intent) return notFound(res, cancel[1]);
       // As Stripe: only an intent that has not succeeded (nor been cancelled) can be cancelled.
       if (intent.status === 'succeeded' || intent.status === 'canceled') {
-        return refused(res, 'payment_intent_unexpected_state', `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`);
+        return refused(
+          res,
+          'payment_intent_unexpected_state',
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+        );
       }
       intent.status = 'canceled';
       return send(res, 200, intent);
@@ -94,23 +113,42 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
       if (known) return send(res, 200, known);
       const intent = intents.get(form.payment_intent ?? '');
       if (!intent) return notFound(res, form.payment_intent ?? '');
-      if (intent.status !== 'succeeded') return refused(res, 'payment_intent_unexpected_state', 'This PaymentIntent does not have a successful charge to refund.');
+      if (intent.status !== 'succeeded')
+        return refused(
+          res,
+          'payment_intent_unexpected_state',
+          'This PaymentIntent does not have a successful charge to refund.',
+        );
       // As Stripe: refunds (whole, or parts with `amount`) add up to at most what was charged.
-      const refunded = [...refunds.values()].filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + r.amount, 0);
+      const refunded = [...refunds.values()]
+        .filter((r) => r.payment_intent === intent.id)
+        .reduce((sum, r) => sum + r.amount, 0);
       if (refunded >= intent.amount) {
         return refused(res, 'charge_already_refunded', `Charge for ${intent.id} has already been refunded.`);
       }
       const amount = form.amount ? Number(form.amount) : intent.amount - refunded;
       if (amount > intent.amount - refunded) {
-        return refused(res, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - refunded}).`);
+        return refused(
+          res,
+          'amount_too_large',
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - refunded}).`,
+        );
       }
-      const refund: StandInRefund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', amount, payment_intent: intent.id, status: 'succeeded' };
+      const refund: StandInRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount,
+        payment_intent: intent.id,
+        status: 'succeeded',
+      };
       refunds.set(refund.id, refund);
       if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
       return send(res, 200, refund);
     }
     if (req.method === 'GET' && url.pathname === '/v1/refunds') {
-      const data = [...refunds.values()].filter((r) => !url.searchParams.get('payment_intent') || r.payment_intent === url.searchParams.get('payment_intent'));
+      const data = [...refunds.values()].filter(
+        (r) => !url.searchParams.get('payment_intent') || r.payment_intent === url.searchParams.get('payment_intent'),
+      );
       return send(res, 200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
     }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
@@ -118,7 +156,9 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
       const intent = intents.get(decodeURIComponent(retrieve[1]));
       return intent ? send(res, 200, intent) : notFound(res, retrieve[1]);
     }
-    send(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } });
+    send(res, 404, {
+      error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` },
+    });
   }
 
   const server = createServer((req, res) => void handle(req, res));
@@ -136,7 +176,16 @@ export async function startStripeStandIn(from?: { url: string; intents: Map<stri
     /** An intent made directly on "Stripe", as if by another integration. */
     add(intent: Partial<StandInIntent> & { amount: number }) {
       const id = `pi_${randomBytes(12).toString('hex')}`;
-      const full: StandInIntent = { id, object: 'payment_intent', currency: 'usd', client_secret: `${id}_secret_x`, status: 'succeeded', metadata: {}, receipt_email: null, ...intent };
+      const full: StandInIntent = {
+        id,
+        object: 'payment_intent',
+        currency: 'usd',
+        client_secret: `${id}_secret_x`,
+        status: 'succeeded',
+        metadata: {},
+        receipt_email: null,
+        ...intent,
+      };
       intents.set(id, full);
       return full;
     },

@@ -30,7 +30,8 @@ const review = (toolId: string, over: Record<string, unknown> = {}) => ({
   toolId,
   ...over,
 });
-const post = (token: string, body: Record<string, unknown>) => store.request('POST', '/api/review', { token, json: body });
+const post = (token: string, body: Record<string, unknown>) =>
+  store.request('POST', '/api/review', { token, json: body });
 const page = async (toolId: string, query = '') => {
   const res = await store.request('GET', `/api/tools/${toolId}/reviews${query}`);
   expect(res.status, JSON.stringify(res.data)).toBe(200);
@@ -138,7 +139,8 @@ describe("a tool's page of reviews", () => {
   it('count and average of the visible reviews only, newest first; hiding and showing again move them', async () => {
     const toolId = await makeTool(store, admin);
     const ids: string[] = [];
-    for (const ratings of [5, 4, 3.5]) ids.push((await post(await newBuyer(toolId), review(toolId, { ratings }))).data.insertedId);
+    for (const ratings of [5, 4, 3.5])
+      ids.push((await post(await newBuyer(toolId), review(toolId, { ratings }))).data.insertedId);
     let first = await page(toolId);
     expect(first).toMatchObject({ count: 3, average: 4.17 });
     expect(first.services.map((r) => r._id)).toEqual([...ids].reverse());
@@ -190,7 +192,10 @@ describe("a tool's page of reviews", () => {
     for (const limit of [1, 2, 20]) {
       let cursor: string | null = '';
       while (cursor !== null) {
-        const res = await store.request('GET', `/api/tools/${toolId}/reviews?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        const res = await store.request(
+          'GET',
+          `/api/tools/${toolId}/reviews?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         const body = JSON.stringify(res.data);
         expect(body).not.toMatch(EMAIL);
         expect(body).not.toContain('addedBy');
@@ -220,7 +225,10 @@ describe("a tool's page of reviews", () => {
     }
     // Each deletion keeps its reviews without the email; two such reviews of one tool never clash.
     for (const email of leavers) {
-      const res = await store.request('DELETE', '/api/account', { token: await store.tokenFor(email), json: { idToken: await idTokenFor(email) } });
+      const res = await store.request('DELETE', '/api/account', {
+        token: await store.tokenFor(email),
+        json: { idToken: await idTokenFor(email) },
+      });
       expect(res.status, JSON.stringify(res.data)).toBe(200);
     }
     const after = await page(toolId);
@@ -240,7 +248,9 @@ describe("a tool's page of reviews", () => {
     const res = await store.request('GET', `/api/tools/${toolId}/reviews`);
     expect(res.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
     const etag = res.headers.get('etag')!;
-    expect((await store.request('GET', `/api/tools/${toolId}/reviews`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (await store.request('GET', `/api/tools/${toolId}/reviews`, { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
   });
 
   it('the outer server keeps one copy per page, whatever else the URL carries', async () => {

@@ -4,7 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
-import { ADDRESS, PHONE, expectApiError, expectStockLedgerBalanced, makeTool, payOrder, placeOrder, snapshot, stockOf } from './helpers';
+import {
+  ADDRESS,
+  PHONE,
+  expectApiError,
+  expectStockLedgerBalanced,
+  makeTool,
+  payOrder,
+  placeOrder,
+  snapshot,
+  stockOf,
+} from './helpers';
 
 let store: TestStore;
 let admin: string;
@@ -42,13 +52,26 @@ const ledger = async (toolId: string, query = '') =>
 describe('price breaks', () => {
   let toolId: string;
   beforeAll(async () => {
-    toolId = await makeTool(store, admin, { price: 12.4, minimumOrderQuantity: 10, availableQuantity: 100_000, priceBreaks: BREAKS });
+    toolId = await makeTool(store, admin, {
+      price: 12.4,
+      minimumOrderQuantity: 10,
+      availableQuantity: 100_000,
+      priceBreaks: BREAKS,
+    });
   });
 
   it('the tool shows its breaks, pack size and quote threshold (defaults for a spec tool)', async () => {
-    expect((await store.request('GET', `/api/tools/${toolId}`)).data).toMatchObject({ priceBreaks: BREAKS, packSize: 1, quoteAbove: null });
+    expect((await store.request('GET', `/api/tools/${toolId}`)).data).toMatchObject({
+      priceBreaks: BREAKS,
+      packSize: 1,
+      quoteAbove: null,
+    });
     const plain = await makeTool(store, admin);
-    expect((await store.request('GET', `/api/tools/${plain}`)).data).toMatchObject({ priceBreaks: [], packSize: 1, quoteAbove: null });
+    expect((await store.request('GET', `/api/tools/${plain}`)).data).toMatchObject({
+      priceBreaks: [],
+      packSize: 1,
+      quoteAbove: null,
+    });
   });
 
   it.each([
@@ -66,12 +89,20 @@ describe('price breaks', () => {
     });
     expect(res.status, JSON.stringify(res.data)).toBe(201);
     const placed = await order(res.data.insertedId);
-    expect(placed).toMatchObject({ price: unitCents / 100, totalCents: unitCents * quantity, items: [{ price: unitCents / 100, quantity }] });
+    expect(placed).toMatchObject({
+      price: unitCents / 100,
+      totalCents: unitCents * quantity,
+      items: [{ price: unitCents / 100, quantity }],
+    });
     await store.request('DELETE', `/api/booking/dlt/${res.data.insertedId}`, { token: alice });
   });
 
   it('a cart prices each line at its own break', async () => {
-    const other = await makeTool(store, admin, { price: 5, availableQuantity: 1000, priceBreaks: [{ minQuantity: 50, price: 4 }] });
+    const other = await makeTool(store, admin, {
+      price: 5,
+      availableQuantity: 1000,
+      priceBreaks: [{ minQuantity: 50, price: 4 }],
+    });
     const res = await cart(alice, [
       { toolId, quantity: 100 },
       { toolId: other, quantity: 49 },
@@ -84,11 +115,22 @@ describe('price breaks', () => {
   });
 
   it('a placed order keeps its unit price when the breaks change; the next order gets the new ones', async () => {
-    const tool = await makeTool(store, admin, { price: 20, availableQuantity: 1000, priceBreaks: [{ minQuantity: 10, price: 18 }] });
+    const tool = await makeTool(store, admin, {
+      price: 20,
+      availableQuantity: 1000,
+      priceBreaks: [{ minQuantity: 10, price: 18 }],
+    });
     const first = await placeOrder(store, alice, tool, 10);
     const edit = await store.request('PUT', `/api/tools/${tool}`, {
       token: admin,
-      json: { name: 'Repriced', description: 'd', img: '/images/tools/anvil.svg', price: 20, minimumOrderQuantity: 1, priceBreaks: [{ minQuantity: 10, price: 15 }] },
+      json: {
+        name: 'Repriced',
+        description: 'd',
+        img: '/images/tools/anvil.svg',
+        price: 20,
+        minimumOrderQuantity: 1,
+        priceBreaks: [{ minQuantity: 10, price: 15 }],
+      },
     });
     expect(edit.status, JSON.stringify(edit.data)).toBe(200);
     const second = await placeOrder(store, bob, tool, 10);
@@ -103,16 +145,46 @@ describe('price breaks', () => {
     const bad = async (over: Record<string, unknown>, field: string) => {
       const res = await store.request('POST', '/api/tools', {
         token: admin,
-        json: { name: 'Bad breaks', description: 'd', img: '/images/tools/anvil.svg', price: 10, minimumOrderQuantity: 10, availableQuantity: 5, ...over },
+        json: {
+          name: 'Bad breaks',
+          description: 'd',
+          img: '/images/tools/anvil.svg',
+          price: 10,
+          minimumOrderQuantity: 10,
+          availableQuantity: 5,
+          ...over,
+        },
       });
       expectApiError(res, 400);
-      expect(Object.keys(res.data.error.fields ?? {}).some((k) => k === field || k.startsWith(`${field}.`)), JSON.stringify(res.data)).toBe(true);
+      expect(
+        Object.keys(res.data.error.fields ?? {}).some((k) => k === field || k.startsWith(`${field}.`)),
+        JSON.stringify(res.data),
+      ).toBe(true);
     };
     await bad({ priceBreaks: [{ minQuantity: 10, price: 9 }] }, 'priceBreaks');
-    await bad({ priceBreaks: [{ minQuantity: 20, price: 9 }, { minQuantity: 20, price: 8 }] }, 'priceBreaks');
-    await bad({ priceBreaks: [{ minQuantity: 20, price: 9 }, { minQuantity: 30, price: 9 }] }, 'priceBreaks');
+    await bad(
+      {
+        priceBreaks: [
+          { minQuantity: 20, price: 9 },
+          { minQuantity: 20, price: 8 },
+        ],
+      },
+      'priceBreaks',
+    );
+    await bad(
+      {
+        priceBreaks: [
+          { minQuantity: 20, price: 9 },
+          { minQuantity: 30, price: 9 },
+        ],
+      },
+      'priceBreaks',
+    );
     await bad({ priceBreaks: [{ minQuantity: 20, price: 10 }] }, 'priceBreaks');
-    await bad({ priceBreaks: Array.from({ length: 6 }, (_, i) => ({ minQuantity: 20 + i, price: 9 - i })) }, 'priceBreaks');
+    await bad(
+      { priceBreaks: Array.from({ length: 6 }, (_, i) => ({ minQuantity: 20 + i, price: 9 - i })) },
+      'priceBreaks',
+    );
     await bad({ priceBreaks: [{ minQuantity: 20, price: -1 }] }, 'priceBreaks');
     await bad({ priceBreaks: 'cheap' }, 'priceBreaks');
     await bad({ packSize: 3 }, 'minimumOrderQuantity');
@@ -144,7 +216,10 @@ describe('pack sizes and quotes above a quantity', () => {
   it('above quoteAbove a quantity is refused with the quote message; at it, it is ordered', async () => {
     const toolId = await makeTool(store, admin, { minimumOrderQuantity: 1, availableQuantity: 5000, quoteAbove: 1000 });
     refusedWith(await book(bob, toolId, 1001), 422, messages.quantityNeedsQuote(1000));
-    const res = await cart(bob, [{ toolId, quantity: 1001 }, { toolId: await makeTool(store, admin), quantity: 1 }]);
+    const res = await cart(bob, [
+      { toolId, quantity: 1001 },
+      { toolId: await makeTool(store, admin), quantity: 1 },
+    ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toContain(messages.quantityNeedsQuote(1000));
     expect((await book(bob, toolId, 1000)).status).toBe(201);
@@ -181,18 +256,32 @@ describe('Edit product (PUT /tools/{id})', () => {
       priceBreaks: [{ minQuantity: 60, price: 14 }],
     });
     // Edit product loads the tool with its own low-stock level (admins only), so saving keeps it.
-    expect((await store.request('GET', `/api/tools/${toolId}/edit`, { token: admin })).data).toMatchObject({ ownLowStockUnits: 30, lowStockUnits: 30 });
+    expect((await store.request('GET', `/api/tools/${toolId}/edit`, { token: admin })).data).toMatchObject({
+      ownLowStockUnits: 30,
+      lowStockUnits: 30,
+    });
     expectApiError(await store.request('GET', `/api/tools/${toolId}/edit`, { token: alice }), 403);
     expectApiError(await store.request('GET', `/api/tools/${'0'.repeat(24)}/edit`, { token: admin }), 404);
-    const [event] = await store.db.query<{ actor: string; data: { before: { name: string }; after: { name: string; packSize: number } } }>(
-      `SELECT actor, data FROM events WHERE type = 'tool.updated' AND subject = $1`,
-      [toolId],
-    );
-    expect(event).toMatchObject({ actor: ADMIN, data: { before: { name: 'Edit me' }, after: { name: 'Edited', packSize: 6 } } });
-    expect((await store.request('GET', '/api/audit?type=tool.updated', { token: admin })).data.items[0]).toMatchObject({ type: 'tool.updated' });
+    const [event] = await store.db.query<{
+      actor: string;
+      data: { before: { name: string }; after: { name: string; packSize: number } };
+    }>(`SELECT actor, data FROM events WHERE type = 'tool.updated' AND subject = $1`, [toolId]);
+    expect(event).toMatchObject({
+      actor: ADMIN,
+      data: { before: { name: 'Edit me' }, after: { name: 'Edited', packSize: 6 } },
+    });
+    expect((await store.request('GET', '/api/audit?type=tool.updated', { token: admin })).data.items[0]).toMatchObject({
+      type: 'tool.updated',
+    });
 
-    expectApiError(await store.request('PUT', `/api/tools/${toolId}`, { token: admin, json: { ...body, price: 0 } }), 400);
-    expectApiError(await store.request('PUT', `/api/tools/${toolId}`, { token: admin, json: { ...body, minimumOrderQuantity: 7 } }), 400);
+    expectApiError(
+      await store.request('PUT', `/api/tools/${toolId}`, { token: admin, json: { ...body, price: 0 } }),
+      400,
+    );
+    expectApiError(
+      await store.request('PUT', `/api/tools/${toolId}`, { token: admin, json: { ...body, minimumOrderQuantity: 7 } }),
+      400,
+    );
     expectApiError(await store.request('PUT', `/api/tools/${'0'.repeat(24)}`, { token: admin, json: body }), 404);
     expectApiError(await store.request('PUT', `/api/tools/${toolId}`, { token: alice, json: body }), 403);
     expectApiError(await store.request('PUT', `/api/tools/${toolId}`, { json: body }), 401);
@@ -203,17 +292,27 @@ describe('low stock', () => {
   it("a tool's own level decides the flag, the sort and the one email per crossing", async () => {
     const toolId = await makeTool(store, admin, { name: 'Low line', availableQuantity: 50, lowStockUnits: 20 });
     const healthy = await makeTool(store, admin, { name: 'Plenty', availableQuantity: 50, lowStockUnits: 5 });
-    const page = async (sort: string) => (await store.request('GET', `/api/tools?limit=100&sort=${sort}`, { token: admin })).data.items;
-    expect((await page('newest')).find((t: { _id: string }) => t._id === toolId)).toMatchObject({ lowStockUnits: 20, lowStock: false });
+    const page = async (sort: string) =>
+      (await store.request('GET', `/api/tools?limit=100&sort=${sort}`, { token: admin })).data.items;
+    expect((await page('newest')).find((t: { _id: string }) => t._id === toolId)).toMatchObject({
+      lowStockUnits: 20,
+      lowStock: false,
+    });
     await placeOrder(store, alice, toolId, 31);
     await placeOrder(store, alice, healthy, 31);
     const lowFirst = await page('low-stock');
-    expect(lowFirst.find((t: { _id: string }) => t._id === toolId)).toMatchObject({ lowStock: true, availableQuantity: 19 });
+    expect(lowFirst.find((t: { _id: string }) => t._id === toolId)).toMatchObject({
+      lowStock: true,
+      availableQuantity: 19,
+    });
     const flags = lowFirst.map((t: { lowStock: boolean }) => t.lowStock);
     expect(flags.indexOf(false)).toBeGreaterThan(flags.lastIndexOf(true));
     expect(lowFirst.find((t: { _id: string }) => t._id === healthy).lowStock).toBe(false);
     await placeOrder(store, bob, toolId, 5);
-    const events = await store.db.query<{ data: { threshold: number } }>(`SELECT data FROM events WHERE type = 'stock.low' AND subject = $1`, [toolId]);
+    const events = await store.db.query<{ data: { threshold: number } }>(
+      `SELECT data FROM events WHERE type = 'stock.low' AND subject = $1`,
+      [toolId],
+    );
     expect(events).toEqual([{ data: expect.objectContaining({ threshold: 20, availableQuantity: 19 }) }]);
     // The public tool does not carry the shop's levels.
     expect((await store.request('GET', `/api/tools/${toolId}`)).data).not.toHaveProperty('lowStockUnits');
@@ -223,13 +322,19 @@ describe('low stock', () => {
     const seen: string[] = [];
     let cursor = '';
     do {
-      const res = (await store.request('GET', `/api/tools?limit=3&sort=low-stock${cursor && `&cursor=${cursor}`}`, { token: admin })).data;
+      const res = (
+        await store.request('GET', `/api/tools?limit=3&sort=low-stock${cursor && `&cursor=${cursor}`}`, {
+          token: admin,
+        })
+      ).data;
       seen.push(...res.items.map((t: { _id: string }) => t._id));
       cursor = res.nextCursor ?? '';
     } while (cursor);
     expect(seen).toEqual(all.map((t: { _id: string }) => t._id));
     // Only admins see the shop's levels or sort by them; anyone else pages the public fields.
-    expect((await store.request('GET', '/api/tools?limit=5', { token: alice })).data.items[0]).not.toHaveProperty('lowStock');
+    expect((await store.request('GET', '/api/tools?limit=5', { token: alice })).data.items[0]).not.toHaveProperty(
+      'lowStock',
+    );
     expect((await store.request('GET', '/api/tools?limit=5')).data.items[0]).not.toHaveProperty('lowStockUnits');
     expectApiError(await store.request('GET', '/api/tools?limit=5&sort=low-stock', { token: alice }), 403);
   });
@@ -242,9 +347,15 @@ describe('the stock ledger', () => {
     await payOrder(store, alice, sold);
     const deleted = await placeOrder(store, bob, toolId, 3); // sale, then hold released by the buyer
     expect((await store.request('DELETE', `/api/booking/dlt/${deleted}`, { token: bob })).status).toBe(200);
-    const refund = await store.request('PUT', `/api/booking/refund/${sold}`, { token: admin, json: { restock: true, amount: 10 } });
+    const refund = await store.request('PUT', `/api/booking/refund/${sold}`, {
+      token: admin,
+      json: { restock: true, amount: 10 },
+    });
     expect(refund.status, JSON.stringify(refund.data)).toBe(200);
-    expect((await store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 100 } })).status).toBe(200);
+    expect(
+      (await store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 100 } }))
+        .status,
+    ).toBe(200);
     const page = await ledger(toolId);
     expect(page.total).toBe(6);
     expect(page.items.map((m: Record<string, unknown>) => [m.reason, m.delta, m.balance, m.orderId, m.actor])).toEqual([
@@ -274,8 +385,13 @@ describe('the stock ledger', () => {
   });
 
   it('a rush of one-line orders in batches writes one sale per order, balances in arrival order', async () => {
-    const toolId = await makeTool(store, admin, { availableQuantity: 60, priceBreaks: [{ minQuantity: 3, price: 10 }] });
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => book(i % 2 ? alice : bob, toolId, 1 + (i % 3))));
+    const toolId = await makeTool(store, admin, {
+      availableQuantity: 60,
+      priceBreaks: [{ minQuantity: 3, price: 10 }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => book(i % 2 ? alice : bob, toolId, 1 + (i % 3))),
+    );
     const placed = results.filter((r) => r.status === 201);
     const rows = await store.db.query<{ delta: number; balance: number; order_id: string | null }>(
       `SELECT delta, balance, order_id FROM stock_ledger WHERE tool_id = $1 ORDER BY seq`,

@@ -149,7 +149,9 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     const home = await call('/', { headers: { 'accept-encoding': 'br' } });
     const homeDirect = await call('/', { to: SERVER_PORTS[0], headers: { 'accept-encoding': 'br' } });
     expect(home.status).toBe(200);
-    expect(withoutHashes(home.headers['content-security-policy'])).toBe(withoutHashes(homeDirect.headers['content-security-policy']));
+    expect(withoutHashes(home.headers['content-security-policy'])).toBe(
+      withoutHashes(homeDirect.headers['content-security-policy']),
+    );
     for (const name of ['strict-transport-security', 'x-frame-options', 'content-encoding', 'cache-control']) {
       expect(home.headers[name], name).toBe(homeDirect.headers[name]);
     }
@@ -418,7 +420,7 @@ describe.skipIf(skip)('several servers on one PostgreSQL behind nginx', () => {
     expect(other.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
   });
 
-  it('npm run publish on the servers\' machine: all three serve the new build, with no failed request through the proxy (issue 28)', async () => {
+  it("npm run publish on the servers' machine: all three serve the new build, with no failed request through the proxy (issue 28)", async () => {
     const health = async (port: number) => (await call('/api/health', { to: port })).json<{ build: string }>().build;
     const before = await health(SERVER_PORTS[0]);
     const readers = readersOf(

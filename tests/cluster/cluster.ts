@@ -40,7 +40,11 @@ export async function skipReason(): Promise<string | null> {
   return null;
 }
 
-export async function sql<T = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -101,10 +105,27 @@ function buildOnce(): void {
 export function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  const run = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { encoding: 'utf8' });
+  const run = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`openssl failed: ${run.stderr}`);
   return { cert, key };
 }
@@ -117,7 +138,12 @@ export interface ProxyLayout {
   listenHttp: string;
   serverPorts: number[];
 }
-const TEST_LAYOUT: ProxyLayout = { site: ORIGIN, proxyPort: PROXY_PORT, listenHttp: `127.0.0.1:${HTTP_PORT}`, serverPorts: SERVER_PORTS };
+const TEST_LAYOUT: ProxyLayout = {
+  site: ORIGIN,
+  proxyPort: PROXY_PORT,
+  listenHttp: `127.0.0.1:${HTTP_PORT}`,
+  serverPorts: SERVER_PORTS,
+};
 
 /** A minimal nginx.conf around the shipped site file, with every path inside the test's directory. */
 export async function startNginx(dir: string, cert: string, key: string, layout = TEST_LAYOUT): Promise<ChildProcess> {
@@ -154,12 +180,19 @@ http {
 }
 `;
   writeFileSync(path.join(root, 'nginx.conf'), main);
-  const check = spawnSync('nginx', ['-t', '-p', root, '-e', path.join(root, 'error.log'), '-c', path.join(root, 'nginx.conf')], { encoding: 'utf8' });
+  const check = spawnSync(
+    'nginx',
+    ['-t', '-p', root, '-e', path.join(root, 'error.log'), '-c', path.join(root, 'nginx.conf')],
+    { encoding: 'utf8' },
+  );
   if (check.status !== 0) throw new Error(`nginx -t failed:\n${check.stderr}`);
-  const child = spawn('nginx', ['-p', root, '-e', path.join(root, 'error.log'), '-c', path.join(root, 'nginx.conf')], { stdio: 'inherit' });
+  const child = spawn('nginx', ['-p', root, '-e', path.join(root, 'error.log'), '-c', path.join(root, 'nginx.conf')], {
+    stdio: 'inherit',
+  });
   const deadline = Date.now() + 10_000;
   while (!(await portOpen(layout.proxyPort))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start: ${readFileSync(path.join(root, 'error.log'), 'utf8')}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`nginx did not start: ${readFileSync(path.join(root, 'error.log'), 'utf8')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return child;
@@ -176,7 +209,12 @@ function portOpen(port: number): Promise<boolean> {
 export function startServer(index: number, env: NodeJS.ProcessEnv): Promise<Server> {
   const port = SERVER_PORTS[index];
   const child = spawn(process.execPath, [path.resolve('src/server/main.ts')], {
-    env: { ...env, PORT: String(port), METRICS_PORT: String(METRICS_PORTS[index]), DATA_DIR: path.join(env.CLUSTER_DIR!, `server-${index + 1}`) },
+    env: {
+      ...env,
+      PORT: String(port),
+      METRICS_PORT: String(METRICS_PORTS[index]),
+      DATA_DIR: path.join(env.CLUSTER_DIR!, `server-${index + 1}`),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -208,7 +246,12 @@ export async function startCluster(): Promise<Cluster> {
   stops.push(async () => rmSync(dir, { recursive: true, force: true }));
   stops.push(() => sql(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
   try {
-    const emulator = await startEmulator({ host: EMULATOR_HOST, projectId: PROJECT_ID, dataDir: path.join(dir, 'emulator'), quiet: true });
+    const emulator = await startEmulator({
+      host: EMULATOR_HOST,
+      projectId: PROJECT_ID,
+      dataDir: path.join(dir, 'emulator'),
+      quiet: true,
+    });
     stops.push(() => emulator.stop());
     const { cert, key } = makeCertificate(dir);
     const jwtSecret = randomBytes(32).toString('hex');
@@ -248,7 +291,18 @@ export async function startCluster(): Promise<Cluster> {
       await exited;
       clearTimeout(timer);
     });
-    return { dir, dbName, dbUrl: dbUrl(dbName), ca: readFileSync(cert), servers, nginx, emulator, jwtSecret, env, stop };
+    return {
+      dir,
+      dbName,
+      dbUrl: dbUrl(dbName),
+      ca: readFileSync(cert),
+      servers,
+      nginx,
+      emulator,
+      jwtSecret,
+      env,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -311,7 +365,13 @@ export function request(ca: Buffer, path: string, options: RequestOptions = {}):
     ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     ...(body ? { 'content-length': String(body.length) } : {}),
     // Straight to a server, the test stands in for nginx: the forwarded headers nginx would add.
-    ...(to === 'proxy' ? {} : { 'x-forwarded-proto': 'https', 'x-forwarded-host': `localhost:${PROXY_PORT}`, 'x-forwarded-for': '127.0.0.1' }),
+    ...(to === 'proxy'
+      ? {}
+      : {
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': `localhost:${PROXY_PORT}`,
+          'x-forwarded-for': '127.0.0.1',
+        }),
     ...options.headers,
   };
   const call = to === 'proxy' ? https.request : http.request;
@@ -330,7 +390,12 @@ export function request(ca: Buffer, path: string, options: RequestOptions = {}):
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const bytes = Buffer.concat(chunks);
-          resolve({ status: res.statusCode!, headers: res.headers, body: bytes, json: () => JSON.parse(bytes.toString('utf8')) });
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: bytes,
+            json: () => JSON.parse(bytes.toString('utf8')),
+          });
         });
         res.on('error', reject);
       },
@@ -357,9 +422,18 @@ async function emulatorCall(path: string, body: object, owner = false) {
 /** A real emulator account with a verified email, signed in: its ID token. */
 export async function realIdToken(email: string): Promise<string> {
   const password = 'cluster-pass-123';
-  const made = await emulatorCall('accounts:signUp?key=demo-api-key', { email, password, displayName: email.split('@')[0], returnSecureToken: true });
+  const made = await emulatorCall('accounts:signUp?key=demo-api-key', {
+    email,
+    password,
+    displayName: email.split('@')[0],
+    returnSecureToken: true,
+  });
   await emulatorCall(`projects/${PROJECT_ID}/accounts:update`, { localId: made.localId, emailVerified: true }, true);
-  const signedIn = await emulatorCall('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true });
+  const signedIn = await emulatorCall('accounts:signInWithPassword?key=demo-api-key', {
+    email,
+    password,
+    returnSecureToken: true,
+  });
   return signedIn.idToken!;
 }
 
@@ -367,8 +441,15 @@ const uidOf = (email: string) => `uid-${Buffer.from(email).toString('hex').slice
 
 /** Verified emulator accounts for emails, made in one call (batchCreate, as the Admin SDK's importUsers). */
 export async function createAccounts(emails: string[]): Promise<void> {
-  const users = emails.map((email) => ({ localId: uidOf(email), email, emailVerified: true, displayName: email.split('@')[0] }));
-  const result = (await emulatorCall(`projects/${PROJECT_ID}/accounts:batchCreate`, { users }, true)) as { error?: unknown[] };
+  const users = emails.map((email) => ({
+    localId: uidOf(email),
+    email,
+    emailVerified: true,
+    displayName: email.split('@')[0],
+  }));
+  const result = (await emulatorCall(`projects/${PROJECT_ID}/accounts:batchCreate`, { users }, true)) as {
+    error?: unknown[];
+  };
   if (result.error?.length) throw new Error(`emulator batchCreate: ${JSON.stringify(result.error.slice(0, 3))}`);
 }
 

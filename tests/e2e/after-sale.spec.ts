@@ -5,7 +5,10 @@ import { expect, test } from '@playwright/test';
 import { DEMO_ADMIN } from './fixtures';
 import { createTool, loginHydrated, newAccount, placeOrder, rowWith, toastSaying } from './dashboard-fixtures';
 
-test('an order from payment to delivery: shipped and delivered by the admin, followed by the buyer, with its invoice', async ({ page, browser }) => {
+test('an order from payment to delivery: shipped and delivered by the admin, followed by the buyer, with its invoice', async ({
+  page,
+  browser,
+}) => {
   const buyer = await newAccount('Tracy Tracking', 'tracking');
   const product = `Test Track Hammer ${Date.now()}`;
   const tool = await createTool({ name: product, price: 12.5 });
@@ -13,7 +16,9 @@ test('an order from payment to delivery: shipped and delivered by the admin, fol
 
   // The admin: from Manage All Orders to the order's page, then ship and deliver it there.
   await loginHydrated(page, DEMO_ADMIN, `/dashboard/manageallproducts?q=${encodeURIComponent(buyer.email)}`);
-  await rowWith(page, buyer.email).getByRole('link', { name: /^Order details/ }).click();
+  await rowWith(page, buyer.email)
+    .getByRole('link', { name: /^Order details/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/orders/${id}$`));
   await expect(page.getByRole('heading', { level: 1, name: `Order ${id.slice(-8).toUpperCase()}` })).toBeVisible();
   await expect(page.getByText('Paid · Pending')).toBeVisible();
@@ -38,9 +43,17 @@ test('an order from payment to delivery: shipped and delivered by the admin, fol
   const phone = await context.newPage();
   await loginHydrated(phone, buyer, '/dashboard/myorders');
   await phone.setViewportSize({ width: 390, height: 844 });
-  await phone.getByRole('link', { name: /^Order details/ }).first().click();
+  await phone
+    .getByRole('link', { name: /^Order details/ })
+    .first()
+    .click();
   await expect(phone).toHaveURL(new RegExp(`/dashboard/orders/${id}$`));
-  await expect(phone.getByTestId('order-step')).toHaveText([/Order placed/, /Payment received/, /Shipped/, /Delivered/]);
+  await expect(phone.getByTestId('order-step')).toHaveText([
+    /Order placed/,
+    /Payment received/,
+    /Shipped/,
+    /Delivered/,
+  ]);
   await expect(phone.getByRole('link', { name: /Track your parcel/ })).toHaveAttribute('href', /dhl\.com.*JD0146000/);
   await expect(phone.getByText('4 x $12.50 = $50.00')).toBeVisible();
   await expect(phone.getByRole('button', { name: 'Ship this order' })).toHaveCount(0);
@@ -94,7 +107,12 @@ test('the admin refunds part of a paid order, then the rest with a restock, from
   expect(stock.availableQuantity).toBe(50);
   // Activity lists the admin's refunds.
   await page.goto('/dashboard/activity');
-  await expect(page.getByRole('row').filter({ hasText: 'Refunded order' }).filter({ hasText: id.slice(-8).toUpperCase() })).toHaveCount(2);
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: 'Refunded order' })
+      .filter({ hasText: id.slice(-8).toUpperCase() }),
+  ).toHaveCount(2);
 });
 
 test("another shopper's order page is refused, and an unknown order says so", async ({ page }) => {
@@ -103,6 +121,11 @@ test("another shopper's order page is refused, and an unknown order says so", as
   const tool = await createTool({ name: `Test Private Saw ${Date.now()}` });
   const { id } = await placeOrder(owner, tool, 1, false);
   await loginHydrated(page, stranger, `/dashboard/orders/${id}`);
-  await expect(page.getByRole('alert').filter({ hasText: /not allowed|permission|forbidden/i }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /not allowed|permission|forbidden/i })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByText('Test Private Saw')).toHaveCount(0);
 });

@@ -70,7 +70,9 @@ test.describe('sign-in and the session', () => {
     await page.getByLabel('Email').fill(DEMO_SHOPPER.email);
     await page.getByRole('button', { name: 'Forget password?' }).click();
     await expect(page.getByText(messages.resetEmailSent, { exact: true })).toBeVisible();
-    await expect.poll(async () => (await oobCodes(DEMO_SHOPPER.email)).some((c) => c.requestType === 'PASSWORD_RESET')).toBe(true);
+    await expect
+      .poll(async () => (await oobCodes(DEMO_SHOPPER.email)).some((c) => c.requestType === 'PASSWORD_RESET'))
+      .toBe(true);
   });
 
   test('Google sign-in through the emulator', async ({ page }) => {
@@ -93,7 +95,14 @@ test.describe('sign-in and the session', () => {
   });
 
   // ?from= values that would leave the site after sign-in (backslash, protocol-relative, tab, absolute, script).
-  for (const from of ['/%5Cevil.example', '//evil.example', '/\\evil.example', '/%09/evil.example', 'https://evil.example', 'javascript:alert(1)']) {
+  for (const from of [
+    '/%5Cevil.example',
+    '//evil.example',
+    '/\\evil.example',
+    '/%09/evil.example',
+    'https://evil.example',
+    'javascript:alert(1)',
+  ]) {
     test(`signing in from /login?from=${from} stays on the store`, async ({ page, baseURL }) => {
       await page.goto(`/login?from=${from}`);
       await page.getByLabel('Email').fill(DEMO_SHOPPER.email);

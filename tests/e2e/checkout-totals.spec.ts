@@ -23,7 +23,11 @@ let tool: ToolJson;
 /** What the server should charge for `quantity` of the tool, with or without the code. */
 function expected(quantity: number, discount: DiscountRule | null = null) {
   const unitCents = unitPriceCents(pricingOfTool(tool), quantity);
-  const t = orderTotals([{ quantity, unitCents }], { deliveryFlatCents: 500, freeDeliveryOverCents: null, vatRateHundredths: 1500, pricesIncludeVat: false }, discount);
+  const t = orderTotals(
+    [{ quantity, unitCents }],
+    { deliveryFlatCents: 500, freeDeliveryOverCents: null, vatRateHundredths: 1500, pricesIncludeVat: false },
+    discount,
+  );
   return { ...t, unitCents };
 }
 
@@ -57,7 +61,11 @@ test.describe('checkout totals', () => {
     shopper = await newAccount('Totals Shopper', 'totals');
     // A tool sold by the unit price alone at these quantities (no breaks, no quote threshold in the way).
     const found = (await liveTools(request)).find(
-      (t) => !t.priceBreaks.length && t.quoteAbove === null && t.packSize === 1 && t.availableQuantity >= t.minimumOrderQuantity + 6,
+      (t) =>
+        !t.priceBreaks.length &&
+        t.quoteAbove === null &&
+        t.packSize === 1 &&
+        t.availableQuantity >= t.minimumOrderQuantity + 6,
     );
     expect(found).toBeTruthy();
     tool = found!;
@@ -68,7 +76,9 @@ test.describe('checkout totals', () => {
     expect(reset.status).toBe(200);
   });
 
-  test('on the tool page: the breakdown, a bad code, the code applied, the order paid with the spec line and the breakdown', async ({ page }) => {
+  test('on the tool page: the breakdown, a bad code, the code applied, the order paid with the spec line and the breakdown', async ({
+    page,
+  }) => {
     await login(page, shopper);
     await page.goto(`/tools/${tool._id}`);
     const quantity = tool.minimumOrderQuantity + 1;
@@ -101,7 +111,9 @@ test.describe('checkout totals', () => {
     await shoot(page, 'payment');
   });
 
-  test('in the cart: the breakdown as quantities change, a bad code, the code applied and ordered; My Orders shows it', async ({ page }) => {
+  test('in the cart: the breakdown as quantities change, a bad code, the code applied and ordered; My Orders shows it', async ({
+    page,
+  }) => {
     await login(page, shopper);
     await page.goto(`/tools/${tool._id}`);
     const quantity = tool.minimumOrderQuantity + 2;
@@ -140,7 +152,10 @@ test.describe('checkout totals', () => {
     await shoot(page, 'myorders');
 
     // The order's page has the whole breakdown.
-    await page.getByRole('link', { name: /^Order details/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Order details/ })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/dashboard\/orders\//);
     await expectBreakdown(page, withCode, CODE);
     await shoot(page, 'order-page');

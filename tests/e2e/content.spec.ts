@@ -39,9 +39,9 @@ test('the privacy page says what the store keeps and for how long', async ({ pag
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy policy');
   const table = page.getByRole('table');
   await expect(table.getByRole('columnheader')).toHaveText(['What', 'Why', 'How long']);
-  const rows = await table.locator('tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())),
-  );
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
   for (const kept of ['Your account', 'Your orders', 'Your reviews', 'Server logs']) {
     const row = rows.find(([what]) => what.startsWith(kept));
     expect(row, kept).toBeDefined();
@@ -55,15 +55,23 @@ test('the privacy page says what the store keeps and for how long', async ({ pag
   await expectNoAxeViolations(page);
 });
 
-test('posts show their reading time and tags; a tag has its page; /blogs still lists the six posts in order', async ({ page }) => {
+test('posts show their reading time and tags; a tag has its page; /blogs still lists the six posts in order', async ({
+  page,
+}) => {
   const posts = blogPosts();
   expect(posts).toHaveLength(6);
   await page.goto('/blogs');
   const list = page.getByRole('list', { name: 'Blog posts' });
   await expect(list.getByRole('heading', { level: 2 })).toHaveText(posts.map((p) => p.title));
   await expect(list.getByText(/\d+ min read/)).toHaveCount(6);
-  await expect(page.locator('head link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute('href', '/blogs/rss.xml');
-  await expect(page.getByRole('link', { name: 'Follow the blog (RSS feed)' })).toHaveAttribute('href', '/blogs/rss.xml');
+  await expect(page.locator('head link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute(
+    'href',
+    '/blogs/rss.xml',
+  );
+  await expect(page.getByRole('link', { name: 'Follow the blog (RSS feed)' })).toHaveAttribute(
+    'href',
+    '/blogs/rss.xml',
+  );
 
   await page.goto('/blogs/react-performance');
   await expect(page.getByText(/\d+ min read/)).toBeVisible();
@@ -71,11 +79,19 @@ test('posts show their reading time and tags; a tag has its page; /blogs still l
   await expect(page).toHaveURL(/\/blogs\/tags\/react$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tagged “react”');
   const tagged = page.getByRole('list', { name: 'Posts tagged react' }).getByRole('heading', { level: 2 });
-  await expect(tagged).toHaveText(posts.filter((p) => ['react-performance', 'react-state-management', 'why-not-set-state-directly'].includes(p.slug)).map((p) => p.title));
+  await expect(tagged).toHaveText(
+    posts
+      .filter((p) => ['react-performance', 'react-state-management', 'why-not-set-state-directly'].includes(p.slug))
+      .map((p) => p.title),
+  );
   await expectNoAxeViolations(page);
 });
 
-test('the feed: valid RSS of the six published posts, newest first, with absolute links; no draft anywhere', async ({ page, request, baseURL }) => {
+test('the feed: valid RSS of the six published posts, newest first, with absolute links; no draft anywhere', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const feed = await request.get('/blogs/rss.xml');
   expect(feed.status()).toBe(200);
   const xml = await feed.text();
@@ -109,7 +125,10 @@ test('the feed: valid RSS of the six published posts, newest first, with absolut
   expect(baseURL).toBeTruthy();
 });
 
-test("each post's Open Graph image: its page points at it (absolute), and it is a 1200×630 PNG", async ({ page, request }) => {
+test("each post's Open Graph image: its page points at it (absolute), and it is a 1200×630 PNG", async ({
+  page,
+  request,
+}) => {
   for (const post of blogPosts()) {
     await page.goto(`/blogs/${post.slug}`);
     const image = await page.locator('head meta[property="og:image"]').getAttribute('content');
@@ -126,9 +145,13 @@ test("each post's Open Graph image: its page points at it (absolute), and it is 
   }
 });
 
-test('a cover image is responsive and reserves its space: srcset, sizes, width and height, its alt text', async ({ page }) => {
+test('a cover image is responsive and reserves its space: srcset, sizes, width and height, its alt text', async ({
+  page,
+}) => {
   await page.goto('/blogs/find-products-by-name');
-  const cover = page.getByRole('img', { name: 'Two claw hammers crossed over a glowing forge, above a hazard-striped workbench' });
+  const cover = page.getByRole('img', {
+    name: 'Two claw hammers crossed over a glowing forge, above a hazard-striped workbench',
+  });
   await expect(cover).toBeVisible();
   const attrs = await cover.evaluate((img: HTMLImageElement) => ({
     srcset: img.srcset,
@@ -151,9 +174,16 @@ const filesUnder = (dir: string): string[] =>
     return statSync(full).isDirectory() ? filesUnder(full) : [full];
   });
 
-test('the built store has no content editor: none of its addresses answers, none of its code is built', async ({ request }) => {
+test('the built store has no content editor: none of its addresses answers, none of its code is built', async ({
+  request,
+}) => {
   // What `npm run edit` serves (keystatic.config.ts), the update call with the header it requires.
-  for (const url of ['/keystatic', '/keystatic/collection/blogs', '/keystatic/singleton/portfolio', '/api/keystatic/tree']) {
+  for (const url of [
+    '/keystatic',
+    '/keystatic/collection/blogs',
+    '/keystatic/singleton/portfolio',
+    '/api/keystatic/tree',
+  ]) {
     const response = await request.get(url, { headers: { 'no-cors': '1' } });
     expect(response.status(), url).toBe(404);
   }

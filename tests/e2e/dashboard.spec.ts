@@ -18,7 +18,22 @@ import {
 } from './dashboard-fixtures';
 
 const SHOPPER_MENU = ['Profile', 'Add a Review', 'My Orders', 'My Quotes'];
-const ADMIN_MENU = ['Profile', 'Make Admin', 'Add products', 'Manage product', 'Manage All Orders', 'Quotes', 'Settings', 'Discounts', 'Manage Reviews', 'Messages', 'Activity', 'Emails', 'Import / Export', 'Webhooks'];
+const ADMIN_MENU = [
+  'Profile',
+  'Make Admin',
+  'Add products',
+  'Manage product',
+  'Manage All Orders',
+  'Quotes',
+  'Settings',
+  'Discounts',
+  'Manage Reviews',
+  'Messages',
+  'Activity',
+  'Emails',
+  'Import / Export',
+  'Webhooks',
+];
 
 async function expectMenu(page: Page, items: string[]) {
   await expect(dashboardMenu(page).getByRole('link')).toHaveText(items);
@@ -36,7 +51,10 @@ test.describe('dashboard as a shopper', () => {
     await dashboardMenu(page).getByRole('link', { name: 'Add a Review' }).click();
     await expect(page).toHaveURL(/\/dashboard\/myreview$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Add a Review' })).toBeVisible();
-    await expect(dashboardMenu(page).getByRole('link', { name: 'Add a Review' })).toHaveAttribute('aria-current', 'page');
+    await expect(dashboardMenu(page).getByRole('link', { name: 'Add a Review' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     // Not an admin: the admin guard signs the user out and sends them to the login page.
     await page.goto('/dashboard/allusers');
@@ -90,7 +108,10 @@ test.describe('dashboard as a shopper', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Hello, Dana Smith' })).toBeVisible();
     await expect(page.getByText('Diploma in Civil Engineering')).toBeVisible();
     await expect(page.getByText('01712345678')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'https://www.linkedin.com/in/dana' })).toHaveAttribute('rel', /noopener/);
+    await expect(page.getByRole('link', { name: 'https://www.linkedin.com/in/dana' })).toHaveAttribute(
+      'rel',
+      /noopener/,
+    );
     await expect(page.getByText('12 Forge Lane, Dhaka')).toBeVisible();
     await expect(saved).toBeHidden({ timeout: 4000 }); // 1.5 s, not the usual 5 s
 
@@ -203,7 +224,9 @@ test.describe('dashboard as an admin', () => {
   test('manage reviews: hiding a review takes it off the home page, showing it brings it back', async ({ page }) => {
     const writer = await newAccount('Spam Writer');
     const text = `Cheap watches at spam.example ${Date.now()}`;
-    expect((await apiWith(writer.token, 'POST', 'review', { name: 'Spammer', Messege: text, ratings: 5 })).status).toBe(201);
+    expect((await apiWith(writer.token, 'POST', 'review', { name: 'Spammer', Messege: text, ratings: 5 })).status).toBe(
+      201,
+    );
     // The home page, once the paginator has replaced the prebuilt first page with the live one.
     const homeReviews = async () => {
       await page.goto('/');
@@ -245,14 +268,18 @@ test.describe('dashboard as an admin', () => {
     await expect(confirmDialog(page)).toContainText(`Promo Candidate (${target.email})`);
     await confirmDialog(page).getByRole('button', { name: 'Cancel' }).click();
     await expect(confirmDialog(page)).toHaveCount(0);
-    expect((await apiWith(target.token, 'GET', `admin/${encodeURIComponent(target.email)}`)).data).toEqual({ admin: false });
+    expect((await apiWith(target.token, 'GET', `admin/${encodeURIComponent(target.email)}`)).data).toEqual({
+      admin: false,
+    });
 
     await row.getByRole('button', { name: /^Make admin/ }).click();
     await confirmDialog(page).getByRole('button', { name: 'Make admin' }).click();
     await expect(toastSaying(page, 'Promo Candidate is now an admin')).toBeVisible();
     await expect(row.getByText('Admin', { exact: true })).toBeVisible();
     await expect(row.getByRole('button', { name: /^Make admin/ })).toHaveCount(0);
-    expect((await apiWith(target.token, 'GET', `admin/${encodeURIComponent(target.email)}`)).data).toEqual({ admin: true });
+    expect((await apiWith(target.token, 'GET', `admin/${encodeURIComponent(target.email)}`)).data).toEqual({
+      admin: true,
+    });
   });
 
   test("a 403 on make admin toasts 'Failed to make admin'", async ({ page }) => {
@@ -293,14 +320,20 @@ test.describe('dashboard as an admin', () => {
     await expect(toastSaying(page, `${target.email} was deleted`)).toBeVisible();
     await expect(row).toHaveCount(0);
     await expect(total(page)).toHaveText(`Total users: ${before - 1}`);
-    expect((await apiWith(await demoAdminToken(), 'GET', `userprofile/${encodeURIComponent(target.email)}`)).status).toBe(404);
+    expect(
+      (await apiWith(await demoAdminToken(), 'GET', `userprofile/${encodeURIComponent(target.email)}`)).status,
+    ).toBe(404);
   });
 
-  test('make admin pages the users: Next and Previous walk the list a page at a time, the total is the whole list', async ({ page }) => {
+  test('make admin pages the users: Next and Previous walk the list a page at a time, the total is the whole list', async ({
+    page,
+  }) => {
     // Two newest accounts, so there is more than one page of two whatever else the store holds.
     await newAccount('Paged One', 'paged');
     await newAccount('Paged Two', 'paged');
-    const everyone = (await apiWith<{ email: string }[]>(await demoAdminToken(), 'GET', 'allusers')).data.map((u) => u.email);
+    const everyone = (await apiWith<{ email: string }[]>(await demoAdminToken(), 'GET', 'allusers')).data.map(
+      (u) => u.email,
+    );
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/allusers?pageSize=2');
     const pager = page.getByRole('navigation', { name: 'User pages' });
     const emails = () => page.getByRole('rowheader');
@@ -323,11 +356,20 @@ test.describe('dashboard as an admin', () => {
     await expect(emails().first()).toContainText(everyone[0].split('@')[0]);
   });
 
-  test('add a product: image errors, preview and progress; it reaches the home grid and its own page', async ({ page }) => {
+  test('add a product: image errors, preview and progress; it reaches the home grid and its own page', async ({
+    page,
+  }) => {
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/addproduct');
     const submit = page.getByRole('button', { name: 'Add product' });
     await submit.click();
-    for (const text of ['Name is required', 'Description is required', 'Price is required', 'Minimum order quantity is required', 'Available quantity is required', 'Choose an image to upload']) {
+    for (const text of [
+      'Name is required',
+      'Description is required',
+      'Price is required',
+      'Minimum order quantity is required',
+      'Available quantity is required',
+      'Choose an image to upload',
+    ]) {
       await expect(page.getByText(text)).toBeVisible();
     }
 
@@ -337,7 +379,11 @@ test.describe('dashboard as an admin', () => {
     await image.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
     await expect(page.getByText('The image is too big: at most 5 MB')).toBeVisible();
     // A name that lies about its content: the server sniffs the bytes and refuses it.
-    await image.setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await image.setInputFiles({
+      name: 'photo.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    });
     await expect(page.getByText('Only JPEG, PNG or WebP images are accepted')).toBeVisible();
 
     // Hold the upload for a moment so the progress state can be seen.
@@ -367,7 +413,16 @@ test.describe('dashboard as an admin', () => {
     await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toHaveCount(0);
 
     // Every number in its own column (the spec's swap is fixed).
-    const tools = await apiWith<{ _id: string; name: string; img: string; minimumOrderQuantity: number; availableQuantity: number; price: number }[]>(null, 'GET', 'tools');
+    const tools = await apiWith<
+      {
+        _id: string;
+        name: string;
+        img: string;
+        minimumOrderQuantity: number;
+        availableQuantity: number;
+        price: number;
+      }[]
+    >(null, 'GET', 'tools');
     const tool = tools.data.find((t) => t.name === name)!;
     expect(tool).toMatchObject({ minimumOrderQuantity: 40, availableQuantity: 900, price: 19.5 });
     expect(tool.img).toMatch(/^\/api\/images\/[0-9a-f]{32}\.png$/);
@@ -379,7 +434,11 @@ test.describe('dashboard as an admin', () => {
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
     // The page shows the upload's resized variants, derived from the one URL the tool keeps.
     await expect(page.getByRole('img', { name })).toHaveAttribute('src', tool.img.replace(/\.png$/, '-640.webp'));
-    expect(await page.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.decode().then(() => img.currentSrc))).toMatch(/-\d+\.avif$/);
+    expect(
+      await page
+        .getByRole('img', { name })
+        .evaluate((img: HTMLImageElement) => img.decode().then(() => img.currentSrc)),
+    ).toMatch(/-\d+\.avif$/);
   });
 
   test("manage products: the 'Cancel' button deletes after confirmation", async ({ page }) => {
@@ -405,7 +464,10 @@ test.describe('dashboard as an admin', () => {
     expect((await apiWith(null, 'GET', `tools/${id}`)).status).toBe(404);
   });
 
-  test('my orders and manage all orders page their lists: numbering and the total go on across pages', async ({ page, browser }) => {
+  test('my orders and manage all orders page their lists: numbering and the total go on across pages', async ({
+    page,
+    browser,
+  }) => {
     const buyer = await newAccount('Paging Buyer', 'pagingbuyer');
     const toolId = await createTool({ name: `Test Paging Saw ${Date.now()}` });
     // Three orders, the oldest unpaid (it comes last, newest first), two paid.
@@ -437,7 +499,10 @@ test.describe('dashboard as an admin', () => {
     await expect(rowWith(page, buyer.email)).toHaveCount(1);
   });
 
-  test('manage all orders: columns under their headers, Shipped is saved and the buyer sees it', async ({ page, browser }) => {
+  test('manage all orders: columns under their headers, Shipped is saved and the buyer sees it', async ({
+    page,
+    browser,
+  }) => {
     const buyer = await newAccount('Order Buyer', 'buyer');
     const product = `Test Ship Hammer ${Date.now()}`;
     const toolId = await createTool({ name: product, price: 12.5 });
@@ -447,15 +512,40 @@ test.describe('dashboard as an admin', () => {
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/manageallproducts');
     const orders = await apiWith<unknown[]>(await demoAdminToken(), 'GET', 'booking');
     await expect(total(page)).toHaveText(`Total orders: ${orders.data.length}`);
-    await expect(page.getByRole('columnheader')).toHaveText(['Email', 'Phone', 'Price', 'Product name', 'Quantity', 'Total', 'Payment', 'Ship to']);
+    await expect(page.getByRole('columnheader')).toHaveText([
+      'Email',
+      'Phone',
+      'Price',
+      'Product name',
+      'Quantity',
+      'Total',
+      'Payment',
+      'Ship to',
+    ]);
     const rows = rowWith(page, buyer.email);
     await expect(rows).toHaveCount(2);
     const unpaid = rows.filter({ has: page.getByRole('cell', { name: '2', exact: true }) });
     const paid = rows.filter({ has: page.getByRole('cell', { name: '3', exact: true }) });
     const shipTo = 'Order Buyer12 Forge Lane, Dhaka';
-    await expect(unpaid.getByRole('cell')).toHaveText(['01712345678', '$12.50', product, '2', '$25.00', 'Unpaid', shipTo]);
+    await expect(unpaid.getByRole('cell')).toHaveText([
+      '01712345678',
+      '$12.50',
+      product,
+      '2',
+      '$25.00',
+      'Unpaid',
+      shipTo,
+    ]);
     await expect(unpaid.getByRole('button')).toHaveCount(0);
-    await expect(paid.getByRole('cell')).toHaveText(['01712345678', '$12.50', product, '3', '$37.50', /^PendingShipped/, shipTo]);
+    await expect(paid.getByRole('cell')).toHaveText([
+      '01712345678',
+      '$12.50',
+      product,
+      '3',
+      '$37.50',
+      /^PendingShipped/,
+      shipTo,
+    ]);
 
     await paid.getByRole('button', { name: /^Shipped/ }).click();
     const form = page.getByRole('dialog', { name: 'Ship this order' });
@@ -473,7 +563,11 @@ test.describe('dashboard as an admin', () => {
     await expect(rowWith(page, buyer.email).filter({ hasText: 'Shipped' })).toHaveCount(1);
 
     // The buyer sees it in My orders.
-    const mine = await apiWith<{ quantity: number; shippingStatus: string }[]>(buyer.token, 'GET', `booking/email/${encodeURIComponent(buyer.email)}`);
+    const mine = await apiWith<{ quantity: number; shippingStatus: string }[]>(
+      buyer.token,
+      'GET',
+      `booking/email/${encodeURIComponent(buyer.email)}`,
+    );
     expect(mine.data.find((o) => o.quantity === 3)?.shippingStatus).toBe('shipped');
     const context = await browser.newContext();
     const buyerPage = await context.newPage();
@@ -486,7 +580,9 @@ test.describe('dashboard as an admin', () => {
 test.describe('dashboard accessibility', () => {
   async function expectNoViolations(page: Page, where: string) {
     const results = await new AxeBuilder({ page }).include('main').analyze();
-    const summary = results.violations.map((v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const summary = results.violations.map(
+      (v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
     expect(summary, `${where}\n${summary.join('\n')}`).toEqual([]);
   }
 

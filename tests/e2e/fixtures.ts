@@ -9,11 +9,14 @@ export const EMULATOR = `http://${E2E_EMULATOR}`;
 /** Verification and reset codes the emulator recorded for an email. */
 export async function oobCodes(email: string): Promise<{ email: string; requestType: string; oobCode: string }[]> {
   const response = await fetch(`${EMULATOR}/emulator/v1/projects/${DEMO_PROJECT_ID}/oobCodes`);
-  const { oobCodes } = (await response.json()) as { oobCodes: { email: string; requestType: string; oobCode: string }[] };
+  const { oobCodes } = (await response.json()) as {
+    oobCodes: { email: string; requestType: string; oobCode: string }[];
+  };
   return oobCodes.filter((c) => c.email === email);
 }
 
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+export const uniqueEmail = (prefix = 'user') =>
+  `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
 /** Logs in through the login page and waits until the header shows the signed-in state. */
 export async function login(page: Page, account: { email: string; password: string }, from?: string) {
@@ -32,7 +35,10 @@ export async function apiAs(page: Page, method: string, path: string, body?: unk
     async ({ method, path, body }) => {
       const response = await fetch(`/api/${path}`, {
         method,
-        headers: { authorization: `Bearer ${localStorage.getItem('accessToken')}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('accessToken')}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
       return { status: response.status, data: await response.json().catch(() => null) };
@@ -81,27 +87,30 @@ export function frontmatter(file: string): Record<string, unknown> {
 
 /** The blog posts from their Markdown frontmatter, in the order /blogs lists them. */
 export function blogPosts(dir = 'src/content/blogs'): BlogPost[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .map((file) => {
-      const data = frontmatter(`${dir}/${file}`);
-      return {
-        slug: file.replace(/\.md$/, ''),
-        title: String(data.title),
-        description: String(data.description),
-        author: String(data.author),
-        pubDate: new Date(String(data.pubDate)),
-        order: Number(data.order),
-        draft: data.draft === true,
-      };
-    })
-    // The built store leaves drafts out (src/content/queries.ts).
-    .filter((post) => !post.draft)
-    .sort((a, b) => a.order - b.order || a.title.localeCompare(b.title));
+  return (
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .map((file) => {
+        const data = frontmatter(`${dir}/${file}`);
+        return {
+          slug: file.replace(/\.md$/, ''),
+          title: String(data.title),
+          description: String(data.description),
+          author: String(data.author),
+          pubDate: new Date(String(data.pubDate)),
+          order: Number(data.order),
+          draft: data.draft === true,
+        };
+      })
+      // The built store leaves drafts out (src/content/queries.ts).
+      .filter((post) => !post.draft)
+      .sort((a, b) => a.order - b.order || a.title.localeCompare(b.title))
+  );
 }
 
 /** How the site writes a date (en-US long, UTC). */
-export const siteDate = (date: Date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+export const siteDate = (date: Date) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 
 /** Collects Content-Security-Policy refusals and script errors the page reports. */
 export function pageErrors(page: Page): string[] {
@@ -113,7 +122,8 @@ export function pageErrors(page: Page): string[] {
     ),
   );
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
@@ -122,17 +132,22 @@ export function pageErrors(page: Page): string[] {
 /** axe-core over the whole page (WCAG 2.x A/AA and best practices): no violations. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+  );
   expect(summary, summary.join('\n')).toEqual([]);
 }
 
 /** Our API token for the demo admin, the way the browser gets one: emulator sign-in, then PUT /api/user. */
 export async function adminApiToken(request: APIRequestContext): Promise<string> {
-  const signIn = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, returnSecureToken: true }),
-  });
+  const signIn = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, returnSecureToken: true }),
+    },
+  );
   expect(signIn.ok, `emulator sign-in answered ${signIn.status}`).toBe(true);
   const { idToken } = (await signIn.json()) as { idToken: string };
   const response = await request.put(`/api/user/${encodeURIComponent(DEMO_ADMIN.email)}`, {

@@ -32,7 +32,10 @@ test("a visitor's message reaches Messages, and the admin marks it read", async 
   const row = rowWith(page, text);
   await expect(row).toContainText('Rina Das');
   await expect(row).toContainText('Unread');
-  await expect(row.getByRole('link', { name: 'rina.das@example.com' })).toHaveAttribute('href', 'mailto:rina.das@example.com');
+  await expect(row.getByRole('link', { name: 'rina.das@example.com' })).toHaveAttribute(
+    'href',
+    'mailto:rina.das@example.com',
+  );
   await expect(row.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
   const unread = Number((await page.getByTestId('unread').innerText()).match(/\d+/)![0]);
   expect(unread).toBeGreaterThan(0);

@@ -8,7 +8,9 @@ import { apiWith, createTool, loginHydrated, newAccount, placeOrder, rowWith } f
 const total = (page: Page) => page.getByTestId('total');
 const bodyRows = (page: Page) => page.getByRole('row').filter({ has: page.getByRole('rowheader') });
 
-test('my orders: each order shows its date, total and lines; the transaction id is never broken at 390 px', async ({ page }) => {
+test('my orders: each order shows its date, total and lines; the transaction id is never broken at 390 px', async ({
+  page,
+}) => {
   const buyer = await newAccount('Lines Buyer', 'linesbuyer');
   const saw = await createTool({ name: `Test Lines Saw ${Date.now()}`, price: 20, availableQuantity: 500 });
   const file = await createTool({ name: `Test Lines File ${Date.now()}`, price: 3.5 });
@@ -45,7 +47,9 @@ test('my orders: each order shows its date, total and lines; the transaction id 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
-test('manage all orders: search, payment and shipping filters, dates and sort live in the address and survive a reload', async ({ page }) => {
+test('manage all orders: search, payment and shipping filters, dates and sort live in the address and survive a reload', async ({
+  page,
+}) => {
   const stamp = Date.now();
   const ann = await newAccount(`Annika View${stamp}`, `annview${stamp}`);
   const bob = await newAccount(`Bob View${stamp}`, `bobview${stamp}`);
@@ -78,7 +82,9 @@ test('manage all orders: search, payment and shipping filters, dates and sort li
   await expect(bodyRows(page).nth(0)).toContainText(ann.email);
 
   // Shipping: mark Bob's shipped; the Pending filter then has only Ann's.
-  await rowWith(page, bob.email).getByRole('button', { name: /^Shipped/ }).click();
+  await rowWith(page, bob.email)
+    .getByRole('button', { name: /^Shipped/ })
+    .click();
   const form = page.getByRole('dialog', { name: 'Ship this order' });
   await form.getByLabel('Carrier').fill('DHL');
   await form.getByLabel('Tracking number').fill('JD0146000');

@@ -9,7 +9,9 @@ import { DEMO_ADMIN, DEMO_SHOPPER } from './fixtures';
 
 /** No page scrolls sideways at a phone's width. */
 async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 test('a quote from request to paid order', async ({ browser }) => {

@@ -39,7 +39,9 @@ test('an admin sets delivery and VAT, sees the example order change, and finds t
     // 15% of $104.99 is $15.7485: rounded half-up once, to $15.75.
     await expect(example).toHaveText('An order of $100.00 of goods: delivery $4.99, VAT $15.75, total $120.74');
     await page.getByLabel('Prices include VAT').check();
-    await expect(example).toHaveText('An order of $100.00 of goods: delivery $4.99, VAT $13.69 included, total $104.99');
+    await expect(example).toHaveText(
+      'An order of $100.00 of goods: delivery $4.99, VAT $13.69 included, total $104.99',
+    );
     await page.getByLabel('Prices include VAT').uncheck();
 
     // A rate above 100 is refused on the form, before anything is sent.

@@ -11,10 +11,17 @@ test.describe('static pages', () => {
     await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeHidden();
     const headings = await page.locator('main h2').allTextContents();
-    const order = ['Our Tools', 'Trusted by builders everywhere', 'Our Reviews', 'Our Latest Construction', 'Get In Touch'];
+    const order = [
+      'Our Tools',
+      'Trusted by builders everywhere',
+      'Our Reviews',
+      'Our Latest Construction',
+      'Get In Touch',
+    ];
     expect(headings.filter((h) => order.includes(h))).toEqual(order);
     await expect(page.getByRole('link', { name: /^Order Now/ })).toHaveCount(6);
-    for (const title of ['Services', 'Company', 'Legal']) await expect(page.getByRole('contentinfo').getByRole('heading', { name: title })).toBeVisible();
+    for (const title of ['Services', 'Company', 'Legal'])
+      await expect(page.getByRole('contentinfo').getByRole('heading', { name: title })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('2022');
   });
 
@@ -42,7 +49,9 @@ test.describe('security headers on every response', () => {
     await page.goto('/');
     const script = await page.locator('script[type=module][src^="/_astro/"]').first().getAttribute('src');
     for (const path of ['/', '/blogs', '/api/tools', script!, '/no/such/page']) {
-      const policies = (await request.get(path)).headersArray().filter((h) => h.name.toLowerCase() === 'content-security-policy');
+      const policies = (await request.get(path))
+        .headersArray()
+        .filter((h) => h.name.toLowerCase() === 'content-security-policy');
       expect(policies, path).toHaveLength(1);
     }
   });
@@ -58,11 +67,16 @@ test.describe('security headers on every response', () => {
     await page.goto('/');
     // The stylesheet is inlined in each page; its module scripts and preloads are hashed assets. Files under
     // 512 bytes are not worth compressing (postbuild skips them), so the largest one carries the check.
-    const assets = await page.locator('script[type=module][src^="/_astro/"], link[rel=modulepreload][href^="/_astro/"]').evaluateAll((nodes) =>
-      nodes.map((n) => n.getAttribute('src') ?? n.getAttribute('href')!),
-    );
+    const assets = await page
+      .locator('script[type=module][src^="/_astro/"], link[rel=modulepreload][href^="/_astro/"]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('src') ?? n.getAttribute('href')!));
     expect(assets.length).toBeGreaterThan(0);
-    const sizes = await Promise.all(assets.map(async (a) => ({ a, size: (await (await request.get(a, { headers: { 'accept-encoding': 'identity' } })).body()).length })));
+    const sizes = await Promise.all(
+      assets.map(async (a) => ({
+        a,
+        size: (await (await request.get(a, { headers: { 'accept-encoding': 'identity' } })).body()).length,
+      })),
+    );
     const largest = sizes.sort((x, y) => y.size - x.size)[0];
     expect(largest.size).toBeGreaterThan(512);
     for (const { a } of sizes) {
@@ -73,4 +87,3 @@ test.describe('security headers on every response', () => {
     expect(response.headers()['content-encoding']).toBe('br');
   });
 });
-

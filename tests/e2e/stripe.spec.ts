@@ -30,13 +30,25 @@ test('the Stripe card form renders and shows Stripe errors in red', async ({ pag
   await login(page, DEMO_SHOPPER);
   const tools = await (await page.request.get('/api/tools')).json();
   const tool = tools[0];
-  const placed = await apiAs(page, 'POST', 'booking', { toolId: tool._id, quantity: tool.minimumOrderQuantity, address: 'Dhaka', phone: '01712345678' });
+  const placed = await apiAs(page, 'POST', 'booking', {
+    toolId: tool._id,
+    quantity: tool.minimumOrderQuantity,
+    address: 'Dhaka',
+    phone: '01712345678',
+  });
   expect(placed.status).toBe(201);
 
-  await page.route('https://js.stripe.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: STRIPE_STAND_IN }));
+  await page.route('https://js.stripe.com/**', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: STRIPE_STAND_IN }),
+  );
   await page.route('**/api/create-payment-intent', (route) =>
     route.fulfill({
-      json: { clientSecret: 'pi_test_123_secret_abc', amountCents: 100, gateway: 'stripe', publishableKey: 'pk_test_standin' },
+      json: {
+        clientSecret: 'pi_test_123_secret_abc',
+        amountCents: 100,
+        gateway: 'stripe',
+        publishableKey: 'pk_test_standin',
+      },
     }),
   );
   await page.goto(`/dashboard/payment/${placed.data.insertedId}`);

@@ -27,7 +27,10 @@ function productLd(html: string): Record<string, any> {
 }
 
 test.describe('reviews on a tool page', () => {
-  test('a shopper pays for a tool, reviews it from its page as a verified buyer, and the average updates', async ({ page, request }) => {
+  test('a shopper pays for a tool, reviews it from its page as a verified buyer, and the average updates', async ({
+    page,
+    request,
+  }) => {
     const errors = pageErrors(page);
     const name = `Review Hammer ${Date.now()}`;
     const toolId = await createTool({ name, price: 20, minimumOrderQuantity: 1, availableQuantity: 50 });
@@ -110,7 +113,9 @@ test.describe('reviews on a tool page', () => {
     expect(errors).toEqual([]);
   });
 
-  test('a shopper without a paid order of the tool is told why they cannot review it; the API refuses too', async ({ page }) => {
+  test('a shopper without a paid order of the tool is told why they cannot review it; the API refuses too', async ({
+    page,
+  }) => {
     const toolId = await createTool({ name: `Unbought Chisel ${Date.now()}` });
     const shopper = await newAccount('Window Shopper');
     await placeOrder(shopper, toolId, 1, false);
@@ -120,11 +125,18 @@ test.describe('reviews on a tool page', () => {
     await expect(section.getByText(messages.noToolReviews)).toBeVisible();
     await expect(section.getByText(messages.reviewBuyersOnly)).toBeVisible();
     await expect(section.getByRole('button', { name: 'Write a review' })).toHaveCount(0);
-    const refused = await apiWith(shopper.token, 'POST', 'review', { name: 'Sneaky', Messege: 'Never bought it.', ratings: 5, toolId });
+    const refused = await apiWith(shopper.token, 'POST', 'review', {
+      name: 'Sneaky',
+      Messege: 'Never bought it.',
+      ratings: 5,
+      toolId,
+    });
     expect(refused).toMatchObject({ status: 403, data: { error: { message: messages.reviewBuyersOnly } } });
   });
 
-  test('a tool page without reviews has no aggregateRating; a hidden review leaves the page and the average', async ({ request }) => {
+  test('a tool page without reviews has no aggregateRating; a hidden review leaves the page and the average', async ({
+    request,
+  }) => {
     const toolId = await createTool({ name: `Quiet Wrench ${Date.now()}` });
     let html = await (await request.get(`/tools/${toolId}`)).text();
     expect(productLd(html).aggregateRating).toBeUndefined();
@@ -145,11 +157,19 @@ test.describe('reviews on a tool page', () => {
     expect(html).not.toContain(spam.email);
   });
 
-  test('long reviews: the page HTML still fits the first round trip, and the island shows them whole', async ({ page, request }) => {
+  test('long reviews: the page HTML still fits the first round trip, and the island shows them whole', async ({
+    page,
+    request,
+  }) => {
     const toolId = await createTool({ name: `Long Read Level ${Date.now()}` });
     // Text that barely compresses: the worst case for the page's size.
     const noise = (seed: number) =>
-      Array.from({ length: 2000 }, (_, i) => String.fromCharCode(97 + ((i * 7919 + seed * 104729) % 9973) % 26) + (i % 9 === 8 ? ' ' : '')).join('').slice(0, 2000);
+      Array.from(
+        { length: 2000 },
+        (_, i) => String.fromCharCode(97 + (((i * 7919 + seed * 104729) % 9973) % 26)) + (i % 9 === 8 ? ' ' : ''),
+      )
+        .join('')
+        .slice(0, 2000);
     const texts = [1, 2, 3].map(noise);
     for (const [i, text] of texts.entries()) await reviewedBy(toolId, `Long ${i}`, 4, text);
     const compressed = await request.get(`/tools/${toolId}`, { headers: { 'accept-encoding': 'br' } });
@@ -183,7 +203,10 @@ test.describe('reviews on a tool page', () => {
 
 test('screenshots of a tool page with reviews, 390 and 1280 px, light and dark', async ({ browser }) => {
   test.setTimeout(240_000);
-  const toolId = await createTool({ name: `Framing Hammer ${Date.now()}`, img: '/images/tools/milled-face-framing-hammer.svg' });
+  const toolId = await createTool({
+    name: `Framing Hammer ${Date.now()}`,
+    img: '/images/tools/milled-face-framing-hammer.svg',
+  });
   await reviewedBy(toolId, 'Karim', 4.5, 'Good weight, the grip stays dry in the rain. Used it on a two-storey frame.');
   await reviewedBy(toolId, 'Shirin Akter', 5, 'Best hammer on our site.\nThe claw pulls 4-inch nails without a fuss.');
   const buyer = await newAccount('Rahim Uddin');

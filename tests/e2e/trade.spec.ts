@@ -4,7 +4,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
 import { DEMO_ADMIN, expectNoAxeViolations, login } from './fixtures';
-import { apiWith, demoAdminToken, loginHydrated, newAccount, placeOrder, rowWith, toastSaying, type Account } from './dashboard-fixtures';
+import {
+  apiWith,
+  demoAdminToken,
+  loginHydrated,
+  newAccount,
+  placeOrder,
+  rowWith,
+  toastSaying,
+  type Account,
+} from './dashboard-fixtures';
 
 const money = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 const created: string[] = [];
@@ -149,7 +158,9 @@ test.describe('admin', () => {
   test('Edit product changes a price break (each row checked), and the tool page shows it', async ({ page }) => {
     const tool = await packedTool();
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/allproduct');
-    await rowWith(page, tool.name).getByRole('link', { name: `Edit ${tool.name}` }).click();
+    await rowWith(page, tool.name)
+      .getByRole('link', { name: `Edit ${tool.name}` })
+      .click();
     await expect(page).toHaveURL(`/dashboard/editproduct/${tool.id}`);
     await expect(page.getByLabel('Name')).toHaveValue(tool.name);
     await expect(page.getByLabel('Available quantity')).toHaveCount(0);
@@ -173,11 +184,19 @@ test.describe('admin', () => {
     await expect(page.getByText('12–95: $12.40 · 96–479: $11.00 · 480+: $9.90')).toBeVisible();
   });
 
-  test('Stock history lists a sale with its order; a tool below its low-stock level is badged and sorted first', async ({ page }) => {
+  test('Stock history lists a sale with its order; a tool below its low-stock level is badged and sorted first', async ({
+    page,
+  }) => {
     const tool = await packedTool();
     const buyer = await newAccount('Ledger Buyer', 'ledger');
     const order = await placeOrder(buyer, tool.id, 96, false);
-    const low = await packedTool({ name: `Trade Scarce Hammer ${Date.now()}`, availableQuantity: 24, lowStockUnits: 100, priceBreaks: [], quoteAbove: null });
+    const low = await packedTool({
+      name: `Trade Scarce Hammer ${Date.now()}`,
+      availableQuantity: 24,
+      lowStockUnits: 100,
+      priceBreaks: [],
+      quoteAbove: null,
+    });
 
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/allproduct');
     await expect(rowWith(page, low.name).getByText('Low stock', { exact: true })).toBeVisible();
@@ -187,7 +206,9 @@ test.describe('admin', () => {
     await expect(page.getByRole('row').nth(1)).toContainText('Low stock');
 
     await page.getByLabel('Sort by').selectOption('');
-    await rowWith(page, tool.name).getByRole('link', { name: `Stock history of ${tool.name}` }).click();
+    await rowWith(page, tool.name)
+      .getByRole('link', { name: `Stock history of ${tool.name}` })
+      .click();
     await expect(page).toHaveURL(`/dashboard/stock/${tool.id}`);
     await expect(page.getByRole('heading', { level: 1, name: `Stock history: ${tool.name}` })).toBeVisible();
     const rows = page.getByRole('row').filter({ has: page.getByRole('rowheader') });

@@ -4,11 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { formatCents } from '../../src/lib/money';
 import { breakdownOf, breakdownRows, orderTotals } from '../../src/lib/totals';
 
-const settings = { deliveryFlatCents: 500, freeDeliveryOverCents: null, vatRateHundredths: 1500, pricesIncludeVat: false };
+const settings = {
+  deliveryFlatCents: 500,
+  freeDeliveryOverCents: null,
+  vatRateHundredths: 1500,
+  pricesIncludeVat: false,
+};
 
 describe('breakdownRows', () => {
   it('gives no rows for a plain total or none at all', () => {
-    const plain = orderTotals([{ quantity: 2, unitCents: 1000 }], { ...settings, deliveryFlatCents: 0, vatRateHundredths: 0 });
+    const plain = orderTotals([{ quantity: 2, unitCents: 1000 }], {
+      ...settings,
+      deliveryFlatCents: 0,
+      vatRateHundredths: 0,
+    });
     expect(breakdownRows(breakdownOf(plain, null), formatCents)).toEqual([]);
     expect(breakdownRows(undefined, formatCents)).toEqual([]);
   });
@@ -24,7 +33,12 @@ describe('breakdownRows', () => {
   });
 
   it('names the VAT share already in the prices, and a rate with decimals', () => {
-    const t = orderTotals([{ quantity: 1, unitCents: 11_750 }], { ...settings, deliveryFlatCents: 0, vatRateHundredths: 1750, pricesIncludeVat: true });
+    const t = orderTotals([{ quantity: 1, unitCents: 11_750 }], {
+      ...settings,
+      deliveryFlatCents: 0,
+      vatRateHundredths: 1750,
+      pricesIncludeVat: true,
+    });
     expect(breakdownRows(breakdownOf(t, null), formatCents)).toEqual([
       ['Subtotal', '$117.50'],
       ['Includes VAT 17.5%', '$17.50'],

@@ -15,7 +15,10 @@ const get = async (a: Hono, etag?: string) => {
 describe('cachedJson', () => {
   it('answers exactly what JSON.stringify would, for arrays of objects, empty arrays and plain objects', async () => {
     const values: unknown[] = [
-      [{ a: 1, b: 'x"y', c: [1, 2], d: null, e: undefined }, { when: new Date(0), nested: [{ z: 'é — 🔨' }] }],
+      [
+        { a: 1, b: 'x"y', c: [1, 2], d: null, e: undefined },
+        { when: new Date(0), nested: [{ z: 'é — 🔨' }] },
+      ],
       [],
       { services: [{ name: 'n' }], total: 1 },
       [[{ a: 1 }], [{ b: 2 }]],

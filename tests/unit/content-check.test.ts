@@ -24,7 +24,13 @@ write('src/pages/blogs/[slug].astro', '');
 write('src/pages/[page].astro', '');
 write('public/images/hero.svg', '<svg/>');
 write('src/content/pages/privacy.md', post(`title: 'Privacy'\ndescription: 'What we keep.'\nupdatedDate: 2026-11-25`));
-write('src/content/blogs/fine.md', post(good(1, '\ntags: [react]'), 'See [the other](/blogs/no-title), [privacy](/privacy#cookies), [tag](/blogs/tags/react), [home](/#contact), [a tool](/tools/abc) and ![hero](/images/hero.svg).'));
+write(
+  'src/content/blogs/fine.md',
+  post(
+    good(1, '\ntags: [react]'),
+    'See [the other](/blogs/no-title), [privacy](/privacy#cookies), [tag](/blogs/tags/react), [home](/#contact), [a tool](/tools/abc) and ![hero](/images/hero.svg).',
+  ),
+);
 write('src/content/blogs/no-title.md', post(`description: 'x'\nauthor: 'Someone'\npubDate: 2026-11-25\norder: 2`));
 write('src/content/blogs/bad-date.md', post(good(3).replace('pubDate: 2026-11-25', "pubDate: 'someday'")));
 write('src/content/blogs/same-order.md', post(good(1)));
@@ -71,6 +77,8 @@ describe('content:check', () => {
     const hook = contentCheckIntegration(root).hooks['astro:config:setup'];
     expect(() => hook({ command: 'build' })).toThrow(lines.join('\n'));
     expect(() => hook({ command: 'dev' })).not.toThrow();
-    expect(() => contentCheckIntegration(process.cwd()).hooks['astro:config:setup']({ command: 'build' })).not.toThrow();
+    expect(() =>
+      contentCheckIntegration(process.cwd()).hooks['astro:config:setup']({ command: 'build' }),
+    ).not.toThrow();
   });
 });

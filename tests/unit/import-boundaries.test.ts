@@ -43,10 +43,18 @@ describe('import boundaries of src/', () => {
     const code = (file: string) => /\.(service|routes)\.ts$/.test(file);
     const crossing = edges
       .filter((e) => code(e.to!))
-      .filter((e) => (folder(e.from) === 'orders' && folder(e.to!) === 'payments') || (folder(e.from) === 'payments' && folder(e.to!) === 'orders'))
+      .filter(
+        (e) =>
+          (folder(e.from) === 'orders' && folder(e.to!) === 'payments') ||
+          (folder(e.from) === 'payments' && folder(e.to!) === 'orders'),
+      )
       .map(describeEdge);
     expect(crossing).toEqual([]);
-    expect(edges.some((e) => e.from === 'src/server/checkout/checkout.flow.ts' && e.to === 'src/server/payments/payments.service.ts')).toBe(true);
+    expect(
+      edges.some(
+        (e) => e.from === 'src/server/checkout/checkout.flow.ts' && e.to === 'src/server/payments/payments.service.ts',
+      ),
+    ).toBe(true);
   });
 
   it('has no import cycle', () => {

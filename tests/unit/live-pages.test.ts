@@ -18,12 +18,14 @@ async function start(shows: Shows, changes = memoryBus()) {
     renders.n++;
     const handoff = pages.handoff(req.url!, (html) => html);
     const html = `<!doctype html><title>${req.url}</title><p>render ${renders.n}</p>`;
-    void handoff(new Request(`http://x${req.url}`), new Response(html, { headers: { 'content-type': 'text/html' } }), shows).then(
-      async (answer) => {
-        res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      },
-    );
+    void handoff(
+      new Request(`http://x${req.url}`),
+      new Response(html, { headers: { 'content-type': 'text/html' } }),
+      shows,
+    ).then(async (answer) => {
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
@@ -62,17 +64,25 @@ describe('live pages', () => {
     const pages = livePages({ changes });
     const handoff = pages.handoff('/tools', (html) => html);
     changes.announce('stock', ['a']); // an order commits while the page renders
-    await handoff(new Request('http://x/tools'), new Response('<p>old</p>', { headers: { 'content-type': 'text/html' } }), {
-      kinds: ['tools', 'stock'],
-      tools: ['a'],
-    });
+    await handoff(
+      new Request('http://x/tools'),
+      new Response('<p>old</p>', { headers: { 'content-type': 'text/html' } }),
+      {
+        kinds: ['tools', 'stock'],
+        tools: ['a'],
+      },
+    );
     expect(pages.size().pages).toBe(0);
     const other = pages.handoff('/tools/page/2', (html) => html);
     changes.announce('stock', ['a']); // not on this page
-    await other(new Request('http://x/tools/page/2'), new Response('<p>2</p>', { headers: { 'content-type': 'text/html' } }), {
-      kinds: ['tools', 'stock'],
-      tools: ['c'],
-    });
+    await other(
+      new Request('http://x/tools/page/2'),
+      new Response('<p>2</p>', { headers: { 'content-type': 'text/html' } }),
+      {
+        kinds: ['tools', 'stock'],
+        tools: ['c'],
+      },
+    );
     expect(pages.size().pages).toBe(1);
   });
 });

@@ -68,8 +68,14 @@ describe('sandbox cards behave like Stripe test mode', () => {
     expect(sandboxCardError(card(number), now)).toBe(error);
   });
   it('refuses past or incomplete expiry and short CVCs before sending', () => {
-    expect(cardFormatError({ ...card('4242424242424242'), expYear: 2025 }, now)).toBe("Your card's expiration year is in the past.");
-    expect(cardFormatError({ ...card('4242424242424242'), expMonth: 0 }, now)).toBe("Your card's expiration date is incomplete.");
-    expect(cardFormatError({ ...card('4242424242424242'), cvc: '1' }, now)).toBe("Your card's security code is incomplete.");
+    expect(cardFormatError({ ...card('4242424242424242'), expYear: 2025 }, now)).toBe(
+      "Your card's expiration year is in the past.",
+    );
+    expect(cardFormatError({ ...card('4242424242424242'), expMonth: 0 }, now)).toBe(
+      "Your card's expiration date is incomplete.",
+    );
+    expect(cardFormatError({ ...card('4242424242424242'), cvc: '1' }, now)).toBe(
+      "Your card's security code is incomplete.",
+    );
   });
 });

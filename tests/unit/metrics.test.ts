@@ -4,7 +4,14 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { metrics, metricsAuthorized, metricsText, observeRequest, registerPoolStats, routeLabel } from '../../src/server/metrics';
+import {
+  metrics,
+  metricsAuthorized,
+  metricsText,
+  observeRequest,
+  registerPoolStats,
+  routeLabel,
+} from '../../src/server/metrics';
 import { serveMetricsWithToken, startMetricsServer } from '../../src/server/metrics-server';
 
 const servers: Server[] = [];
@@ -53,7 +60,8 @@ describe('route labels', () => {
   it('stay a small fixed set whatever the URLs', () => {
     const labels = new Set<string>();
     for (let i = 0; i < 500; i++) {
-      for (const url of [`/api/nope/${i}`, `/x${i}`, `/x${i}.png`, `/api/tools/${i}/extra`, `/blogs/post-${i}`]) labels.add(routeLabel(url));
+      for (const url of [`/api/nope/${i}`, `/x${i}`, `/x${i}.png`, `/api/tools/${i}/extra`, `/blogs/post-${i}`])
+        labels.add(routeLabel(url));
     }
     expect([...labels].sort()).toEqual(['/api/other', '/blogs/:slug', 'page', 'static file']);
   });
@@ -61,23 +69,26 @@ describe('route labels', () => {
 
 describe('metrics text', () => {
   it('counts requests by method, route and status, with their latency', async () => {
-    const before = sample(await metricsText(), 'http_requests_total{method="GET",route="/api/tools/:id",status="200"}') || 0;
+    const before =
+      sample(await metricsText(), 'http_requests_total{method="GET",route="/api/tools/:id",status="200"}') || 0;
     observeRequest('GET', '/api/tools/1', 200, 0.004);
     observeRequest('GET', '/api/tools/2', 200, 0.3);
     observeRequest('BREW', '/', 400, 0.001);
     const text = await metricsText();
     expect(sample(text, 'http_requests_total{method="GET",route="/api/tools/:id",status="200"}')).toBe(before + 2);
     expect(sample(text, 'http_requests_total{method="OTHER",route="page",status="400"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/tools/:id"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/tools/:id"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('/api/tools/1"');
   });
 
   it('counts orders and cache hits through the functions the services call', async () => {
     const read = async () => {
       const text = await metricsText();
-      return ['placed', 'paid', 'cancelled'].map((e) => sample(text, `orders_total{event="${e}"}`)).concat(
-        ['hit', 'miss'].map((r) => sample(text, `public_read_cache_total{result="${r}"}`)),
-      );
+      return ['placed', 'paid', 'cancelled']
+        .map((e) => sample(text, `orders_total{event="${e}"}`))
+        .concat(['hit', 'miss'].map((r) => sample(text, `public_read_cache_total{result="${r}"}`)));
     };
     const before = await read();
     expect(before.every((n) => Number.isFinite(n))).toBe(true); // present at 0 before any event

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
-import { nextBreakHint, nextBreakText, priceTableText, priceTiers, pricingOfTool, unitPriceCents } from '../../src/lib/pricing';
+import {
+  nextBreakHint,
+  nextBreakText,
+  priceTableText,
+  priceTiers,
+  pricingOfTool,
+  unitPriceCents,
+} from '../../src/lib/pricing';
 import { quantityError, quantityInput, quoteQuantityError } from '../../src/lib/rules';
 
 // The example: 10–99 at $12.40, 100–499 at $11.20, 500+ at $9.90.
@@ -27,7 +34,9 @@ describe('price breaks', () => {
 
   it('a tool without breaks has one price', () => {
     expect(unitPriceCents({ priceCents: 500, priceBreaks: [] }, 1_000)).toBe(500);
-    expect(priceTiers({ priceCents: 500, minimumOrderQuantity: 5, priceBreaks: [] })).toEqual([{ from: 5, to: null, priceCents: 500 }]);
+    expect(priceTiers({ priceCents: 500, minimumOrderQuantity: 5, priceBreaks: [] })).toEqual([
+      { from: 5, to: null, priceCents: 500 },
+    ]);
   });
 
   it('lists the tiers from the minimum order, the last one open', () => {
@@ -58,8 +67,18 @@ describe('price breaks', () => {
   });
 
   it('reads a tool as the API serves it (dollars)', () => {
-    const api = { price: 12.4, minimumOrderQuantity: 10, packSize: 5, priceBreaks: [{ minQuantity: 100, price: 11.2 }] };
-    expect(pricingOfTool(api)).toEqual({ priceCents: 1240, minimumOrderQuantity: 10, packSize: 5, priceBreaks: [{ minQuantity: 100, priceCents: 1120 }] });
+    const api = {
+      price: 12.4,
+      minimumOrderQuantity: 10,
+      packSize: 5,
+      priceBreaks: [{ minQuantity: 100, price: 11.2 }],
+    };
+    expect(pricingOfTool(api)).toEqual({
+      priceCents: 1240,
+      minimumOrderQuantity: 10,
+      packSize: 5,
+      priceBreaks: [{ minQuantity: 100, priceCents: 1120 }],
+    });
   });
 });
 

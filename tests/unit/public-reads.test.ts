@@ -17,7 +17,11 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * A server that answers from the copies first, else calls the "API", which counts its calls. Like
  * cachedJson, the API names the canonical URL of its answer: by default the URL asked.
  */
-async function start(reads: PublicReads, answer: () => PublicAnswer, keyOf: (url: string) => string | undefined = (url) => url) {
+async function start(
+  reads: PublicReads,
+  answer: () => PublicAnswer,
+  keyOf: (url: string) => string | undefined = (url) => url,
+) {
   const calls = { api: 0 };
   server = createServer((req, res) => {
     if (reads.serve(req, res, ['X-Request-Id', 'r1'])) return;
@@ -73,7 +77,11 @@ describe('public reads answered from memory', () => {
 
   it('keeps one copy per canonical URL: junk query parameters add none', async () => {
     const reads = publicReads({ changes: bus });
-    const { calls, get } = await start(reads, () => answerOf('[{"name":"Claw hammer"}]'), (url) => url.split('?')[0]);
+    const { calls, get } = await start(
+      reads,
+      () => answerOf('[{"name":"Claw hammer"}]'),
+      (url) => url.split('?')[0],
+    );
     for (let i = 0; i < 300; i++) await get(`/api/tools?x=${i}`);
     expect(calls.api).toBe(300);
     expect(reads.size().copies).toBe(1);
@@ -83,7 +91,11 @@ describe('public reads answered from memory', () => {
 
   it('keeps no answer that names no canonical URL for a URL with a query', async () => {
     const reads = publicReads({ changes: bus });
-    const { calls, get } = await start(reads, () => answerOf('[]'), () => undefined);
+    const { calls, get } = await start(
+      reads,
+      () => answerOf('[]'),
+      () => undefined,
+    );
     await get('/api/tools?x=1');
     await get('/api/tools?x=1');
     expect(calls.api).toBe(2);
@@ -153,7 +165,8 @@ describe('public reads answered from memory', () => {
     const shows = (tool: string) => ({ kinds: ['tools', 'stock'] as const, tools: [tool] });
     const { calls, get } = await start(reads, () => answerOf('{}'));
     // The "API" here keeps plain answers; keep scoped ones by hand, as cachedJson would.
-    const keepTool = (tool: string) => reads.keeper(`/api/tools/${tool}`)({ ...answerOf(`{"_id":"${tool}"}`), shows: shows(tool) });
+    const keepTool = (tool: string) =>
+      reads.keeper(`/api/tools/${tool}`)({ ...answerOf(`{"_id":"${tool}"}`), shows: shows(tool) });
     keepTool('a');
     keepTool('b');
     const listKeep = reads.keeper('/api/tools');

@@ -40,7 +40,13 @@ describe('safeRedirectPath', () => {
   });
 
   it('what it returns never leaves the origin when the browser resolves it', () => {
-    for (const from of ['/\\evil.example', '//evil.example', '/\t/evil.example', 'https://evil.example', '/ok?next=//evil.example']) {
+    for (const from of [
+      '/\\evil.example',
+      '//evil.example',
+      '/\t/evil.example',
+      'https://evil.example',
+      '/ok?next=//evil.example',
+    ]) {
       expect(new URL(safeRedirectPath(from, ORIGIN), ORIGIN).origin).toBe(ORIGIN);
     }
   });

@@ -34,6 +34,24 @@ describe('dashboard routes (spec point 2)', () => {
 
 describe('prebuilt dashboard pages', () => {
   it('are every dashboard path without a parameter', () => {
-    expect(prebuiltDashboardPaths()).toEqual([undefined, 'myreview', 'myorders', 'myquotes', 'allusers', 'addproduct', 'allproduct', 'manageallproducts', 'quotes', 'settings', 'discounts', 'managereviews', 'messages', 'activity', 'emails', 'importexport', 'webhooks']);
+    expect(prebuiltDashboardPaths()).toEqual([
+      undefined,
+      'myreview',
+      'myorders',
+      'myquotes',
+      'allusers',
+      'addproduct',
+      'allproduct',
+      'manageallproducts',
+      'quotes',
+      'settings',
+      'discounts',
+      'managereviews',
+      'messages',
+      'activity',
+      'emails',
+      'importexport',
+      'webhooks',
+    ]);
   });
 });

@@ -14,7 +14,8 @@ import {
 import { reviewErrors } from '../../src/lib/review-rules';
 import { quantityError } from '../../src/lib/rules';
 
-const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
 
 describe('login and signup (spec point 5)', () => {
   it.each(['a@b.co', 'shopper@ironcrest.test', 'x.y+z@sub.example.org'])('accepts %s', (email) => {
@@ -27,9 +28,16 @@ describe('login and signup (spec point 5)', () => {
     expect(firstMessage(loginSchema.safeParse({ email: 'a@b.co', password: '12345' }))).toBe(messages.passwordTooShort);
   });
   it('needs the confirmation to match and a name', () => {
-    const errors = fieldErrors(signupSchema.safeParse({ name: '', email: 'a@b.co', password: '123456', confirmPassword: '123457' }).error!);
+    const errors = fieldErrors(
+      signupSchema.safeParse({ name: '', email: 'a@b.co', password: '123456', confirmPassword: '123457' }).error!,
+    );
     expect(errors.name).toBe(messages.nameRequired);
-    const mismatch = signupSchema.safeParse({ name: 'A', email: 'a@b.co', password: '123456', confirmPassword: '123457' });
+    const mismatch = signupSchema.safeParse({
+      name: 'A',
+      email: 'a@b.co',
+      password: '123456',
+      confirmPassword: '123457',
+    });
     expect(fieldErrors(mismatch.error!).confirmPassword).toBe(messages.passwordsDontMatch);
   });
   it('lower-cases emails so one person is one account', () => {
@@ -41,9 +49,12 @@ describe('purchase (spec point 5)', () => {
   it.each(['01712345678', '+8801712345678', '008801912345678', '01312345678'])('accepts the phone %s', (phone) => {
     expect(phoneSchema.safeParse(phone).success).toBe(true);
   });
-  it.each(['', '0171234567', '01212345678', '+8701712345678', '017123456789', 'phone'])('refuses the phone %j', (phone) => {
-    expect(firstMessage(phoneSchema.safeParse(phone))).toBe(messages.invalidPhone);
-  });
+  it.each(['', '0171234567', '01212345678', '+8701712345678', '017123456789', 'phone'])(
+    'refuses the phone %j',
+    (phone) => {
+      expect(firstMessage(phoneSchema.safeParse(phone))).toBe(messages.invalidPhone);
+    },
+  );
   it('checks the quantity against the tool', () => {
     const tool = { minimumOrderQuantity: 10, availableQuantity: 50 };
     expect(quantityError(9, tool)).toBe(messages.quantityBelowMinimum);
@@ -66,7 +77,9 @@ describe('purchase (spec point 5)', () => {
   });
   it('refuses fractional or non-positive quantities', () => {
     for (const quantity of [0, -1, 1.5, 'ten']) {
-      expect(orderInputSchema.safeParse({ toolId: 'a'.repeat(24), quantity, address: 'x', phone: '01712345678' }).success).toBe(false);
+      expect(
+        orderInputSchema.safeParse({ toolId: 'a'.repeat(24), quantity, address: 'x', phone: '01712345678' }).success,
+      ).toBe(false);
     }
   });
 });
@@ -80,8 +93,12 @@ describe('reviews (spec point 5)', () => {
   });
   it('needs a name of at most 20 characters', () => {
     expect(reviewInputSchema.safeParse({ name: 'x'.repeat(20), Messege: 'Good', ratings: 5 }).success).toBe(true);
-    expect(firstMessage(reviewInputSchema.safeParse({ name: 'x'.repeat(21), Messege: 'Good', ratings: 5 }))).toBe(messages.reviewNameTooLong);
-    expect(firstMessage(reviewInputSchema.safeParse({ name: '  ', Messege: 'Good', ratings: 5 }))).toBe(messages.nameRequired);
+    expect(firstMessage(reviewInputSchema.safeParse({ name: 'x'.repeat(21), Messege: 'Good', ratings: 5 }))).toBe(
+      messages.reviewNameTooLong,
+    );
+    expect(firstMessage(reviewInputSchema.safeParse({ name: '  ', Messege: 'Good', ratings: 5 }))).toBe(
+      messages.nameRequired,
+    );
   });
   // The tool page's review form checks without zod (rules.ts); it must say what the API says.
   it.each([
@@ -100,7 +117,13 @@ describe('reviews (spec point 5)', () => {
 });
 
 describe('products and profiles', () => {
-  const tool = { name: 'Hammer', description: 'Strong', price: 12.5, availableQuantity: 100, img: '/images/tools/x.svg' };
+  const tool = {
+    name: 'Hammer',
+    description: 'Strong',
+    price: 12.5,
+    availableQuantity: 100,
+    img: '/images/tools/x.svg',
+  };
   it("takes the spec's MinimumOrderQuantity spelling into the right field", () => {
     expect(toolInputSchema.parse({ ...tool, MinimumOrderQuantity: 10 }).minimumOrderQuantity).toBe(10);
     expect(toolInputSchema.parse({ ...tool, minimumOrderQuantity: 12 }).minimumOrderQuantity).toBe(12);
@@ -108,10 +131,17 @@ describe('products and profiles', () => {
   });
   it('refuses prices with more than two decimals and script URLs for images', () => {
     expect(toolInputSchema.safeParse({ ...tool, minimumOrderQuantity: 1, price: 1.005 }).success).toBe(false);
-    expect(toolInputSchema.safeParse({ ...tool, minimumOrderQuantity: 1, img: 'javascript:alert(1)' }).success).toBe(false);
+    expect(toolInputSchema.safeParse({ ...tool, minimumOrderQuantity: 1, img: 'javascript:alert(1)' }).success).toBe(
+      false,
+    );
   });
   it('never lets a profile update carry a role or an email', () => {
-    const update = profileUpdateSchema.parse({ name: 'Sam', role: 'admin', email: 'other@example.com', phoneNumber: 1712345678 });
+    const update = profileUpdateSchema.parse({
+      name: 'Sam',
+      role: 'admin',
+      email: 'other@example.com',
+      phoneNumber: 1712345678,
+    });
     expect(update).toEqual({ name: 'Sam', education: '', social: '', phoneNumber: '1712345678', address: '' });
   });
 });

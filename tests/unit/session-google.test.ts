@@ -11,7 +11,14 @@ Object.assign(globalThis, {
   },
 });
 
-const user = { uid: 'g1', displayName: 'Gia', email: 'Gia@Example.com', emailVerified: true, photoURL: null, getIdToken: vi.fn(async () => 'id-token') };
+const user = {
+  uid: 'g1',
+  displayName: 'Gia',
+  email: 'Gia@Example.com',
+  emailVerified: true,
+  photoURL: null,
+  getIdToken: vi.fn(async () => 'id-token'),
+};
 const signInWithPopup = vi.fn(async () => ({ user }));
 const signInWithCredential = vi.fn();
 const put = vi.fn(async () => ({ token: 'our-token' }));

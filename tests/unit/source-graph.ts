@@ -55,7 +55,13 @@ export function codeOf(file: string): string {
 
 /** A source's syntax tree (TypeScript's own parser: comments and strings are never read as code). */
 export const sourceOf = (file: string, code: string) =>
-  ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  ts.createSourceFile(
+    file,
+    code,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
 
 function resolve(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;

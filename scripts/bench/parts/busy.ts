@@ -53,7 +53,12 @@ export interface BusyData {
 }
 
 /** Places and deletes one-line orders at `rate` per second across `buyers` until stopped. */
-function orderStream(storeUrl: string, buyers: string[], tools: { _id: string; minimumOrderQuantity: number }[], rate: number) {
+function orderStream(
+  storeUrl: string,
+  buyers: string[],
+  tools: { _id: string; minimumOrderQuantity: number }[],
+  rate: number,
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: buyers.length * 2 });
   let running = true;
   let placed = 0;
@@ -72,12 +77,21 @@ function orderStream(storeUrl: string, buyers: string[], tools: { _id: string; m
         const r = await http('POST', `${storeUrl}/api/booking`, {
           token,
           agent,
-          json: { toolId: tool._id, quantity: tool.minimumOrderQuantity, address: 'Bench Street 1', phone: '01712345678' },
+          json: {
+            toolId: tool._id,
+            quantity: tool.minimumOrderQuantity,
+            address: 'Bench Street 1',
+            phone: '01712345678',
+          },
         });
         if (r.status !== 201) throw new Error(`booking ${r.status} ${r.body.slice(0, 200)}`);
         placed++;
         const id = (JSON.parse(r.body) as { insertedId: string }).insertedId;
-        const d = await http('DELETE', `${storeUrl}/api/booking/dlt/${id}`, { token, agent, headers: { origin: storeUrl } });
+        const d = await http('DELETE', `${storeUrl}/api/booking/dlt/${id}`, {
+          token,
+          agent,
+          headers: { origin: storeUrl },
+        });
         if (d.status !== 200) throw new Error(`delete ${d.status} ${d.body.slice(0, 200)}`);
       } catch (error) {
         errors++;
@@ -107,7 +121,10 @@ async function measure(
   buyers: string[],
   ceiling: { quiet: Ceiling; busy: Ceiling },
 ): Promise<Run> {
-  const catalogue = JSON.parse((await http('GET', `${storeUrl}/api/tools`)).body) as { _id: string; minimumOrderQuantity: number }[];
+  const catalogue = JSON.parse((await http('GET', `${storeUrl}/api/tools`)).body) as {
+    _id: string;
+    minimumOrderQuantity: number;
+  }[];
   const [read, ...rest] = catalogue;
   const ordered = rest.slice(0, ORDERED_TOOLS);
   const urls = [
@@ -172,7 +189,9 @@ export async function run(): Promise<BusyData> {
   const one = async (db: string, tools: number, env: Record<string, string>) => {
     const store = await startStore({ name: `busy-${db}-${tools}`, port: PORTS.store, env });
     try {
-      const buyers = await pool(emails, 4, (email, i) => accessToken(store.url, email, firebaseTokens[i], `127.0.0.${30 + i}`));
+      const buyers = await pool(emails, 4, (email, i) =>
+        accessToken(store.url, email, firebaseTokens[i], `127.0.0.${30 + i}`),
+      );
       runs.push(await measure(db, tools, store.url, store.pid, buyers, ceiling));
     } finally {
       await store.stop();
@@ -182,13 +201,18 @@ export async function run(): Promise<BusyData> {
     const dataDir = `.data-bench-busy-${tools}`;
     await prepare(dataDir, undefined, tools);
     await one('PGlite', tools, { DATA_DIR: dataDir, ...STREAM_ENV });
-    if (QUICK) return { runs, calibration: calibrate(ceiling, runs), skipped: 'BENCH_BUSY=quick: PGlite at 2,000 tools only' };
+    if (QUICK)
+      return { runs, calibration: calibrate(ceiling, runs), skipped: 'BENCH_BUSY=quick: PGlite at 2,000 tools only' };
   }
   let skipped: string | undefined;
   const scratch = await pgScratch('busy');
   if (scratch) {
     await prepare('', scratch.url, 2000);
-    await one(`PostgreSQL ${scratch.version.split(' ')[0]}`, 2000, { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-busy-pg', ...STREAM_ENV });
+    await one(`PostgreSQL ${scratch.version.split(' ')[0]}`, 2000, {
+      DATABASE_URL: scratch.url,
+      DATA_DIR: '.data-bench-busy-pg',
+      ...STREAM_ENV,
+    });
     await scratch.drop();
   } else skipped = 'PostgreSQL: no server reachable (set TEST_DATABASE_URL)';
   return { runs, calibration: calibrate(ceiling, runs), skipped };
@@ -197,9 +221,20 @@ export async function run(): Promise<BusyData> {
 /** wrk must reach twice our best rate against the cheapest server: quiet, and with the stream beside it. */
 function calibrate(ceiling: { quiet: Ceiling; busy: Ceiling }, runs: Run[]): { quiet: Calibration; busy: Calibration } {
   const targets = runs.flatMap((r) => r.targets);
-  const quiet = judge(ceiling.quiet.target, ceiling.quiet.runs, targets.map((t) => t.quiet.rps));
-  const busy = judge(`${ceiling.busy.target}, with the order stream running`, ceiling.busy.runs, targets.map((t) => t.busy.rps));
-  for (const [name, c] of [['quiet', quiet], ['busy', busy]] as const)
+  const quiet = judge(
+    ceiling.quiet.target,
+    ceiling.quiet.runs,
+    targets.map((t) => t.quiet.rps),
+  );
+  const busy = judge(
+    `${ceiling.busy.target}, with the order stream running`,
+    ceiling.busy.runs,
+    targets.map((t) => t.busy.rps),
+  );
+  for (const [name, c] of [
+    ['quiet', quiet],
+    ['busy', busy],
+  ] as const)
     console.log(`  calibration (${name}): ${c.rps} rps, needed ${c.needed}: ${c.valid ? 'valid' : 'INVALID'}`);
   return { quiet, busy };
 }

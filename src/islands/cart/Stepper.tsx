@@ -32,7 +32,12 @@ export function Stepper({ line, step = 1, onChange }: { line: CartLine; step?: n
         value={line.quantity}
         onChange={(e) => change(Number(e.target.value))}
       />
-      <button type="button" className="btn btn-outline btn-sm" aria-label={more} onClick={() => change(line.quantity + step)}>
+      <button
+        type="button"
+        className="btn btn-outline btn-sm"
+        aria-label={more}
+        onClick={() => change(line.quantity + step)}
+      >
         +
       </button>
     </div>

@@ -17,11 +17,16 @@ const FILTER_FIELDS = ['type'] as const;
 const columns: Column<AuditEntry>[] = [
   {
     header: 'Time',
+    cell: (e) => <When at={e.at} withTime className="whitespace-nowrap" />,
+  },
+  {
+    header: 'Actor',
     cell: (e) => (
-<When at={e.at} withTime className="whitespace-nowrap" />
+      <span className="[overflow-wrap:anywhere]">
+        <EmailText email={e.actor} />
+      </span>
     ),
   },
-  { header: 'Actor', cell: (e) => <span className="[overflow-wrap:anywhere]"><EmailText email={e.actor} /></span> },
   { header: 'Action', rowHeader: true, cell: (e) => auditActionLabel(e.type) },
   { header: 'Target', cell: (e) => <span className="[overflow-wrap:anywhere]">{e.target}</span> },
   {
@@ -54,7 +59,12 @@ export default function Activity(_props: { params: Record<string, string> }) {
         <label className="label" htmlFor="activity-type">
           Action
         </label>
-        <select id="activity-type" className="input" value={type} onChange={(event) => setView({ type: event.target.value })}>
+        <select
+          id="activity-type"
+          className="input"
+          value={type}
+          onChange={(event) => setView({ type: event.target.value })}
+        >
           <option value="">All actions</option>
           {AUDIT_ACTION_TYPES.map((t) => (
             <option key={t} value={t}>
@@ -66,7 +76,14 @@ export default function Activity(_props: { params: Record<string, string> }) {
       <Loaded data={log.rows} error={log.error} onRetry={log.reload} label="Loading activity…">
         {(rows) => (
           <>
-            <DataTable caption="Activity" columns={columns} rows={rows} rowKey={(e) => String(e.seq)} empty={type ? `No “${auditActionLabel(type)}” actions yet.` : messages.noActivity} busy={log.loading} />
+            <DataTable
+              caption="Activity"
+              columns={columns}
+              rows={rows}
+              rowKey={(e) => String(e.seq)}
+              empty={type ? `No “${auditActionLabel(type)}” actions yet.` : messages.noActivity}
+              busy={log.loading}
+            />
             <Pager label="Activity pages" pager={log.pager} />
           </>
         )}

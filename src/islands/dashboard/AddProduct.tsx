@@ -16,20 +16,33 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
 
   async function save(product: ToolInput) {
     setAdded(null);
-    const { name, description, price, minimumOrderQuantity, availableQuantity, img, priceBreaks, packSize, quoteAbove, lowStockUnits } = product;
+    const {
+      name,
+      description,
+      price,
+      minimumOrderQuantity,
+      availableQuantity,
+      img,
+      priceBreaks,
+      packSize,
+      quoteAbove,
+      lowStockUnits,
+    } = product;
     try {
-      const { insertedId } = await api.tools.create({ body: {
-        name,
-        description,
-        price,
-        minimumOrderQuantity,
-        availableQuantity,
-        img,
-        priceBreaks,
-        packSize,
-        quoteAbove,
-        lowStockUnits,
-      } });
+      const { insertedId } = await api.tools.create({
+        body: {
+          name,
+          description,
+          price,
+          minimumOrderQuantity,
+          availableQuantity,
+          img,
+          priceBreaks,
+          packSize,
+          quoteAbove,
+          lowStockUnits,
+        },
+      });
       toast.success(`${name} was added to the catalogue`);
       setAdded({ id: insertedId, name });
       return true;
@@ -41,9 +54,14 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
 
   return (
     <>
-      <ScreenHeader title="Add a Product">New products appear on the home page and get their own page within a minute.</ScreenHeader>
+      <ScreenHeader title="Add a Product">
+        New products appear on the home page and get their own page within a minute.
+      </ScreenHeader>
       {added && (
-        <p role="status" className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1 rounded-md border border-green-200 bg-green-50 p-4 text-sm text-success">
+        <p
+          role="status"
+          className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1 rounded-md border border-green-200 bg-green-50 p-4 text-sm text-success"
+        >
           <span>
             <strong>{added.name}</strong> is in the catalogue.
           </span>

@@ -48,9 +48,25 @@ export default function AddReview(_props: { params: Record<string, string> }) {
   return (
     <>
       <ScreenHeader title="Add a Review">Tell other builders how our tools hold up on the job.</ScreenHeader>
-      <form ref={form} onSubmit={onSubmit} noValidate className="card max-w-2xl space-y-5 p-6 sm:p-8" aria-label="Add a review">
-        <Field label="Name" autoComplete="name" hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`} {...bind('name')} />
-        <TextAreaField label="Message" rows={5} placeholder="What did you build, and how did the tool perform?" {...bind('Messege')} />
+      <form
+        ref={form}
+        onSubmit={onSubmit}
+        noValidate
+        className="card max-w-2xl space-y-5 p-6 sm:p-8"
+        aria-label="Add a review"
+      >
+        <Field
+          label="Name"
+          autoComplete="name"
+          hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`}
+          {...bind('name')}
+        />
+        <TextAreaField
+          label="Message"
+          rows={5}
+          placeholder="What did you build, and how did the tool perform?"
+          {...bind('Messege')}
+        />
         <div className="max-w-xs">
           <Field
             label="Rating"

@@ -24,7 +24,11 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
   const me = useStore($user)?.email?.toLowerCase();
   // A page of users at a time (a store may have very many), with the total from the server.
   const [view, setView] = useUrlQuery(SEARCH_FIELDS);
-  const users = usePagedList(api.users.list, { query: { q: view.q || undefined } }, 'Could not load the users. Please try again.');
+  const users = usePagedList(
+    api.users.list,
+    { query: { q: view.q || undefined } },
+    'Could not load the users. Please try again.',
+  );
   const { confirm, dialog } = useConfirm();
   const [busy, setBusy] = useState<Busy>({});
   const mark = (email: string, action?: 'admin' | 'delete') => setBusy((b) => ({ ...b, [email]: action }));
@@ -34,8 +38,8 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       title: messages.confirmTitle,
       text: (
         <>
-          Make <strong className="break-all">{user.name ? `${user.name} (${user.email})` : user.email}</strong> an admin? They will be able to
-          manage users, products and all orders.
+          Make <strong className="break-all">{user.name ? `${user.name} (${user.email})` : user.email}</strong> an
+          admin? They will be able to manage users, products and all orders.
         </>
       ),
       confirmLabel: 'Make admin',
@@ -102,12 +106,24 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       cell: (u) => (
         <span className="inline-flex justify-end gap-2 whitespace-nowrap">
           {u.role !== 'admin' && (
-            <button type="button" className="btn btn-primary btn-sm" disabled={busy[u.email] !== undefined} aria-busy={busy[u.email] === 'admin' || undefined} onClick={() => makeAdmin(u)}>
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              disabled={busy[u.email] !== undefined}
+              aria-busy={busy[u.email] === 'admin' || undefined}
+              onClick={() => makeAdmin(u)}
+            >
               {busy[u.email] === 'admin' ? 'Saving…' : 'Make admin'}
               <span className="sr-only"> {u.email}</span>
             </button>
           )}
-          <button type="button" className="btn btn-danger btn-sm" disabled={busy[u.email] !== undefined} aria-busy={busy[u.email] === 'delete' || undefined} onClick={() => remove(u)}>
+          <button
+            type="button"
+            className="btn btn-danger btn-sm"
+            disabled={busy[u.email] !== undefined}
+            aria-busy={busy[u.email] === 'delete' || undefined}
+            onClick={() => remove(u)}
+          >
             {busy[u.email] === 'delete' ? 'Deleting…' : 'Delete'}
             <span className="sr-only"> {u.email}</span>
           </button>
@@ -136,7 +152,15 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
           <label className="label" htmlFor="users-q">
             Search by email
           </label>
-          <input id="users-q" name="q" type="search" className="input" defaultValue={view.q} maxLength={200} placeholder="e.g. smith@ or example.com" />
+          <input
+            id="users-q"
+            name="q"
+            type="search"
+            className="input"
+            defaultValue={view.q}
+            maxLength={200}
+            placeholder="e.g. smith@ or example.com"
+          />
         </div>
         <button type="submit" className="btn btn-primary">
           Search
@@ -150,7 +174,14 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       <Loaded data={users.rows} error={users.error} onRetry={users.reload} label="Loading users…">
         {(rows) => (
           <>
-            <DataTable caption="All users" columns={columns} rows={rows} rowKey={(u) => u.email} empty={view.q ? `No user's email contains “${view.q}”.` : 'No users have signed up yet.'} busy={users.loading} />
+            <DataTable
+              caption="All users"
+              columns={columns}
+              rows={rows}
+              rowKey={(u) => u.email}
+              empty={view.q ? `No user's email contains “${view.q}”.` : 'No users have signed up yet.'}
+              busy={users.loading}
+            />
             <Pager label="User pages" pager={users.pager} />
           </>
         )}

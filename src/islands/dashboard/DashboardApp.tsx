@@ -64,7 +64,10 @@ function Dashboard() {
         >
           Dashboard menu
         </button>
-        <ul id="dashboard-menu" className={`card mt-2 flex-col gap-1 p-2 md:mt-0 md:flex ${menuOpen ? 'flex' : 'hidden'}`}>
+        <ul
+          id="dashboard-menu"
+          className={`card mt-2 flex-col gap-1 p-2 md:mt-0 md:flex ${menuOpen ? 'flex' : 'hidden'}`}
+        >
           {menu.map((r) => (
             <li key={r.path}>
               <a

@@ -9,7 +9,14 @@ import { Field } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 
-type Values = { code: string; value: string; minSubtotal: string; startsAt: string; expiresAt: string; maxUses: string };
+type Values = {
+  code: string;
+  value: string;
+  minSubtotal: string;
+  startsAt: string;
+  expiresAt: string;
+  maxUses: string;
+};
 type Kind = 'percent' | 'amount';
 
 const EMPTY: Values = { code: '', value: '', minSubtotal: '', startsAt: '', expiresAt: '', maxUses: '' };
@@ -29,7 +36,11 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const { value, ...rest } = values;
-    const parsed = discountInputSchema.safeParse({ ...rest, [kind === 'percent' ? 'percentOff' : 'amountOff']: value, oncePerCustomer });
+    const parsed = discountInputSchema.safeParse({
+      ...rest,
+      [kind === 'percent' ? 'percentOff' : 'amountOff']: value,
+      oncePerCustomer,
+    });
     if (!parsed.success) return setErrors(onFields(fieldErrors(parsed.error)));
     setBusy(true);
     try {
@@ -49,7 +60,15 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
 
   const radio = (value: Kind, label: string) => (
     <label className="inline-flex items-center gap-2 text-sm font-medium text-steel-700">
-      <input type="radio" name="kind" value={value} checked={kind === value} disabled={busy} onChange={() => setKind(value)} className="h-4 w-4 accent-amber-dark" />
+      <input
+        type="radio"
+        name="kind"
+        value={value}
+        checked={kind === value}
+        disabled={busy}
+        onChange={() => setKind(value)}
+        className="h-4 w-4 accent-amber-dark"
+      />
       {label}
     </label>
   );
@@ -60,7 +79,14 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
         New discount code
       </h2>
       <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Field label="Code" autoComplete="off" spellCheck={false} placeholder="e.g. SPRING10" hint="Letters, digits, - and _; case does not matter" {...bind('code')} />
+        <Field
+          label="Code"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="e.g. SPRING10"
+          hint="Letters, digits, - and _; case does not matter"
+          {...bind('code')}
+        />
         <fieldset className="min-w-0">
           <legend className="label">Gives</legend>
           <div className="flex min-h-10 flex-wrap items-center gap-x-5 gap-y-2">
@@ -77,12 +103,38 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
           placeholder={kind === 'percent' ? 'e.g. 10' : 'e.g. 5'}
           {...bind('value')}
         />
-        <Field label="Minimum goods ($, optional)" type="number" inputMode="decimal" min={0} step="0.01" {...bind('minSubtotal')} />
+        <Field
+          label="Minimum goods ($, optional)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          {...bind('minSubtotal')}
+        />
         <Field label="Starts (optional)" type="date" hint="From the start of this day (UTC)" {...bind('startsAt')} />
-        <Field label="Ends (optional)" type="date" hint="Usable through the end of this day (UTC)" {...bind('expiresAt')} />
-        <Field label="Max uses (optional)" type="number" inputMode="numeric" min={1} step={1} hint="Empty: no limit" {...bind('maxUses')} />
+        <Field
+          label="Ends (optional)"
+          type="date"
+          hint="Usable through the end of this day (UTC)"
+          {...bind('expiresAt')}
+        />
+        <Field
+          label="Max uses (optional)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          hint="Empty: no limit"
+          {...bind('maxUses')}
+        />
         <label className="flex items-center gap-2 text-sm font-medium text-steel-700 sm:pt-7">
-          <input type="checkbox" checked={oncePerCustomer} disabled={busy} onChange={(e) => setOncePerCustomer(e.target.checked)} className="h-4 w-4 accent-amber-dark" />
+          <input
+            type="checkbox"
+            checked={oncePerCustomer}
+            disabled={busy}
+            onChange={(e) => setOncePerCustomer(e.target.checked)}
+            className="h-4 w-4 accent-amber-dark"
+          />
           Once per customer
         </label>
       </div>

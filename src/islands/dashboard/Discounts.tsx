@@ -61,7 +61,9 @@ export default function Discounts(_props: { params: Record<string, string> }) {
     setRemoving(d._id);
     try {
       await api.discounts.remove({ params: { id: d._id } });
-      list.update((rows) => (used ? rows.map((r) => (r._id === d._id ? { ...r, disabled: true } : r)) : rows.filter((r) => r._id !== d._id)));
+      list.update((rows) =>
+        used ? rows.map((r) => (r._id === d._id ? { ...r, disabled: true } : r)) : rows.filter((r) => r._id !== d._id),
+      );
       toast.success(used ? messages.discountDisabled(d.code) : messages.discountRemoved(d.code));
     } catch (error) {
       toast.error(errorMessage(error, messages.discountRemoveFailed));
@@ -89,7 +91,13 @@ export default function Discounts(_props: { params: Record<string, string> }) {
         d.disabled ? (
           <span className="text-sm text-steel-600">—</span>
         ) : (
-          <button type="button" className="btn btn-outline btn-sm whitespace-nowrap" disabled={removing !== null} aria-busy={removing === d._id || undefined} onClick={() => remove(d)}>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm whitespace-nowrap"
+            disabled={removing !== null}
+            aria-busy={removing === d._id || undefined}
+            onClick={() => remove(d)}
+          >
             {removing === d._id ? 'Removing…' : 'Remove'}
             <span className="sr-only"> the code {d.code}</span>
           </button>
@@ -104,7 +112,16 @@ export default function Discounts(_props: { params: Record<string, string> }) {
       </ScreenHeader>
       <DiscountForm onCreated={list.reload} />
       <Loaded data={list.data} error={list.error} onRetry={list.reload} label="Loading discount codes…">
-        {(rows) => <DataTable caption="Discount codes" columns={columns} rows={rows} rowKey={(d) => d._id} busy={list.loading} empty={messages.noDiscounts} />}
+        {(rows) => (
+          <DataTable
+            caption="Discount codes"
+            columns={columns}
+            rows={rows}
+            rowKey={(d) => d._id}
+            busy={list.loading}
+            empty={messages.noDiscounts}
+          />
+        )}
       </Loaded>
       {dialog}
     </>

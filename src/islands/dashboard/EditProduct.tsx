@@ -40,7 +40,9 @@ export default function EditProduct({ params }: { params: Record<string, string>
 
   useEffect(() => {
     // The live tool, not a copy the browser kept: an edit starts from what is there now.
-    api.tools.forEdit({ params: { id } }).then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
+    api.tools
+      .forEdit({ params: { id } })
+      .then(setTool, (e: unknown) => setError(errorMessage(e, 'Could not load this product. Please try again.')));
   }, [id, attempt]);
 
   async function save(product: ToolEdit) {
@@ -60,8 +62,9 @@ export default function EditProduct({ params }: { params: Record<string, string>
       <ScreenHeader title="Edit Product">
         {tool ? (
           <>
-            Changes show on <a href={`/tools/${enc(tool._id)}`}>its page</a> within a minute; orders placed before keep their prices. Stock:{' '}
-            <strong>{tool.availableQuantity.toLocaleString('en-US')}</strong> (changed by a restock, not here).
+            Changes show on <a href={`/tools/${enc(tool._id)}`}>its page</a> within a minute; orders placed before keep
+            their prices. Stock: <strong>{tool.availableQuantity.toLocaleString('en-US')}</strong> (changed by a
+            restock, not here).
           </>
         ) : (
           'Everything about a product but its stock.'
@@ -79,10 +82,15 @@ export default function EditProduct({ params }: { params: Record<string, string>
           ← Manage products
         </a>
       </p>
-      {error && <LoadError message={error} onRetry={() => {
+      {error && (
+        <LoadError
+          message={error}
+          onRetry={() => {
             setError(null);
             setAttempt((n) => n + 1);
-          }} />}
+          }}
+        />
+      )}
       {!tool && !error && <PageSpinner label="Loading the product…" />}
       {tool && (
         <ProductForm

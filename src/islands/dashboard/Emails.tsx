@@ -12,7 +12,6 @@ import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
-
 function State({ email }: { email: Email }) {
   if (email.state === 'sent') return <Badge tone="success">Sent</Badge>;
   if (email.state === 'failed') return <Badge tone="danger">Failed</Badge>;
@@ -45,7 +44,11 @@ export default function Emails(_props: { params: Record<string, string> }) {
       cell: (e) => (
         <span className="block @max-2xl:max-w-[65%]">
           {e.subject}
-          {e.attachments.length > 0 && <span className="block text-xs text-steel-600">Attached: {e.attachments.map((a) => `${a.number}.pdf`).join(', ')}</span>}
+          {e.attachments.length > 0 && (
+            <span className="block text-xs text-steel-600">
+              Attached: {e.attachments.map((a) => `${a.number}.pdf`).join(', ')}
+            </span>
+          )}
         </span>
       ),
     },
@@ -68,9 +71,18 @@ export default function Emails(_props: { params: Record<string, string> }) {
     {
       header: 'Action',
       cell: (e) => (
-        <button type="button" className="btn btn-outline btn-sm" disabled={sending === e.id} aria-busy={sending === e.id || undefined} onClick={() => resend(e)}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          disabled={sending === e.id}
+          aria-busy={sending === e.id || undefined}
+          onClick={() => resend(e)}
+        >
           {sending === e.id ? 'Sending…' : 'Resend'}
-          <span className="sr-only"> “{e.subject}” to {e.recipient}</span>
+          <span className="sr-only">
+            {' '}
+            “{e.subject}” to {e.recipient}
+          </span>
         </button>
       ),
     },
@@ -84,7 +96,14 @@ export default function Emails(_props: { params: Record<string, string> }) {
       <Loaded data={emails.rows} error={emails.error} onRetry={emails.reload} label="Loading emails…">
         {(rows) => (
           <>
-            <DataTable caption="Emails" columns={columns} rows={rows} rowKey={(e) => e.id} busy={emails.loading} empty="No emails yet: they are made as orders are placed, paid and shipped." />
+            <DataTable
+              caption="Emails"
+              columns={columns}
+              rows={rows}
+              rowKey={(e) => e.id}
+              busy={emails.loading}
+              empty="No emails yet: they are made as orders are placed, paid and shipped."
+            />
             <Pager label="Email pages" pager={emails.pager} />
           </>
         )}

@@ -45,7 +45,11 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
     setError(null);
     setPreview(null);
     if (!file) return;
-    const problem = !(IMAGE_TYPES as readonly string[]).includes(file.type) ? imageErrors.type : file.size > IMAGE_MAX_BYTES ? imageErrors.size : null;
+    const problem = !(IMAGE_TYPES as readonly string[]).includes(file.type)
+      ? imageErrors.type
+      : file.size > IMAGE_MAX_BYTES
+        ? imageErrors.size
+        : null;
     if (problem) {
       setError(problem);
       if (input.current) input.current.value = '';
@@ -83,10 +87,16 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
       <label className="label" htmlFor="field-image">
         Image
       </label>
-      <div className={`flex flex-col gap-4 rounded-lg border-2 border-dashed p-4 sm:flex-row sm:items-start ${shown ? 'border-danger' : 'border-steel-300'} bg-steel-50`}>
+      <div
+        className={`flex flex-col gap-4 rounded-lg border-2 border-dashed p-4 sm:flex-row sm:items-start ${shown ? 'border-danger' : 'border-steel-300'} bg-steel-50`}
+      >
         <div className="flex aspect-video w-full shrink-0 sm:aspect-[4/3] items-center justify-center overflow-hidden rounded-md border border-steel-200 bg-white sm:w-40">
           {preview || url ? (
-            <img src={preview ?? url!} alt="Preview of the chosen image" className={`h-full w-full object-cover ${uploading ? 'opacity-50' : ''}`} />
+            <img
+              src={preview ?? url!}
+              alt="Preview of the chosen image"
+              className={`h-full w-full object-cover ${uploading ? 'opacity-50' : ''}`}
+            />
           ) : (
             <svg width="40" height="40" viewBox="0 0 24 24" aria-hidden="true" className="fill-steel-300">
               <path d="M4 5h16a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm1 12h14l-4.5-6-3.5 4.5-2.5-3z" />
@@ -108,7 +118,12 @@ export function ImageUpload({ url, onUploaded, onBusy, error: formError, disable
           />
           {uploading ? (
             <div className="flex items-center gap-2 text-sm text-steel-700" role="status">
-              <progress className="h-2 w-40 accent-amber-dark" max={100} value={Math.round(progress * 100)} aria-label="Upload progress" />
+              <progress
+                className="h-2 w-40 accent-amber-dark"
+                max={100}
+                value={Math.round(progress * 100)}
+                aria-label="Upload progress"
+              />
               Uploading… {Math.round(progress * 100)}%
             </div>
           ) : url && !shown ? (

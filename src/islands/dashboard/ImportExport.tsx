@@ -39,7 +39,13 @@ export default function ImportExport(_props: { params: Record<string, string> })
 
   function downloadOrders(event: FormEvent) {
     event.preventDefault();
-    void download('orders', api.exchange.exportOrders({ query: { from: from || undefined, to: to || undefined } }, { fileName: 'orders.csv' }));
+    void download(
+      'orders',
+      api.exchange.exportOrders(
+        { query: { from: from || undefined, to: to || undefined } },
+        { fileName: 'orders.csv' },
+      ),
+    );
   }
 
   return (

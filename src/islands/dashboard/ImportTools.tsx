@@ -4,7 +4,12 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, errorMessage, httpStatus } from '../../client/api';
 import { toast } from '../../client/toast';
 import type { ImportReport, ImportRow } from '../../lib/entities';
-import { CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS, PRICE_BREAKS_FORMAT, REQUIRED_TOOL_CSV_COLUMNS } from '../../lib/exchange';
+import {
+  CSV_IMPORT_MAX_BYTES,
+  CSV_IMPORT_MAX_ROWS,
+  PRICE_BREAKS_FORMAT,
+  REQUIRED_TOOL_CSV_COLUMNS,
+} from '../../lib/exchange';
 import { Badge } from '../ui/Badge';
 import { DataTable, type Column } from '../ui/DataTable';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -43,7 +48,8 @@ const columns: Column<ImportRow>[] = [
 ];
 
 /** The file as the API takes it: a CSV body (sent as a Blob of type text/csv, so the session may renew). */
-const send = (file: File, apply: boolean) => api.exchange.importTools({ query: apply ? { apply: '1' } : {}, body: file });
+const send = (file: File, apply: boolean) =>
+  api.exchange.importTools({ query: apply ? { apply: '1' } : {}, body: file });
 
 export function ImportTools() {
   const ids = useId();

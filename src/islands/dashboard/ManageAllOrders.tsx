@@ -29,7 +29,11 @@ function PaymentStatus({ order }: { order: Order }) {
   if (order.payment === 'cancelled') return <Badge tone="danger">Cancelled</Badge>;
   if (order.refundedCents >= order.totalCents) return <Badge tone="danger">Refunded</Badge>;
   if (order.shippingStatus === 'delivered') return <Badge tone="success">Delivered</Badge>;
-  return order.shippingStatus === 'shipped' ? <Badge tone="success">Shipped</Badge> : <Badge tone="dark">Pending</Badge>;
+  return order.shippingStatus === 'shipped' ? (
+    <Badge tone="success">Shipped</Badge>
+  ) : (
+    <Badge tone="dark">Pending</Badge>
+  );
 }
 
 export default function ManageAllOrders(_props: { params: Record<string, string> }) {
@@ -37,7 +41,11 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
   const filtered = VIEW_FIELDS.some((f) => f !== 'sort' && view[f]);
   // A page at a time: a store may hold millions of orders; the count comes from the server, which
   // checks the address's values too (a bad one is a 400 naming it).
-  const orders = usePagedList(api.orders.list, { query: present(view) as OrderQuery }, 'Could not load the orders. Please try again.');
+  const orders = usePagedList(
+    api.orders.list,
+    { query: present(view) as OrderQuery },
+    'Could not load the orders. Please try again.',
+  );
   // The order whose ship form is open.
   const [shipping, setShipping] = useState<Order | null>(null);
 
@@ -72,15 +80,35 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
               navigate(`/dashboard/orders/${o._id}`);
             }}
           >
-            Order details<span className="sr-only"> of {o.productName} for {o.email}</span>
+            Order details
+            <span className="sr-only">
+              {' '}
+              of {o.productName} for {o.email}
+            </span>
           </a>
         </span>
       ),
     },
-    { header: 'Phone', className: 'whitespace-nowrap tabular-nums', cell: (o) => (o.phone ? <a href={`tel:${o.phone}`} className="text-ink">{o.phone}</a> : <span className="text-steel-600">None</span>) },
+    {
+      header: 'Phone',
+      className: 'whitespace-nowrap tabular-nums',
+      cell: (o) =>
+        o.phone ? (
+          <a href={`tel:${o.phone}`} className="text-ink">
+            {o.phone}
+          </a>
+        ) : (
+          <span className="text-steel-600">None</span>
+        ),
+    },
     { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
-    { header: 'Quantity', className: 'sm:text-right tabular-nums', cell: (o) => (o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity.toLocaleString('en-US')) },
+    {
+      header: 'Quantity',
+      className: 'sm:text-right tabular-nums',
+      cell: (o) =>
+        o.items.length > 1 ? <span className="text-steel-600">By line</span> : o.quantity.toLocaleString('en-US'),
+    },
     {
       header: 'Total',
       className: 'sm:text-right tabular-nums font-semibold',
@@ -89,7 +117,11 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
         hasBreakdown(o) ? (
           <span className="block" title={breakdownText(o)}>
             {formatCents(o.totalCents)}
-            {o.deliveryCents > 0 && <span className="block text-xs font-normal whitespace-nowrap text-steel-600">incl. {formatCents(o.deliveryCents)} delivery</span>}
+            {o.deliveryCents > 0 && (
+              <span className="block text-xs font-normal whitespace-nowrap text-steel-600">
+                incl. {formatCents(o.deliveryCents)} delivery
+              </span>
+            )}
           </span>
         ) : (
           formatCents(o.totalCents)
@@ -98,11 +130,19 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     {
       header: 'Payment',
       cell: (o) => (
-        <span className="inline-flex flex-col items-end gap-1 whitespace-nowrap sm:items-start" title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}>
+        <span
+          className="inline-flex flex-col items-end gap-1 whitespace-nowrap sm:items-start"
+          title={o.payment === 'cancelled' ? (o.cancelReason ?? undefined) : undefined}
+        >
           <PaymentStatus order={o} />
           {o.refundedCents > 0 && o.refundedCents < o.totalCents && <Badge tone="warning">Partly refunded</Badge>}
           {o.payment === 'paid' && o.shippingStatus === 'pending' && (
-            <button type="button" className="btn btn-primary btn-sm" aria-haspopup="dialog" onClick={() => setShipping(o)}>
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              aria-haspopup="dialog"
+              onClick={() => setShipping(o)}
+            >
               Shipped
               <span className="sr-only">
                 {' '}
@@ -135,26 +175,77 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
             <label className="label" htmlFor="orders-q">
               Search
             </label>
-            <input id="orders-q" name="q" type="search" className="input" defaultValue={view.q} maxLength={200} placeholder="Email, name or order id" />
+            <input
+              id="orders-q"
+              name="q"
+              type="search"
+              className="input"
+              defaultValue={view.q}
+              maxLength={200}
+              placeholder="Email, name or order id"
+            />
           </div>
           <button type="submit" className="btn btn-primary">
             Search
           </button>
         </form>
-        <ViewSelect label="Payment" value={view.payment} onChange={(payment) => setView({ payment })} options={[['', 'Any payment'], ['unpaid', 'Unpaid'], ['paid', 'Paid'], ['cancelled', 'Cancelled']]} />
-        <ViewSelect label="Shipping" value={view.shipping} onChange={(shipping) => setView({ shipping })} options={[['', 'Any shipping'], ['pending', 'Pending (paid, not shipped)'], ['shipped', 'Shipped']]} />
-        <ViewSelect label="Sort by" value={view.sort} onChange={(sort) => setView({ sort })} options={[['', 'Newest first'], ['oldest', 'Oldest first'], ['total-desc', 'Total: high to low'], ['total-asc', 'Total: low to high']]} />
+        <ViewSelect
+          label="Payment"
+          value={view.payment}
+          onChange={(payment) => setView({ payment })}
+          options={[
+            ['', 'Any payment'],
+            ['unpaid', 'Unpaid'],
+            ['paid', 'Paid'],
+            ['cancelled', 'Cancelled'],
+          ]}
+        />
+        <ViewSelect
+          label="Shipping"
+          value={view.shipping}
+          onChange={(shipping) => setView({ shipping })}
+          options={[
+            ['', 'Any shipping'],
+            ['pending', 'Pending (paid, not shipped)'],
+            ['shipped', 'Shipped'],
+          ]}
+        />
+        <ViewSelect
+          label="Sort by"
+          value={view.sort}
+          onChange={(sort) => setView({ sort })}
+          options={[
+            ['', 'Newest first'],
+            ['oldest', 'Oldest first'],
+            ['total-desc', 'Total: high to low'],
+            ['total-asc', 'Total: low to high'],
+          ]}
+        />
         <div>
           <label className="label" htmlFor="orders-from">
             Placed from
           </label>
-          <input id="orders-from" type="date" className="input" value={view.from} max={view.to || undefined} onChange={(e) => setView({ from: e.target.value })} />
+          <input
+            id="orders-from"
+            type="date"
+            className="input"
+            value={view.from}
+            max={view.to || undefined}
+            onChange={(e) => setView({ from: e.target.value })}
+          />
         </div>
         <div>
           <label className="label" htmlFor="orders-to">
             Placed until
           </label>
-          <input id="orders-to" type="date" className="input" value={view.to} min={view.from || undefined} onChange={(e) => setView({ to: e.target.value })} />
+          <input
+            id="orders-to"
+            type="date"
+            className="input"
+            value={view.to}
+            min={view.from || undefined}
+            onChange={(e) => setView({ to: e.target.value })}
+          />
         </div>
         <div className="flex items-end">
           <button
@@ -187,7 +278,17 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
   );
 }
 
-function ViewSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+function ViewSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: [string, string][];
+}) {
   const id = `orders-${label.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <div>

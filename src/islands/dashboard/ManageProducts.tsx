@@ -33,7 +33,11 @@ export default function ManageProducts(_props: { params: Record<string, string> 
   const lowFirst = view.sort === 'low-stock';
   // A page of the catalogue at a time, with the total from the server.
   // An admin's page of the catalogue: its tools carry their low-stock levels (AdminTool).
-  const tools = usePagedList(api.tools.list, { query: lowFirst ? { sort: 'low-stock' } : {} }, 'Could not load the products. Please try again.');
+  const tools = usePagedList(
+    api.tools.list,
+    { query: lowFirst ? { sort: 'low-stock' } : {} },
+    'Could not load the products. Please try again.',
+  );
   const { confirm, dialog } = useConfirm();
   const [deleting, setDeleting] = useState<string | null>(null);
 
@@ -69,9 +73,19 @@ export default function ManageProducts(_props: { params: Record<string, string> 
       rowHeader: true,
       cell: (t) => (
         <span className="flex items-center gap-3 max-sm:flex-row-reverse">
-          <img src={thumbnailUrl(t.img)} alt="" width="40" height="30" loading="lazy" className="h-10 w-12 shrink-0 rounded border border-steel-200 bg-steel-100 object-cover" />
+          <img
+            src={thumbnailUrl(t.img)}
+            alt=""
+            width="40"
+            height="30"
+            loading="lazy"
+            className="h-10 w-12 shrink-0 rounded border border-steel-200 bg-steel-100 object-cover"
+          />
           <span className="flex flex-col items-start gap-1 max-sm:items-end">
-            <a href={`/tools/${enc(t._id)}`} className="text-ink underline decoration-steel-300 hover:text-amber-dark hover:decoration-amber-dark">
+            <a
+              href={`/tools/${enc(t._id)}`}
+              className="text-ink underline decoration-steel-300 hover:text-amber-dark hover:decoration-amber-dark"
+            >
               {t.name}
             </a>
             {t.lowStock && (
@@ -93,26 +107,45 @@ export default function ManageProducts(_props: { params: Record<string, string> 
           {formatCents(toCents(t.price))}
           {t.priceBreaks.length > 0 && (
             <span className="block text-xs whitespace-nowrap text-steel-600">
-              to {formatCents(toCents(t.priceBreaks[t.priceBreaks.length - 1].price))}, {t.priceBreaks.length} {t.priceBreaks.length === 1 ? 'break' : 'breaks'}
+              to {formatCents(toCents(t.priceBreaks[t.priceBreaks.length - 1].price))}, {t.priceBreaks.length}{' '}
+              {t.priceBreaks.length === 1 ? 'break' : 'breaks'}
             </span>
           )}
         </span>
       ),
     },
-    { header: 'Available quantity', className: 'sm:text-right tabular-nums', cell: (t) => t.availableQuantity.toLocaleString('en-US') },
+    {
+      header: 'Available quantity',
+      className: 'sm:text-right tabular-nums',
+      cell: (t) => t.availableQuantity.toLocaleString('en-US'),
+    },
     {
       header: 'Action',
       className: 'sm:text-right',
       cell: (t) => (
         <span className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1 sm:justify-end">
-          <button type="button" className="btn btn-danger btn-sm" disabled={deleting !== null} aria-busy={deleting === t._id || undefined} onClick={() => remove(t)}>
+          <button
+            type="button"
+            className="btn btn-danger btn-sm"
+            disabled={deleting !== null}
+            aria-busy={deleting === t._id || undefined}
+            onClick={() => remove(t)}
+          >
             {deleting === t._id ? 'Deleting…' : 'Cancel'}
             <span className="sr-only"> {t.name}</span>
           </button>
-          <a href={`/dashboard/editproduct/${enc(t._id)}`} className="text-sm font-semibold whitespace-nowrap text-amber-dark" onClick={go(`/dashboard/editproduct/${enc(t._id)}`)}>
+          <a
+            href={`/dashboard/editproduct/${enc(t._id)}`}
+            className="text-sm font-semibold whitespace-nowrap text-amber-dark"
+            onClick={go(`/dashboard/editproduct/${enc(t._id)}`)}
+          >
             Edit<span className="sr-only"> {t.name}</span>
           </a>
-          <a href={`/dashboard/stock/${enc(t._id)}`} className="text-sm font-semibold whitespace-nowrap text-amber-dark" onClick={go(`/dashboard/stock/${enc(t._id)}`)}>
+          <a
+            href={`/dashboard/stock/${enc(t._id)}`}
+            className="text-sm font-semibold whitespace-nowrap text-amber-dark"
+            onClick={go(`/dashboard/stock/${enc(t._id)}`)}
+          >
             Stock history<span className="sr-only"> of {t.name}</span>
           </a>
         </span>
@@ -130,13 +163,23 @@ export default function ManageProducts(_props: { params: Record<string, string> 
           <label className="label" htmlFor="products-sort">
             Sort by
           </label>
-          <select id="products-sort" className="input" value={lowFirst ? 'low-stock' : ''} onChange={(e) => setView({ sort: e.target.value })}>
+          <select
+            id="products-sort"
+            className="input"
+            value={lowFirst ? 'low-stock' : ''}
+            onChange={(e) => setView({ sort: e.target.value })}
+          >
             <option value="">Newest</option>
             <option value="low-stock">Low stock first</option>
           </select>
         </div>
       </div>
-      <Loaded data={tools.rows as AdminTool[] | undefined} error={tools.error} onRetry={tools.reload} label="Loading products…">
+      <Loaded
+        data={tools.rows as AdminTool[] | undefined}
+        error={tools.error}
+        onRetry={tools.reload}
+        label="Loading products…"
+      >
         {(rows) => (
           <>
             <DataTable

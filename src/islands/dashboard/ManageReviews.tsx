@@ -17,7 +17,11 @@ const PAGE_SIZE = 20;
 
 export default function ManageReviews(_props: { params: Record<string, string> }) {
   const [page, setPage] = useState(0);
-  const reviews = useResource(api.reviews.moderation, { query: { limit: PAGE_SIZE, pageNumber: page } }, 'Could not load the reviews. Please try again.');
+  const reviews = useResource(
+    api.reviews.moderation,
+    { query: { limit: PAGE_SIZE, pageNumber: page } },
+    'Could not load the reviews. Please try again.',
+  );
   const [changing, setChanging] = useState<string | null>(null);
   const pages = pageCount(reviews.data?.count ?? 0, PAGE_SIZE);
 

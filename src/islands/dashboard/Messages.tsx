@@ -38,20 +38,23 @@ export default function Messages(_props: { params: Record<string, string> }) {
     {
       header: 'Email',
       cell: (m) => (
-        <a className="text-ink underline decoration-steel-300 [overflow-wrap:anywhere] hover:text-amber-dark hover:decoration-amber-dark" href={`mailto:${m.email}`}>
+        <a
+          className="text-ink underline decoration-steel-300 [overflow-wrap:anywhere] hover:text-amber-dark hover:decoration-amber-dark"
+          href={`mailto:${m.email}`}
+        >
           <EmailText email={m.email} />
         </a>
       ),
     },
     {
       header: 'Message',
-      cell: (m) => <span className="block max-w-prose whitespace-pre-wrap text-left [overflow-wrap:anywhere]">{m.message}</span>,
+      cell: (m) => (
+        <span className="block max-w-prose whitespace-pre-wrap text-left [overflow-wrap:anywhere]">{m.message}</span>
+      ),
     },
     {
       header: 'Received',
-      cell: (m) => (
-<When at={m.receivedAt} withTime className="whitespace-nowrap" />
-      ),
+      cell: (m) => <When at={m.receivedAt} withTime className="whitespace-nowrap" />,
     },
     { header: 'Status', cell: (m) => (m.read ? <Badge>Read</Badge> : <Badge tone="warning">Unread</Badge>) },
     {
@@ -86,7 +89,14 @@ export default function Messages(_props: { params: Record<string, string> }) {
       <Loaded data={inbox.rows} error={inbox.error} onRetry={inbox.reload} label="Loading messages…">
         {(rows) => (
           <>
-            <DataTable caption="Messages" columns={columns} rows={rows} rowKey={(m) => m._id} empty={messages.noMessages} busy={inbox.loading} />
+            <DataTable
+              caption="Messages"
+              columns={columns}
+              rows={rows}
+              rowKey={(m) => m._id}
+              empty={messages.noMessages}
+              busy={inbox.loading}
+            />
             <Pager label="Message pages" pager={inbox.pager} />
           </>
         )}

@@ -22,7 +22,11 @@ import { When } from '../ui/When';
 export default function MyOrders() {
   const email = useStore($user)?.email ?? '';
   // A page at a time (a buyer may have thousands), with the total from the server.
-  const orders = usePagedList(api.orders.ofUser, email ? { params: { email: email.toLowerCase() } } : null, 'Could not load your orders.');
+  const orders = usePagedList(
+    api.orders.ofUser,
+    email ? { params: { email: email.toLowerCase() } } : null,
+    'Could not load your orders.',
+  );
   const [deleting, setDeleting] = useState<string | null>(null);
   const { confirm, dialog } = useConfirm();
 
@@ -51,7 +55,11 @@ export default function MyOrders() {
   }
 
   const columns: Column<Order>[] = [
-    { header: '#', cell: (o) => orders.pager.page * orders.pager.size + (orders.rows?.indexOf(o) ?? 0) + 1, className: 'tabular-nums' },
+    {
+      header: '#',
+      cell: (o) => orders.pager.page * orders.pager.size + (orders.rows?.indexOf(o) ?? 0) + 1,
+      className: 'tabular-nums',
+    },
     { header: 'Product name', rowHeader: true, cell: (o) => <OrderProduct order={o} withPrices /> },
     // A cart's lines each have their own quantity (in the product cell): their sum would add different tools.
     // The unit price is the one placed (a price break shows).
@@ -63,7 +71,11 @@ export default function MyOrders() {
         ) : (
           <span className="block">
             {o.quantity}
-            {o.items[0] && <span className="block text-xs whitespace-nowrap text-steel-600">at {formatCents(toCents(o.items[0].price))} each</span>}
+            {o.items[0] && (
+              <span className="block text-xs whitespace-nowrap text-steel-600">
+                at {formatCents(toCents(o.items[0].price))} each
+              </span>
+            )}
           </span>
         ),
       className: 'tabular-nums',
@@ -114,7 +126,12 @@ export default function MyOrders() {
               >
                 Make payment
               </a>
-              <button type="button" className="btn btn-danger btn-sm" disabled={deleting === order._id} onClick={() => remove(order)}>
+              <button
+                type="button"
+                className="btn btn-danger btn-sm"
+                disabled={deleting === order._id}
+                onClick={() => remove(order)}
+              >
                 {deleting === order._id ? 'Deleting…' : 'Delete'}
               </button>
             </span>
@@ -196,7 +213,9 @@ function PaymentStatus({ order }: { order: Order }) {
       {order.shippingStatus === 'shipped' && <span className="badge bg-ink text-white">Shipped</span>}
       {order.shippingStatus === 'delivered' && <span className="badge bg-ink text-white">Delivered</span>}
       {order.refundedCents > 0 && (
-        <span className="badge bg-steel-200 text-steel-700">{order.refundedCents >= order.totalCents ? 'Refunded' : 'Partly refunded'}</span>
+        <span className="badge bg-steel-200 text-steel-700">
+          {order.refundedCents >= order.totalCents ? 'Refunded' : 'Partly refunded'}
+        </span>
       )}
     </span>
   );

@@ -32,7 +32,10 @@ export default function MyQuotes() {
   const { confirm, dialog } = useConfirm();
 
   async function decline(quote: Quote) {
-    const ok = await confirm({ text: `Decline quote ${ref(quote._id)}? The shop's offer will be closed.`, confirmLabel: 'Yes, decline it' });
+    const ok = await confirm({
+      text: `Decline quote ${ref(quote._id)}? The shop's offer will be closed.`,
+      confirmLabel: 'Yes, decline it',
+    });
     if (!ok) return;
     setDeclining(quote._id);
     try {
@@ -57,12 +60,22 @@ export default function MyQuotes() {
       cell: (q) => (
         <span className="flex flex-wrap justify-end gap-2 sm:justify-start">
           {q.state === 'answered' && (
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setAccepting(q)} disabled={declining === q._id}>
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              onClick={() => setAccepting(q)}
+              disabled={declining === q._id}
+            >
               Accept<span className="sr-only"> quote {ref(q._id)}</span>
             </button>
           )}
           {(q.state === 'requested' || q.state === 'answered' || q.state === 'expired') && (
-            <button type="button" className="btn btn-outline btn-sm" onClick={() => decline(q)} disabled={declining === q._id}>
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              onClick={() => decline(q)}
+              disabled={declining === q._id}
+            >
               {declining === q._id ? 'Declining…' : 'Decline'}
               <span className="sr-only"> quote {ref(q._id)}</span>
             </button>
@@ -92,7 +105,14 @@ export default function MyQuotes() {
       <Loaded data={quotes.rows} error={quotes.error} onRetry={quotes.reload} label="Loading your quotes…">
         {(rows) => (
           <>
-            <DataTable caption="My quotes" columns={columns} rows={rows} rowKey={(q) => q._id} busy={quotes.loading} empty={messages.noQuotes} />
+            <DataTable
+              caption="My quotes"
+              columns={columns}
+              rows={rows}
+              rowKey={(q) => q._id}
+              busy={quotes.loading}
+              empty={messages.noQuotes}
+            />
             <Pager label="Quote pages" pager={quotes.pager} />
           </>
         )}
@@ -121,7 +141,8 @@ function AcceptDialog({ quote, user, onClose }: { quote: Quote; user: SessionUse
       navigate(`/dashboard/payment/${insertedId}`);
     } catch (e) {
       const fields = serverFieldErrors(e);
-      if (fields?.address || fields?.phone) form.setErrors({ address: fields.address ?? '', phone: fields.phone ?? '' });
+      if (fields?.address || fields?.phone)
+        form.setErrors({ address: fields.address ?? '', phone: fields.phone ?? '' });
       setFailure(errorMessage(e, 'The quote could not be accepted. Please try again.'));
       form.setBusy(false);
     }

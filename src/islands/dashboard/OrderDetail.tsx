@@ -40,7 +40,11 @@ function StatusBadge({ order }: { order: Order }) {
 
 export default function OrderDetail({ params }: { params: Record<string, string> }) {
   const isAdmin = useStore($isAdmin) === true;
-  const order = useResource(api.orders.get, { params: { id: params.id ?? '' } }, 'Could not load this order. Please try again.');
+  const order = useResource(
+    api.orders.get,
+    { params: { id: params.id ?? '' } },
+    'Could not load this order. Please try again.',
+  );
   const [shipping, setShipping] = useState(false);
   const [refunding, setRefunding] = useState(false);
   const [busy, setBusy] = useState<'deliver' | 'invoice' | null>(null);
@@ -122,7 +126,13 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                     </a>
                   )}
                   {invoice && (
-                    <button type="button" className="btn btn-outline" disabled={busy === 'invoice'} aria-busy={busy === 'invoice' || undefined} onClick={() => downloadInvoice(o, invoice.number)}>
+                    <button
+                      type="button"
+                      className="btn btn-outline"
+                      disabled={busy === 'invoice'}
+                      aria-busy={busy === 'invoice' || undefined}
+                      onClick={() => downloadInvoice(o, invoice.number)}
+                    >
                       {busy === 'invoice' ? 'Downloading…' : `Download invoice ${invoice.number}`}
                     </button>
                   )}
@@ -138,9 +148,15 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 {o.phone && <p className="text-sm text-steel-700">{o.phone}</p>}
                 {o.shipment && (o.shipment.carrier || o.shipment.trackingNumber) && (
                   <p className="mt-3 text-sm">
-                    {o.shipment.carrier}, tracking number <strong className="inline-block whitespace-nowrap">{o.shipment.trackingNumber}</strong>
+                    {o.shipment.carrier}, tracking number{' '}
+                    <strong className="inline-block whitespace-nowrap">{o.shipment.trackingNumber}</strong>
                     {o.shipment.trackingUrl && (
-                      <a href={o.shipment.trackingUrl} className="mt-1 block font-semibold text-amber-dark" target="_blank" rel="noopener noreferrer">
+                      <a
+                        href={o.shipment.trackingUrl}
+                        className="mt-1 block font-semibold text-amber-dark"
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
                         Track your parcel<span className="sr-only"> (opens the carrier's site)</span>
                       </a>
                     )}
@@ -149,17 +165,33 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 {isAdmin && o.payment === 'paid' && (
                   <div className="mt-4 flex flex-wrap gap-2">
                     {o.shippingStatus === 'pending' && (
-                      <button type="button" className="btn btn-primary" aria-haspopup="dialog" onClick={() => setShipping(true)}>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        aria-haspopup="dialog"
+                        onClick={() => setShipping(true)}
+                      >
                         Ship this order
                       </button>
                     )}
                     {o.refundedCents < o.totalCents && (
-                      <button type="button" className="btn btn-outline" aria-haspopup="dialog" onClick={() => setRefunding(true)}>
+                      <button
+                        type="button"
+                        className="btn btn-outline"
+                        aria-haspopup="dialog"
+                        onClick={() => setRefunding(true)}
+                      >
                         Refund
                       </button>
                     )}
                     {o.shippingStatus === 'shipped' && (
-                      <button type="button" className="btn btn-primary" disabled={busy === 'deliver'} aria-busy={busy === 'deliver' || undefined} onClick={() => deliver(o)}>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        disabled={busy === 'deliver'}
+                        aria-busy={busy === 'deliver' || undefined}
+                        onClick={() => deliver(o)}
+                      >
                         {busy === 'deliver' ? 'Saving…' : 'Mark delivered'}
                       </button>
                     )}

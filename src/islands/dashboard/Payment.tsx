@@ -85,7 +85,9 @@ export default function Payment({ params }: { params: Record<string, string> }) 
           </p>
         )}
         {/* Delivery, VAT or a discount: what the payment charges, under the spec's line. */}
-        {hasBreakdown(order) && <TotalsBreakdown totals={order} className="mt-3 max-w-sm border-t border-steel-100 pt-3" />}
+        {hasBreakdown(order) && (
+          <TotalsBreakdown totals={order} className="mt-3 max-w-sm border-t border-steel-100 pt-3" />
+        )}
       </div>
       {paid ? (
         <div className="card border-success p-6" role="status">

@@ -17,8 +17,11 @@ interface Props {
 
 export function PriceBreakRows({ rows, max, errors, disabled, onChange }: Props) {
   const id = useId();
-  const set = (i: number, change: Partial<BreakRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
-  const listError = errors.priceBreaks && !rows.some((_, i) => errors[`priceBreaks.${i}.minQuantity`] || errors[`priceBreaks.${i}.price`]);
+  const set = (i: number, change: Partial<BreakRow>) =>
+    onChange(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  const listError =
+    errors.priceBreaks &&
+    !rows.some((_, i) => errors[`priceBreaks.${i}.minQuantity`] || errors[`priceBreaks.${i}.price`]);
   return (
     <div role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-about`}>
       <p id={`${id}-title`} className="label">
@@ -34,7 +37,11 @@ export function PriceBreakRows({ rows, max, errors, disabled, onChange }: Props)
             const quantityError = errors[`priceBreaks.${i}.minQuantity`];
             const priceError = errors[`priceBreaks.${i}.price`];
             return (
-              <li key={i} className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1fr_1fr_auto]" data-testid="price-break">
+              <li
+                key={i}
+                className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
+                data-testid="price-break"
+              >
                 <BreakInput
                   id={`${id}-${i}-q`}
                   label="From quantity"

@@ -2,7 +2,14 @@
 // restock call), the trade's (pack size, quote threshold, low-stock level) and up to five price breaks,
 // checked with the one schema; each message under its field, a break's under its row.
 import { useRef, useState, type FormEvent } from 'react';
-import { fieldErrors, MAX_PRICE_BREAKS, toolEditSchema, toolInputSchema, type ToolEdit, type ToolInput } from '../../lib/schemas';
+import {
+  fieldErrors,
+  MAX_PRICE_BREAKS,
+  toolEditSchema,
+  toolInputSchema,
+  type ToolEdit,
+  type ToolInput,
+} from '../../lib/schemas';
 import { Field, TextAreaField } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
@@ -26,7 +33,11 @@ export interface ProductDraft {
   img: string | null;
 }
 
-const NUMBER_LABELS = { price: 'Price', minimumOrderQuantity: 'Minimum order quantity', availableQuantity: 'Available quantity' } as const;
+const NUMBER_LABELS = {
+  price: 'Price',
+  minimumOrderQuantity: 'Minimum order quantity',
+  availableQuantity: 'Available quantity',
+} as const;
 
 interface Props {
   /** What the form starts with (and returns to after an add). */
@@ -82,18 +93,75 @@ export function ProductForm({ initial, edit = false, label, submitLabel, busyLab
   return (
     <form ref={form} onSubmit={onSubmit} noValidate aria-label={label} className="card max-w-3xl space-y-5 p-6 sm:p-8">
       <Field label="Name" autoComplete="off" placeholder="e.g. 20 oz Framing Hammer" {...bind('name')} />
-      <TextAreaField label="Description" rows={4} placeholder="Materials, weight, what it is built for" {...bind('description')} />
+      <TextAreaField
+        label="Description"
+        rows={4}
+        placeholder="Materials, weight, what it is built for"
+        {...bind('description')}
+      />
       <div className={`grid gap-4 ${edit ? 'sm:grid-cols-2' : 'sm:grid-cols-3'}`}>
-        <Field label="Price (USD per unit)" type="number" inputMode="decimal" min="0.01" step="0.01" placeholder="24.99" {...bind('price')} />
-        <Field label="Minimum order quantity" type="number" inputMode="numeric" min="1" step="1" placeholder="50" {...bind('minimumOrderQuantity')} />
-        {!edit && <Field label="Available quantity" type="number" inputMode="numeric" min="0" step="1" placeholder="1200" {...bind('availableQuantity')} />}
+        <Field
+          label="Price (USD per unit)"
+          type="number"
+          inputMode="decimal"
+          min="0.01"
+          step="0.01"
+          placeholder="24.99"
+          {...bind('price')}
+        />
+        <Field
+          label="Minimum order quantity"
+          type="number"
+          inputMode="numeric"
+          min="1"
+          step="1"
+          placeholder="50"
+          {...bind('minimumOrderQuantity')}
+        />
+        {!edit && (
+          <Field
+            label="Available quantity"
+            type="number"
+            inputMode="numeric"
+            min="0"
+            step="1"
+            placeholder="1200"
+            {...bind('availableQuantity')}
+          />
+        )}
       </div>
       <fieldset className="space-y-4 rounded-lg border border-steel-200 p-4">
         <legend className="px-1 text-sm font-bold">Trade</legend>
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="Pack size" type="number" inputMode="numeric" min="1" step="1" hint="Orders are whole packs" {...bind('packSize')} />
-          <Field label="Quote above (units)" type="number" inputMode="numeric" min="1" step="1" placeholder="Optional" hint="Larger orders ask for a quote" {...bind('quoteAbove')} />
-          <Field label="Low-stock level" type="number" inputMode="numeric" min="0" step="1" placeholder="Shop default" hint="Flagged in Manage products below it" {...bind('lowStockUnits')} />
+          <Field
+            label="Pack size"
+            type="number"
+            inputMode="numeric"
+            min="1"
+            step="1"
+            hint="Orders are whole packs"
+            {...bind('packSize')}
+          />
+          <Field
+            label="Quote above (units)"
+            type="number"
+            inputMode="numeric"
+            min="1"
+            step="1"
+            placeholder="Optional"
+            hint="Larger orders ask for a quote"
+            {...bind('quoteAbove')}
+          />
+          <Field
+            label="Low-stock level"
+            type="number"
+            inputMode="numeric"
+            min="0"
+            step="1"
+            placeholder="Shop default"
+            hint="Flagged in Manage products below it"
+            {...bind('lowStockUnits')}
+          />
         </div>
         <PriceBreakRows
           rows={breaks}
@@ -102,7 +170,9 @@ export function ProductForm({ initial, edit = false, label, submitLabel, busyLab
           disabled={busy}
           onChange={(rows) => {
             setBreaks(rows);
-            setErrors((old) => Object.fromEntries(Object.entries(old).filter(([key]) => !key.startsWith('priceBreaks'))));
+            setErrors((old) =>
+              Object.fromEntries(Object.entries(old).filter(([key]) => !key.startsWith('priceBreaks'))),
+            );
           }}
         />
       </fieldset>

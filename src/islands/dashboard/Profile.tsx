@@ -16,7 +16,11 @@ import { ProfileForm } from './ProfileForm';
 export default function Profile(_props: { params: Record<string, string> }) {
   const user = useStore($user);
   const email = user?.email?.toLowerCase() ?? null;
-  const profile = useResource(api.users.profile, email ? { params: { email } } : null, 'Could not load your profile. Please try again.');
+  const profile = useResource(
+    api.users.profile,
+    email ? { params: { email } } : null,
+    'Could not load your profile. Please try again.',
+  );
   const [editing, setEditing] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -43,7 +47,9 @@ export default function Profile(_props: { params: Record<string, string> }) {
             <p className="mt-1 break-all text-steel-200">{p.email}</p>
             <p className="mt-1 text-sm text-steel-300">
               Member since <time dateTime={p.signUpDate}>{formatDate(new Date(p.signUpDate))}</time>
-              {p.role === 'admin' && <span className="ml-2 rounded bg-amber px-1.5 py-0.5 text-xs font-bold text-ink">Admin</span>}
+              {p.role === 'admin' && (
+                <span className="ml-2 rounded bg-amber px-1.5 py-0.5 text-xs font-bold text-ink">Admin</span>
+              )}
             </p>
           </div>
           <button
@@ -96,7 +102,11 @@ function Avatar({ photoURL, name }: { photoURL: string | null; name: string }) {
     );
   }
   return (
-    <span aria-hidden="true" data-testid="avatar-letter" className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-amber text-3xl font-black text-ink ring-4 ring-white/20 sm:h-20 sm:w-20 sm:text-4xl">
+    <span
+      aria-hidden="true"
+      data-testid="avatar-letter"
+      className="flex h-16 w-16 shrink-0 items-center justify-center rounded-full bg-amber text-3xl font-black text-ink ring-4 ring-white/20 sm:h-20 sm:w-20 sm:text-4xl"
+    >
       {name.trim().charAt(0).toUpperCase() || '?'}
     </span>
   );
@@ -111,7 +121,12 @@ function ProfileDetails({ profile }: { profile: UserProfile }) {
     [
       'Social link',
       social ? (
-        <a href={social} target="_blank" rel="noopener noreferrer nofollow" className="break-all font-medium text-amber-dark underline">
+        <a
+          href={social}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="break-all font-medium text-amber-dark underline"
+        >
           {social}
         </a>
       ) : (

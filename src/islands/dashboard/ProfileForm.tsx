@@ -32,7 +32,6 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector<HTMLInputElement>('input')?.focus(), []);
 
-
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const parsed = profileUpdateSchema.safeParse(values);
@@ -59,8 +58,20 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         <Field label="Name" autoComplete="name" {...bind('name')} />
         <Field label="Education" placeholder="e.g. Diploma in Civil Engineering" {...bind('education')} />
-        <Field label="Phone number" type="number" autoComplete="tel" placeholder="8801712345678" {...bind('phoneNumber')} />
-        <Field label="Social link" type="url" autoComplete="url" placeholder="https://www.linkedin.com/in/you" {...bind('social')} />
+        <Field
+          label="Phone number"
+          type="number"
+          autoComplete="tel"
+          placeholder="8801712345678"
+          {...bind('phoneNumber')}
+        />
+        <Field
+          label="Social link"
+          type="url"
+          autoComplete="url"
+          placeholder="https://www.linkedin.com/in/you"
+          {...bind('social')}
+        />
         <div className="sm:col-span-2">
           <TextAreaField label="Address" autoComplete="street-address" rows={3} {...bind('address')} />
         </div>

@@ -33,7 +33,9 @@ const STATE_LABELS: Record<(typeof QUOTE_STATES)[number], string> = {
 /** How long an offer stands unless the admin says otherwise. */
 const DEFAULT_OFFER_DAYS = 14;
 const ref = (id: string) => id.slice(-8).toUpperCase();
-const answerable = (q: Quote) => (q.state === 'requested' || q.state === 'answered' || q.state === 'expired') && q.lines.every((l) => l.toolId !== null);
+const answerable = (q: Quote) =>
+  (q.state === 'requested' || q.state === 'answered' || q.state === 'expired') &&
+  q.lines.every((l) => l.toolId !== null);
 
 export default function Quotes() {
   const [view, setView] = useUrlQuery(VIEW_FIELDS);
@@ -63,7 +65,11 @@ export default function Quotes() {
       header: 'Action',
       cell: (q) =>
         answerable(q) ? (
-          <button type="button" className={`btn btn-sm ${q.state === 'requested' ? 'btn-primary' : 'btn-outline'}`} onClick={() => setAnswering(q)}>
+          <button
+            type="button"
+            className={`btn btn-sm ${q.state === 'requested' ? 'btn-primary' : 'btn-outline'}`}
+            onClick={() => setAnswering(q)}
+          >
             {q.state === 'requested' ? 'Answer' : 'Answer again'}
             <span className="sr-only"> quote {ref(q._id)}</span>
           </button>
@@ -83,7 +89,12 @@ export default function Quotes() {
           <label className="label" htmlFor="quotes-state">
             State
           </label>
-          <select id="quotes-state" className="input" value={state} onChange={(e) => setView({ state: e.target.value })}>
+          <select
+            id="quotes-state"
+            className="input"
+            value={state}
+            onChange={(e) => setView({ state: e.target.value })}
+          >
             <option value="">Any state</option>
             {QUOTE_STATES.map((s) => (
               <option key={s} value={s}>
@@ -123,7 +134,15 @@ export default function Quotes() {
   );
 }
 
-function AnswerDialog({ quote, onClose, onAnswered }: { quote: Quote; onClose(): void; onAnswered(quote: Quote): void }) {
+function AnswerDialog({
+  quote,
+  onClose,
+  onAnswered,
+}: {
+  quote: Quote;
+  onClose(): void;
+  onAnswered(quote: Quote): void;
+}) {
   const [prices, setPrices] = useState(() => quote.lines.map((l) => String(l.price ?? l.listPrice)));
   const [expiresAt, setExpiresAt] = useState(() => isoDate(new Date(Date.now() + DEFAULT_OFFER_DAYS * 86_400_000)));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -135,11 +154,20 @@ function AnswerDialog({ quote, onClose, onAnswered }: { quote: Quote; onClose():
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = quoteAnswerSchema.safeParse({ lines: quote.lines.map((l, i) => ({ toolId: l.toolId, price: prices[i] })), expiresAt });
+    const parsed = quoteAnswerSchema.safeParse({
+      lines: quote.lines.map((l, i) => ({ toolId: l.toolId, price: prices[i] })),
+      expiresAt,
+    });
     if (!parsed.success) {
       // A price's message goes under its own line's input (fieldErrors keys by the first path part only).
-      const perLine = Object.fromEntries(parsed.error.issues.filter((i) => i.path.length === 3).map((i) => [i.path.join('.'), i.message]));
-      return setErrors({ ...fieldErrors(parsed.error), ...perLine, ...(Object.keys(perLine).length ? { lines: '' } : {}) });
+      const perLine = Object.fromEntries(
+        parsed.error.issues.filter((i) => i.path.length === 3).map((i) => [i.path.join('.'), i.message]),
+      );
+      return setErrors({
+        ...fieldErrors(parsed.error),
+        ...perLine,
+        ...(Object.keys(perLine).length ? { lines: '' } : {}),
+      });
     }
     if (parsed.data.expiresAt <= new Date()) return setErrors({ expiresAt: messages.quoteExpiryPast });
     setBusy(true);

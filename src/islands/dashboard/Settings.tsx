@@ -46,7 +46,11 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
   const [pricesIncludeVat, setPricesIncludeVat] = useState(saved.pricesIncludeVat);
   const parsed = settingsSchema.safeParse({ ...values, pricesIncludeVat });
   // While a field does not parse, the example keeps the last saved settings rather than vanish.
-  const example = exampleLine(parsed.success ? totalsSettings(parsed.data) : totalsSettings({ ...saved, freeDeliveryOver: saved.freeDeliveryOver ?? undefined }));
+  const example = exampleLine(
+    parsed.success
+      ? totalsSettings(parsed.data)
+      : totalsSettings({ ...saved, freeDeliveryOver: saved.freeDeliveryOver ?? undefined }),
+  );
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -71,9 +75,34 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
       </h2>
       <p className="mt-1 text-sm text-steel-600">{messages.settingsApplyLater}</p>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
-        <Field label="Delivery per order ($)" type="number" inputMode="decimal" min={0} step="0.01" hint="0 for free delivery" {...bind('deliveryFlat')} />
-        <Field label="Free delivery from ($, optional)" type="number" inputMode="decimal" min={0} step="0.01" hint="Goods after the discount; empty: never free" {...bind('freeDeliveryOver')} />
-        <Field label="VAT rate (%)" type="number" inputMode="decimal" min={0} max={100} step="0.01" hint="e.g. 15; 0 for none" {...bind('vatRate')} />
+        <Field
+          label="Delivery per order ($)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          hint="0 for free delivery"
+          {...bind('deliveryFlat')}
+        />
+        <Field
+          label="Free delivery from ($, optional)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          hint="Goods after the discount; empty: never free"
+          {...bind('freeDeliveryOver')}
+        />
+        <Field
+          label="VAT rate (%)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          max={100}
+          step="0.01"
+          hint="e.g. 15; 0 for none"
+          {...bind('vatRate')}
+        />
         <div className="flex items-start gap-2 sm:pt-7">
           <input
             id="field-pricesIncludeVat"
@@ -94,7 +123,11 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
           </div>
         </div>
       </div>
-      <p className="mt-5 rounded-md bg-steel-50 p-3 text-sm font-medium text-ink ring-1 ring-steel-200 ring-inset" aria-live="polite" data-testid="settings-example">
+      <p
+        className="mt-5 rounded-md bg-steel-50 p-3 text-sm font-medium text-ink ring-1 ring-steel-200 ring-inset"
+        aria-live="polite"
+        data-testid="settings-example"
+      >
         {example}
       </p>
       <div className="mt-6">

@@ -50,17 +50,29 @@ function Change({ delta }: { delta: number }) {
 export default function StockHistory({ params }: { params: Record<string, string> }) {
   const id = params.id ?? '';
   const tool = useResource(api.tools.get, { params: { id } }, 'Could not load this product.');
-  const ledger = usePagedList(api.tools.ledger, { params: { id } }, 'Could not load the stock history. Please try again.');
+  const ledger = usePagedList(
+    api.tools.ledger,
+    { params: { id } },
+    'Could not load the stock history. Please try again.',
+  );
 
   const columns: Column<StockMovement>[] = [
     { header: 'When', rowHeader: true, className: 'whitespace-nowrap', cell: (m) => <When at={m.at} withTime /> },
     { header: 'Change', className: 'sm:text-right', cell: (m) => <Change delta={m.delta} /> },
-    { header: 'Reason', className: 'whitespace-nowrap', cell: (m) => <Badge tone={REASON_TONES[m.reason]}>{m.reason}</Badge> },
+    {
+      header: 'Reason',
+      className: 'whitespace-nowrap',
+      cell: (m) => <Badge tone={REASON_TONES[m.reason]}>{m.reason}</Badge>,
+    },
     {
       header: 'Order',
       cell: (m) =>
         m.orderId ? (
-          <a href={`/dashboard/orders/${enc(m.orderId)}`} className="font-mono text-xs text-amber-dark" onClick={go(`/dashboard/orders/${enc(m.orderId)}`)}>
+          <a
+            href={`/dashboard/orders/${enc(m.orderId)}`}
+            className="font-mono text-xs text-amber-dark"
+            onClick={go(`/dashboard/orders/${enc(m.orderId)}`)}
+          >
             <span className="sr-only">Order </span>
             {m.orderId.slice(-8)}
           </a>
@@ -68,7 +80,11 @@ export default function StockHistory({ params }: { params: Record<string, string
           <span className="text-steel-600">—</span>
         ),
     },
-    { header: 'By', className: '[overflow-wrap:anywhere]', cell: (m) => (m.actor ? <EmailText email={m.actor} /> : <span className="text-steel-600">the shop</span>) },
+    {
+      header: 'By',
+      className: '[overflow-wrap:anywhere]',
+      cell: (m) => (m.actor ? <EmailText email={m.actor} /> : <span className="text-steel-600">the shop</span>),
+    },
     { header: 'Balance', className: 'sm:text-right tabular-nums', cell: (m) => count(m.balance) },
   ];
 
@@ -89,7 +105,11 @@ export default function StockHistory({ params }: { params: Record<string, string
         <a href={MANAGE} className="font-semibold text-amber-dark" onClick={go(MANAGE)}>
           ← Manage products
         </a>
-        <a href={`/dashboard/editproduct/${enc(id)}`} className="font-semibold text-amber-dark" onClick={go(`/dashboard/editproduct/${enc(id)}`)}>
+        <a
+          href={`/dashboard/editproduct/${enc(id)}`}
+          className="font-semibold text-amber-dark"
+          onClick={go(`/dashboard/editproduct/${enc(id)}`)}
+        >
           Edit this product
         </a>
       </p>

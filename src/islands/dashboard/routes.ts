@@ -41,7 +41,9 @@ export function matchRoute(pathname: string): { route: DashboardRoute; params: R
   const path = withoutTrailingSlashes(pathname) || '/';
   for (const route of dashboardRoutes) {
     const names: string[] = [];
-    const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
+    const pattern = new RegExp(
+      `^${route.path.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`,
+    );
     const match = pattern.exec(path);
     if (match) return { route, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1])])) };
   }

@@ -44,7 +44,9 @@ function CardForm({ clientSecret, onPaid }: CardFormProps) {
   return (
     <form onSubmit={onSubmit} className="space-y-4" aria-label="Card payment">
       <div className="rounded-md border border-steel-300 bg-white p-3">
-        <CardElement options={{ hidePostalCode: false, style: { base: { fontSize: '16px', color: pageTextColor() } } }} />
+        <CardElement
+          options={{ hidePostalCode: false, style: { base: { fontSize: '16px', color: pageTextColor() } } }}
+        />
       </div>
       <PayFooter busy={busy} cardError={cardError} disabled={!stripe} />
     </form>
@@ -52,4 +54,5 @@ function CardForm({ clientSecret, onPaid }: CardFormProps) {
 }
 
 /** Stripe's field is an iframe that cannot see our stylesheet: it gets the page's text colour (light or dark theme). */
-const pageTextColor = () => (typeof document === 'undefined' ? '#1f2328' : getComputedStyle(document.documentElement).color);
+const pageTextColor = () =>
+  typeof document === 'undefined' ? '#1f2328' : getComputedStyle(document.documentElement).color;

@@ -29,7 +29,13 @@ export function useConfirm() {
   return { confirm, dialog };
 }
 
-function ConfirmDialog({ title = messages.confirmTitle, text, confirmLabel = 'Yes', danger = true, onClose }: ConfirmOptions & { onClose(ok: boolean): void }) {
+function ConfirmDialog({
+  title = messages.confirmTitle,
+  text,
+  confirmLabel = 'Yes',
+  danger = true,
+  onClose,
+}: ConfirmOptions & { onClose(ok: boolean): void }) {
   return (
     <Modal labelledBy="confirm-title" describedBy="confirm-text" onCancel={() => onClose(false)}>
       <div className="p-6">

@@ -30,7 +30,12 @@ export function DiscountCode({ quote, id = 'discount-code' }: { quote: TotalsQuo
           aria-invalid={quote.codeError ? true : undefined}
           aria-describedby={quote.codeError ? errorId : quote.applied ? statusId : undefined}
         />
-        <button type="button" className="btn btn-outline shrink-0" onClick={() => void quote.apply()} disabled={quote.applying || !quote.code.trim()}>
+        <button
+          type="button"
+          className="btn btn-outline shrink-0"
+          onClick={() => void quote.apply()}
+          disabled={quote.applying || !quote.code.trim()}
+        >
           {quote.applying ? 'Applying…' : 'Apply'}
         </button>
       </div>

@@ -8,7 +8,13 @@ interface Common {
 }
 
 /** Label, hint and error around one control, with the ids that tie them together for screen readers. */
-function FieldFrame({ id, label, error, hint, children }: Omit<Common, 'name'> & { id: string; children: (describedBy?: string) => ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: Omit<Common, 'name'> & { id: string; children: (describedBy?: string) => ReactNode }) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   return (
@@ -32,7 +38,14 @@ function FieldFrame({ id, label, error, hint, children }: Omit<Common, 'name'> &
 }
 
 /** The one labelled input with its error message underneath (announced to screen readers). */
-export function Field({ label, name, error, hint, id = `field-${name}`, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  id = `field-${name}`,
+  ...input
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       {(describedBy) => (
@@ -50,7 +63,15 @@ export function Field({ label, name, error, hint, id = `field-${name}`, ...input
 }
 
 /** The multi-line sibling of Field: same label, error and hint handling. */
-export function TextAreaField({ label, name, error, hint, id = `field-${name}`, rows = 4, ...area }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  label,
+  name,
+  error,
+  hint,
+  id = `field-${name}`,
+  rows = 4,
+  ...area
+}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       {(describedBy) => (

@@ -23,7 +23,13 @@ export function OrderLinesList({ order }: { order: Pick<Order, 'items'> }) {
  * A table's product cell: the tool's name, or for several lines "N tools" and what they are (with
  * `withPrices`, each at its unit price as placed: a price break shows).
  */
-export function OrderProduct({ order, withPrices = false }: { order: Pick<Order, 'items' | 'productName'>; withPrices?: boolean }) {
+export function OrderProduct({
+  order,
+  withPrices = false,
+}: {
+  order: Pick<Order, 'items' | 'productName'>;
+  withPrices?: boolean;
+}) {
   if (order.items.length <= 1) return <>{order.productName}</>;
   // One box: a stacked card's cell lays its children out in a row beside the label.
   return (

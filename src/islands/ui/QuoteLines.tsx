@@ -20,7 +20,9 @@ export function QuoteLines({ quote }: { quote: Pick<Quote, 'lines'> }) {
               <>List {formatCents(toCents(line.listPrice))} each</>
             ) : (
               <>
-                <s aria-label={`list price ${formatCents(toCents(line.listPrice))}`}>{formatCents(toCents(line.listPrice))}</s>{' '}
+                <s aria-label={`list price ${formatCents(toCents(line.listPrice))}`}>
+                  {formatCents(toCents(line.listPrice))}
+                </s>{' '}
                 <strong className="text-ink">{formatCents(toCents(line.price))}</strong> each
               </>
             )}

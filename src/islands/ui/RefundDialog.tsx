@@ -21,7 +21,6 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = refundSchema.safeParse({ restock, ...(amount.trim() ? { amount: amount.trim() } : {}) });
@@ -44,7 +43,8 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
             Refund this order
           </h2>
           <p className="mt-1 text-sm text-steel-600">
-            {formatCents(left)} of {formatCents(order.totalCents)} can be given back to the buyer's card. They are emailed a credit note.
+            {formatCents(left)} of {formatCents(order.totalCents)} can be given back to the buyer's card. They are
+            emailed a credit note.
           </p>
         </div>
         <Field
@@ -61,7 +61,13 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
           }}
         />
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={restock} disabled={busy} onChange={(e) => setRestock(e.target.checked)} className="h-4 w-4 accent-amber-dark" />
+          <input
+            type="checkbox"
+            checked={restock}
+            disabled={busy}
+            onChange={(e) => setRestock(e.target.checked)}
+            className="h-4 w-4 accent-amber-dark"
+          />
           Put the order's units back in stock
         </label>
         {errors.form && (

@@ -18,7 +18,11 @@ export function ScreenHeader({ title, total, noun, children }: Props) {
         {children && <p className="mt-1 text-sm text-steel-600">{children}</p>}
       </div>
       {total !== undefined && (
-        <p className="rounded-md bg-ink px-3 py-1.5 text-sm font-semibold text-white" aria-live="polite" data-testid="total">
+        <p
+          className="rounded-md bg-ink px-3 py-1.5 text-sm font-semibold text-white"
+          aria-live="polite"
+          data-testid="total"
+        >
           Total {noun}: <span className="text-amber">{total}</span>
         </p>
       )}

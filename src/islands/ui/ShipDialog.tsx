@@ -19,7 +19,6 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = shipmentSchema.safeParse(values);
@@ -53,7 +52,8 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
             Ship this order
           </h2>
           <p className="mt-1 text-sm text-steel-600">
-            {order.productName} for <span className="break-all">{order.email}</span>. The buyer is emailed the tracking number.
+            {order.productName} for <span className="break-all">{order.email}</span>. The buyer is emailed the tracking
+            number.
           </p>
         </div>
         <Field label="Carrier" list="known-carriers" autoComplete="off" maxLength={60} {...bind('carrier')} />

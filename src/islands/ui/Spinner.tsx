@@ -2,7 +2,10 @@
 export function Spinner({ label = 'Loading…', className = '' }: { label?: string; className?: string }) {
   return (
     <span role="status" className={`inline-flex items-center gap-2 text-steel-600 ${className}`}>
-      <span className="h-5 w-5 animate-spin rounded-full border-2 border-steel-300 border-t-amber-dark" aria-hidden="true" />
+      <span
+        className="h-5 w-5 animate-spin rounded-full border-2 border-steel-300 border-t-amber-dark"
+        aria-hidden="true"
+      />
       <span className="text-sm">{label}</span>
     </span>
   );

@@ -25,10 +25,22 @@ export function breakdownText(t: Totals): string {
  * Subtotal, the code's discount, delivery, VAT (added, or the share already in the prices) and the
  * total. A $0 delivery reads 'Free' when `freeDelivery` (a threshold made it free), else it is left out.
  */
-export function TotalsBreakdown({ totals: t, freeDelivery = false, className = '' }: { totals: Totals; freeDelivery?: boolean; className?: string }) {
+export function TotalsBreakdown({
+  totals: t,
+  freeDelivery = false,
+  className = '',
+}: {
+  totals: Totals;
+  freeDelivery?: boolean;
+  className?: string;
+}) {
   const row = 'flex justify-between gap-4 [&>dd]:whitespace-nowrap';
   return (
-    <dl className={`space-y-1 text-sm tabular-nums ${className}`} aria-label="Order totals" data-testid="totals-breakdown">
+    <dl
+      className={`space-y-1 text-sm tabular-nums ${className}`}
+      aria-label="Order totals"
+      data-testid="totals-breakdown"
+    >
       <div className={row}>
         <dt>Subtotal</dt>
         <dd>{formatCents(t.subtotalCents)}</dd>

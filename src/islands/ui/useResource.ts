@@ -15,7 +15,11 @@ interface Answer<T> {
 }
 
 /** `input` null: nothing to read yet (the signed-in user is not known). */
-export function useResource<I, T>(read: Read<I, T>, input: NoInfer<I> | null, failure = 'Could not load this page. Please try again.') {
+export function useResource<I, T>(
+  read: Read<I, T>,
+  input: NoInfer<I> | null,
+  failure = 'Could not load this page. Please try again.',
+) {
   const [answer, setAnswer] = useState<Answer<T>>({ request: null });
   const [version, setVersion] = useState(0);
   // The request's identity: which call with which input (an input is a small plain object).

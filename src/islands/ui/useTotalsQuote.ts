@@ -87,7 +87,12 @@ export function useTotalsQuote(items: Items | null) {
   // No lines (or a quantity that cannot be ordered): no totals, whatever was asked before.
   const shown = key ? totals : null;
   const freeDelivery = Boolean(
-    shown && shown.deliveryCents === 0 && shop && shop.deliveryFlat > 0 && shop.freeDeliveryOver !== null && shown.subtotalCents > 0,
+    shown &&
+    shown.deliveryCents === 0 &&
+    shop &&
+    shop.deliveryFlat > 0 &&
+    shop.freeDeliveryOver !== null &&
+    shown.subtotalCents > 0,
   );
   return { code, setCode, applied, apply, applying, codeError, totals: shown, freeDelivery };
 }

@@ -51,9 +51,10 @@ function userRow(db: Db, email: string): Promise<UserRow | undefined> {
   let lookup = userLookups.get(db);
   if (!lookup) {
     lookup = batched(async (emails: string[]) => {
-      const rows = await db.query<UserRow>('SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)', [
-        [...new Set(emails)],
-      ]);
+      const rows = await db.query<UserRow>(
+        'SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)',
+        [[...new Set(emails)]],
+      );
       const byEmail = new Map(rows.map((r) => [r.email, r]));
       return emails.map((e) => byEmail.get(e));
     });
@@ -75,7 +76,8 @@ export interface Guard {
   readonly access: Access;
   readonly check?: MiddlewareHandler<AppEnv>;
 }
-export type Access = 'anyone' | 'signedIn' | 'adminOnly' | 'selfOrAdmin' | 'selfOnly' | 'firebaseIdToken' | 'stripeSignature';
+export type Access =
+  'anyone' | 'signedIn' | 'adminOnly' | 'selfOrAdmin' | 'selfOnly' | 'firebaseIdToken' | 'stripeSignature';
 
 const guard = (
   deps: Deps,

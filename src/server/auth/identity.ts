@@ -20,7 +20,9 @@ export interface Identity {
 
 export function firebaseIdentity(config: Config): Identity {
   // Defence in depth: even a configuration parsed without the server rules never checks tokens unsafely.
-  const unsafe = serverRefusals(config).find((r) => r.variable === 'FIREBASE_AUTH_EMULATOR_HOST' || r.variable === 'HOST');
+  const unsafe = serverRefusals(config).find(
+    (r) => r.variable === 'FIREBASE_AUTH_EMULATOR_HOST' || r.variable === 'HOST',
+  );
   if (unsafe) throw new Error(`Invalid configuration: ${unsafe.message}`);
   // firebase-admin reads the emulator host from the environment at call time.
   if (config.firebase.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = config.firebase.emulatorHost;

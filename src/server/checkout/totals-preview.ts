@@ -18,7 +18,13 @@ import { readTotalsSettings } from '../settings/settings.service.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { Deps } from '../types.ts';
 
-export async function previewTotals(db: Db, tools: ToolsService, ask: TotalsAsk, email: string | null, now: Date): Promise<TotalsBreakdown> {
+export async function previewTotals(
+  db: Db,
+  tools: ToolsService,
+  ask: TotalsAsk,
+  email: string | null,
+  now: Date,
+): Promise<TotalsBreakdown> {
   const lines = await Promise.all(
     ask.items.map(async (item, index) => {
       const tool = await tools.get(item.toolId);

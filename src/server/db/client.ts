@@ -172,7 +172,9 @@ async function openPglite(options: OpenOptions): Promise<Db> {
     query,
     exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
     transaction: (fn) =>
-      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(failures.note),
+      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(
+        failures.note,
+      ),
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };

@@ -5,7 +5,9 @@ import { migrations } from './migrations.ts';
 export async function migrate(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727274)');
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const done = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(done.map((r) => Number(r.version)));
     let count = 0;

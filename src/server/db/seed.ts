@@ -11,7 +11,10 @@ const seedId = (kind: string, key: string) => createHash('sha256').update(`${kin
  * demoAccounts: the demo admin and shopper rows, only in emulator mode (config.emulator), where npm start
  * makes their sign-in accounts. On a real Firebase project anyone could sign up as admin@ironcrest.test.
  */
-export async function seedIfEmpty(db: Db, { demoAccounts }: { demoAccounts: boolean } = { demoAccounts: false }): Promise<boolean> {
+export async function seedIfEmpty(
+  db: Db,
+  { demoAccounts }: { demoAccounts: boolean } = { demoAccounts: false },
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     // Lock so two servers starting on one empty PostgreSQL seed once.
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727275)');
@@ -35,10 +38,10 @@ export async function seedIfEmpty(db: Db, { demoAccounts }: { demoAccounts: bool
         ],
       );
       // The ledger starts with the stock, so its balance equals the tool's from the first row.
-      await tx.query(`INSERT INTO stock_ledger (tool_id, delta, reason, balance) VALUES ($1, $2, 'admin restock', $2)`, [
-        id,
-        t.availableQuantity,
-      ]);
+      await tx.query(
+        `INSERT INTO stock_ledger (tool_id, delta, reason, balance) VALUES ($1, $2, 'admin restock', $2)`,
+        [id, t.availableQuantity],
+      );
     }
     for (const r of seedReviews) {
       await tx.query('INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, $2, $3, $4, $5)', [

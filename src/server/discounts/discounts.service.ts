@@ -52,7 +52,9 @@ export interface ClaimedDiscount {
 }
 
 const ruleOf = (r: DiscountRow): DiscountRule =>
-  r.percent_off_hundredths !== null ? { percentOffHundredths: r.percent_off_hundredths } : { amountOffCents: r.amount_off_cents! };
+  r.percent_off_hundredths !== null
+    ? { percentOffHundredths: r.percent_off_hundredths }
+    : { amountOffCents: r.amount_off_cents! };
 
 const refuse = (message: string) => unprocessable(message, { discountCode: message });
 
@@ -66,7 +68,9 @@ export async function checkDiscount(
   ask: { email: string | null; subtotalCents: number; now: Date },
   lock = false,
 ): Promise<ClaimedDiscount> {
-  const [row] = await q.query<DiscountRow>(`SELECT * FROM discounts WHERE code = $1${lock ? ' FOR UPDATE' : ''}`, [code.toUpperCase()]);
+  const [row] = await q.query<DiscountRow>(`SELECT * FROM discounts WHERE code = $1${lock ? ' FOR UPDATE' : ''}`, [
+    code.toUpperCase(),
+  ]);
   if (!row || row.disabled) throw refuse(messages.discountUnknown);
   if (row.starts_at && new Date(row.starts_at) > ask.now)
     throw refuse(messages.discountNotStarted(new Date(row.starts_at).toISOString().slice(0, 10)));
@@ -86,7 +90,11 @@ export async function checkDiscount(
 
 /** Records an order's use of its code (in the order's transaction, after checkDiscount with lock). */
 export async function recordUse(tx: Queryable, discountId: string, orderId: string, email: string): Promise<void> {
-  await tx.query('INSERT INTO discount_uses (discount_id, order_id, email) VALUES ($1, $2, $3)', [discountId, orderId, email]);
+  await tx.query('INSERT INTO discount_uses (discount_id, order_id, email) VALUES ($1, $2, $3)', [
+    discountId,
+    orderId,
+    email,
+  ]);
 }
 
 /** An unpaid order let go: its code's use is free again. */
@@ -125,7 +133,12 @@ export function discountsService(db: Db) {
           ],
         );
         if (!row) return false;
-        await emit(tx, { type: 'discount.created', subject: id, actor, data: { target: row.code, before: null, after: auditedDiscount(row) } });
+        await emit(tx, {
+          type: 'discount.created',
+          subject: id,
+          actor,
+          data: { target: row.code, before: null, after: auditedDiscount(row) },
+        });
         return true;
       });
       if (!created) throw conflict(messages.discountCodeTaken);
@@ -142,7 +155,12 @@ export function discountsService(db: Db) {
         const [used] = await tx.query('SELECT 1 FROM discount_uses WHERE discount_id = $1 LIMIT 1', [id]);
         if (used) await tx.query('UPDATE discounts SET disabled = true WHERE id = $1', [id]);
         else await tx.query('DELETE FROM discounts WHERE id = $1', [id]);
-        await emit(tx, { type: 'discount.removed', subject: id, actor, data: { target: row.code, before: auditedDiscount(row), after: null } });
+        await emit(tx, {
+          type: 'discount.removed',
+          subject: id,
+          actor,
+          data: { target: row.code, before: auditedDiscount(row), after: null },
+        });
         return true;
       });
     },

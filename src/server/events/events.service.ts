@@ -123,7 +123,14 @@ export async function emit(tx: Queryable, event: NewEvent): Promise<number> {
        delivered AS (INSERT INTO event_deliveries (event_seq, consumer) SELECT seq, unnest($5::text[]) FROM written)
        ${webhookDeliveries(event.type, 6)}
      SELECT seq FROM written`,
-    [event.type, event.subject, event.actor ?? null, JSON.stringify(event.data ?? {}), consumersOf(event.type), ...(hook ? [hook] : [])],
+    [
+      event.type,
+      event.subject,
+      event.actor ?? null,
+      JSON.stringify(event.data ?? {}),
+      consumersOf(event.type),
+      ...(hook ? [hook] : []),
+    ],
   );
   return Number(seq);
 }

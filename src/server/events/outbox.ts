@@ -66,7 +66,11 @@ export function outbox(
   }
 
   /** Marks the batch's deliveries done, but for the failed ones, which wait their backoff. */
-  async function settle(consumer: string, claimed: { event: StoredEvent; attempts: number }[], failed: Map<number, Error>) {
+  async function settle(
+    consumer: string,
+    claimed: { event: StoredEvent; attempts: number }[],
+    failed: Map<number, Error>,
+  ) {
     const done = claimed.filter(({ event }) => !failed.has(event.seq)).map(({ event }) => event.seq);
     if (done.length)
       await db.query(
@@ -77,7 +81,10 @@ export function outbox(
     for (const { event, attempts } of claimed) {
       const error = failed.get(event.seq);
       if (!error) continue;
-      logger.warn({ err: error.message, consumer, event: event.seq, attempts }, 'event delivery failed; trying again later');
+      logger.warn(
+        { err: error.message, consumer, event: event.seq, attempts },
+        'event delivery failed; trying again later',
+      );
       await db.query(
         `UPDATE event_deliveries SET lease_until = NULL, last_error = $3, next_at = now() + $4 * interval '1 millisecond'
           WHERE event_seq = $1 AND consumer = $2`,

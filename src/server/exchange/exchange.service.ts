@@ -16,10 +16,14 @@ export const EXPORT_PAGE_SIZE = 500;
 
 const TOOL_COLUMNS =
   'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
-const prefixed = (table: string) => TOOL_COLUMNS.split(', ').map((c) => `${table}.${c}`).join(', ');
+const prefixed = (table: string) =>
+  TOOL_COLUMNS.split(', ')
+    .map((c) => `${table}.${c}`)
+    .join(', ');
 
 /** One event per tool an import wrote (for webhooks, as tool.created or tool.updated): the tool as it now is. */
-const toolEvents = (rows: ToolRow[], actor: string) => rows.map((row) => ({ subject: row.id, actor, data: { tool: toolJson(row) } }));
+const toolEvents = (rows: ToolRow[], actor: string) =>
+  rows.map((row) => ({ subject: row.id, actor, data: { tool: toolJson(row) } }));
 
 /** An order line with its order's fields, as the orders file writes it. */
 export interface OrderLineRow {

@@ -24,7 +24,9 @@ export function pageAsk<S extends z.ZodType>(
   defaultLimit = LIST_PAGE_SIZE,
 ): PageAsk<z.output<S>> | undefined {
   if (limit === undefined && cursor === undefined) return undefined;
-  return cursor === undefined ? { limit: limit ?? defaultLimit } : { limit: limit ?? defaultLimit, after: decodeCursor(cursor, key) };
+  return cursor === undefined
+    ? { limit: limit ?? defaultLimit }
+    : { limit: limit ?? defaultLimit, after: decodeCursor(cursor, key) };
 }
 
 /** The key of lists in the order of an identity column (tools.seq, orders.seq): the last row's number. */
@@ -48,7 +50,13 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, key: S): z.out
  * A page from rows read with `limit + 1` (the extra row only says whether another page follows) and
  * the list's total. `keyOf` gives a row's sort key, the next page's cursor.
  */
-export function listPage<R, T>(rows: R[], limit: number, total: number, keyOf: (row: R) => unknown, toJson: (row: R) => T): ListPage<T> {
+export function listPage<R, T>(
+  rows: R[],
+  limit: number,
+  total: number,
+  keyOf: (row: R) => unknown,
+  toJson: (row: R) => T,
+): ListPage<T> {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

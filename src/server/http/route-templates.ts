@@ -7,10 +7,17 @@ const segments = (path: string) => path.split('/').slice(1);
 
 /** The templates, each with its matcher, the most literal first (/booking/email/{email} before /booking/{id}/invoice). */
 export const API_ROUTE_TEMPLATES: { pattern: RegExp; template: string }[] = [
-  ...new Set(Object.values(apiContracts).flatMap((group) => Object.values(group as Record<string, RouteContract>).map((c) => c.path))),
+  ...new Set(
+    Object.values(apiContracts).flatMap((group) =>
+      Object.values(group as Record<string, RouteContract>).map((c) => c.path),
+    ),
+  ),
 ]
   .sort((a, b) => {
-    const kinds = (path: string) => segments(path).map((s) => (s.startsWith('{') ? '1' : '0')).join('');
+    const kinds = (path: string) =>
+      segments(path)
+        .map((s) => (s.startsWith('{') ? '1' : '0'))
+        .join('');
     return kinds(a).localeCompare(kinds(b));
   })
   .map((path) => ({
@@ -23,4 +30,5 @@ export const API_ROUTE_TEMPLATES: { pattern: RegExp; template: string }[] = [
   }));
 
 /** The template of an API path (no query, no trailing slash), or undefined for a path no route serves. */
-export const routeTemplate = (path: string): string | undefined => API_ROUTE_TEMPLATES.find((r) => r.pattern.test(path))?.template;
+export const routeTemplate = (path: string): string | undefined =>
+  API_ROUTE_TEMPLATES.find((r) => r.pattern.test(path))?.template;

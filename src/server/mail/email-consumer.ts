@@ -40,10 +40,24 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
     return toShop({ kind: 'shop-low-stock', rendered: shopLowStock(shop, tool) });
   }
   if (event.type === 'quote.requested' || event.type === 'quote.answered') {
-    const facts = data as { email: string; buyerName: string; note?: string; lines: MailQuoteLine[]; totalCents?: number; expiresAt?: string };
+    const facts = data as {
+      email: string;
+      buyerName: string;
+      note?: string;
+      lines: MailQuoteLine[];
+      totalCents?: number;
+      expiresAt?: string;
+    };
     const quote = { id: event.subject, email: facts.email, buyerName: facts.buyerName, lines: facts.lines };
-    if (event.type === 'quote.requested') return toShop({ kind: 'shop-quote-requested', rendered: shopQuoteRequested(shop, quote, facts.note ?? '') });
-    return [{ kind: 'quote-answered', to: facts.email, rendered: quoteAnswered(shop, quote, facts.totalCents ?? 0, facts.expiresAt ?? '') }];
+    if (event.type === 'quote.requested')
+      return toShop({ kind: 'shop-quote-requested', rendered: shopQuoteRequested(shop, quote, facts.note ?? '') });
+    return [
+      {
+        kind: 'quote-answered',
+        to: facts.email,
+        rendered: quoteAnswered(shop, quote, facts.totalCents ?? 0, facts.expiresAt ?? ''),
+      },
+    ];
   }
   if (!event.type.startsWith('order.')) return [];
   const facts = data as unknown as OrderFacts & Record<string, unknown>;
@@ -56,9 +70,11 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
     address: facts.address,
     expiresAt: facts.expiresAt,
   };
-  const buyer = (kind: string, rendered: OutgoingMail['rendered'], attachments?: OutgoingMail['attachments']): OutgoingMail[] => [
-    { kind, to: facts.email, rendered, attachments },
-  ];
+  const buyer = (
+    kind: string,
+    rendered: OutgoingMail['rendered'],
+    attachments?: OutgoingMail['attachments'],
+  ): OutgoingMail[] => [{ kind, to: facts.email, rendered, attachments }];
   switch (event.type) {
     case 'order.placed':
       return buyer('order-placed', orderPlaced(shop, order, new Date(event.at)));
@@ -74,7 +90,10 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
       ];
     }
     case 'order.shipped':
-      return buyer('order-shipped', orderShipped(shop, order, facts.carrier as string | null, facts.trackingNumber as string | null));
+      return buyer(
+        'order-shipped',
+        orderShipped(shop, order, facts.carrier as string | null, facts.trackingNumber as string | null),
+      );
     case 'order.delivered':
       return buyer('order-delivered', orderDelivered(shop, order));
     case 'order.refunded': {

@@ -63,7 +63,9 @@ export function shopQuoteRequested(shop: Shop, quote: MailQuote, note: string): 
       shop,
       `<p><strong>${escapeHtml(quote.buyerName)}</strong> &lt;${escapeHtml(quote.email)}&gt; asks for a quote (<strong>${ref(quote.id)}</strong>):</p>` +
         quoteTable(quote.lines, null) +
-        (note ? `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #f5a524;white-space:pre-wrap">${escapeHtml(note)}</blockquote>` : '') +
+        (note
+          ? `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #f5a524;white-space:pre-wrap">${escapeHtml(note)}</blockquote>`
+          : '') +
         button(url, 'Answer the quote'),
     ),
   };

@@ -36,12 +36,12 @@ export interface Shop {
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-
 const lineText = (l: MailLine) =>
   `${l.quantity} x ${l.productName} at ${formatCents(l.unitCents)} = ${formatCents(l.quantity * l.unitCents)}`;
 
 /** The amounts above the total, one text line each (none for a plain total). */
-const breakdownText = (order: MailOrder) => breakdownRows(order.breakdown, formatCents).map(([label, amount]) => `${label}: ${amount}`);
+const breakdownText = (order: MailOrder) =>
+  breakdownRows(order.breakdown, formatCents).map(([label, amount]) => `${label}: ${amount}`);
 
 function linesTable(order: MailOrder): string {
   const rows = order.lines
@@ -59,7 +59,10 @@ function linesTable(order: MailOrder): string {
     `<th style="text-align:right;padding:6px 8px">Unit price</th><th style="text-align:right;padding:6px 8px">Line total</th></tr></thead>` +
     `<tbody>${rows}</tbody><tfoot>` +
     breakdownRows(order.breakdown, formatCents)
-      .map(([label, amount]) => `<tr><td colspan="3" style="padding:4px 8px;text-align:right">${escapeHtml(label)}</td><td style="padding:4px 8px;text-align:right">${amount}</td></tr>`)
+      .map(
+        ([label, amount]) =>
+          `<tr><td colspan="3" style="padding:4px 8px;text-align:right">${escapeHtml(label)}</td><td style="padding:4px 8px;text-align:right">${amount}</td></tr>`,
+      )
       .join('') +
     `<tr><td colspan="3" style="padding:8px;text-align:right;font-weight:bold">Total</td>` +
     `<td style="padding:8px;text-align:right;font-weight:bold">${formatCents(order.totalCents)}</td></tr></tfoot></table>`
@@ -138,10 +141,18 @@ export function paymentReceived(shop: Shop, order: MailOrder, invoiceNumber: str
 }
 
 /** The shipping email; the spec's ship call gives no carrier or tracking number, and then none is named. */
-export function orderShipped(shop: Shop, order: MailOrder, carrier: string | null, trackingNumber: string | null): Rendered {
+export function orderShipped(
+  shop: Shop,
+  order: MailOrder,
+  carrier: string | null,
+  trackingNumber: string | null,
+): Rendered {
   const link = carrier && trackingNumber ? trackingLink(carrier, trackingNumber) : undefined;
   const how = carrier && trackingNumber ? ` with ${carrier}, tracking number ${trackingNumber}` : '';
-  const howHtml = carrier && trackingNumber ? ` with ${escapeHtml(carrier)}, tracking number <strong>${escapeHtml(trackingNumber)}</strong>` : '';
+  const howHtml =
+    carrier && trackingNumber
+      ? ` with ${escapeHtml(carrier)}, tracking number <strong>${escapeHtml(trackingNumber)}</strong>`
+      : '';
   return {
     subject: `Order ${ref(order.id)} has shipped`,
     text: [

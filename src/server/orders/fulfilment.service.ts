@@ -12,7 +12,10 @@ import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitOrderEvent, factsOf } from './order-events.ts';
 import { orderJson, orderTarget, readOrder as getRow } from './orders.service.ts';
 
-export function fulfilmentService(db: Db, { invoices, eventsWritten }: { invoices: InvoicesService; eventsWritten: () => void }) {
+export function fulfilmentService(
+  db: Db,
+  { invoices, eventsWritten }: { invoices: InvoicesService; eventsWritten: () => void },
+) {
   return {
     /**
      * A paid order leaves the shop: with the carrier and tracking number (the spec's call sends none).
@@ -34,7 +37,11 @@ export function fulfilmentService(db: Db, { invoices, eventsWritten }: { invoice
           // What the audit log shows (Activity).
           target: orderTarget(current),
           before: { shipping: 'pending' },
-          after: { shipping: 'shipped', carrier: shipment?.carrier ?? null, tracking: shipment?.trackingNumber ?? null },
+          after: {
+            shipping: 'shipped',
+            carrier: shipment?.carrier ?? null,
+            tracking: shipment?.trackingNumber ?? null,
+          },
         });
         return (await getRow(tx, id))!;
       });
@@ -47,7 +54,8 @@ export function fulfilmentService(db: Db, { invoices, eventsWritten }: { invoice
       const order = await db.transaction(async (tx) => {
         const current = await getRow(tx, id, true);
         if (!current) throw notFound('Order');
-        if (current.payment !== 'paid' || current.shipping_status !== 'shipped') throw conflict(messages.deliverUnshipped);
+        if (current.payment !== 'paid' || current.shipping_status !== 'shipped')
+          throw conflict(messages.deliverUnshipped);
         await tx.query(`UPDATE orders SET shipping_status = 'delivered', delivered_at = now() WHERE id = $1`, [id]);
         await emitOrderEvent(tx, 'order.delivered', id, by, factsOf(current), {
           target: orderTarget(current),
@@ -69,7 +77,11 @@ export function fulfilmentService(db: Db, { invoices, eventsWritten }: { invoice
       if (!row) return undefined;
       const events = (await eventsAbout(db, id)).filter((e) => e.type.startsWith('order.'));
       const history: OrderStep[] = events.length
-        ? events.map((e) => ({ status: e.type.slice('order.'.length) as OrderStep['status'], at: e.at, ...(e.actor ? { by: e.actor } : {}) }))
+        ? events.map((e) => ({
+            status: e.type.slice('order.'.length) as OrderStep['status'],
+            at: e.at,
+            ...(e.actor ? { by: e.actor } : {}),
+          }))
         : [
             { status: 'placed', at: new Date(row.created_at).toISOString() },
             ...(row.paid_at ? [{ status: 'paid' as const, at: new Date(row.paid_at).toISOString() }] : []),
@@ -78,10 +90,14 @@ export function fulfilmentService(db: Db, { invoices, eventsWritten }: { invoice
       return {
         ...orderJson(row),
         history,
-        invoices: documents.map((d) => ({ number: d.number, kind: d.kind, amountCents: d.amountCents, issuedAt: d.issuedAt })),
+        invoices: documents.map((d) => ({
+          number: d.number,
+          kind: d.kind,
+          amountCents: d.amountCents,
+          issuedAt: d.issuedAt,
+        })),
       };
     },
-
   };
 }
 export type FulfilmentService = ReturnType<typeof fulfilmentService>;

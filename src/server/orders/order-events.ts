@@ -43,7 +43,11 @@ export function factsOf(
     email: row.email,
     buyerName: row.user_name,
     address: row.address,
-    lines: (row.items ?? []).map((i) => ({ productName: i.productName, quantity: i.quantity, unitCents: i.priceCents })),
+    lines: (row.items ?? []).map((i) => ({
+      productName: i.productName,
+      quantity: i.quantity,
+      unitCents: i.priceCents,
+    })),
     totalCents: Number(row.total_cents),
     breakdown: {
       subtotalCents: Number(row.subtotal_cents ?? row.total_cents),

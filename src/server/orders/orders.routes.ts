@@ -26,8 +26,18 @@ interface AfterSale {
   refunds: RefundsService;
 }
 
-export function ordersRoutes(deps: Deps, orders: OrdersService, checkout: CheckoutFlow, { invoices, fulfilment, refunds }: AfterSale) {
-  const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
+export function ordersRoutes(
+  deps: Deps,
+  orders: OrdersService,
+  checkout: CheckoutFlow,
+  { invoices, fulfilment, refunds }: AfterSale,
+) {
+  const bookingLimit = rateLimit(deps, {
+    name: 'orders',
+    points: deps.config.bookingRateLimit,
+    windowMs: 60_000,
+    by: 'user',
+  });
   return (
     contractRouter(deps)
       // Any spec fields the browser adds (productName, price, userName, email, payment) are dropped by the schema.

@@ -72,9 +72,12 @@ export const orderJson = (r: OrderRow): Order => ({
   vatRate: (r.vat_rate_hundredths ?? 0) / 100,
   discountCode: r.discount_code ?? null,
   refundedCents: Number(r.refunded_cents ?? 0),
-  items: (r.items ?? []).map(
-    (i): OrderItem => ({ toolId: i.toolId, productName: i.productName, price: toDollars(i.priceCents), quantity: i.quantity }),
-  ),
+  items: (r.items ?? []).map((i): OrderItem => ({
+    toolId: i.toolId,
+    productName: i.productName,
+    price: toDollars(i.priceCents),
+    quantity: i.quantity,
+  })),
   userName: r.user_name,
   email: r.email,
   address: r.address,
@@ -191,11 +194,11 @@ export interface QuotedPlacing {
 export type OrderCursor = number | [totalCents: string, seq: number];
 
 /** How the audit log names an order: its short reference and its buyer. */
-export const orderTarget = (order: { id: string; email: string }) => `Order ${order.id.slice(-8).toUpperCase()} of ${order.email}`;
+export const orderTarget = (order: { id: string; email: string }) =>
+  `Order ${order.id.slice(-8).toUpperCase()} of ${order.email}`;
 
 /** What marking an order paid came to: 'ok' (now or before, with this payment), or why not. */
 export type PaidOutcome = 'ok' | 'missing' | 'cancelled' | 'other' | 'amount';
-
 
 export function ordersService(
   db: Db,
@@ -213,12 +216,7 @@ export function ordersService(
     eventsWritten?: () => void;
   } = {},
 ) {
-  const {
-    maxUnpaidOrders = Infinity,
-    invoices,
-    lowStockUnits,
-    eventsWritten = () => {},
-  } = options;
+  const { maxUnpaidOrders = Infinity, invoices, lowStockUnits, eventsWritten = () => {} } = options;
 
   /**
    * Cancels one unpaid order whose hold ran out and gives its units back, with its event, in one
@@ -246,35 +244,40 @@ export function ordersService(
    * Idempotent: the same intent again is 'ok'; a different one on a paid order is 'other'.
    */
   async function markPaid(id: string, intentId: string, amountCents: number): Promise<PaidOutcome> {
-    return db.transaction(async (tx) => {
-      const order = await getRow(tx, id, true);
-      if (!order) return 'missing';
-      if (order.payment === 'paid') return order.transaction_id === intentId ? 'ok' : 'other';
-      if (order.payment === 'cancelled') return 'cancelled';
-      if (Number(order.total_cents) !== amountCents) return 'amount';
-      await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [id, intentId]);
-      // The invoice's number is taken here: a payment rolled back gives it back, so numbers have no gaps.
-      const facts = factsOf(order);
-      const invoiceNumber = invoices
-        ? await invoices.issue(tx, {
-            kind: 'invoice',
-            orderId: id,
-            buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
-            lines: facts.lines,
-            totalCents: facts.totalCents,
-            breakdown: facts.breakdown,
-            paymentReference: intentId,
-            at: now(),
-          })
-        : null;
-      await emitOrderEvent(tx, 'order.paid', id, facts.email, facts, { transactionId: intentId, invoiceNumber });
-      return 'newly paid' as const;
-    }).then((outcome) => {
-      if (outcome !== 'newly paid') return outcome;
-      metrics.orderPaid();
-      eventsWritten();
-      return 'ok';
-    });
+    return db
+      .transaction(async (tx) => {
+        const order = await getRow(tx, id, true);
+        if (!order) return 'missing';
+        if (order.payment === 'paid') return order.transaction_id === intentId ? 'ok' : 'other';
+        if (order.payment === 'cancelled') return 'cancelled';
+        if (Number(order.total_cents) !== amountCents) return 'amount';
+        await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [
+          id,
+          intentId,
+        ]);
+        // The invoice's number is taken here: a payment rolled back gives it back, so numbers have no gaps.
+        const facts = factsOf(order);
+        const invoiceNumber = invoices
+          ? await invoices.issue(tx, {
+              kind: 'invoice',
+              orderId: id,
+              buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
+              lines: facts.lines,
+              totalCents: facts.totalCents,
+              breakdown: facts.breakdown,
+              paymentReference: intentId,
+              at: now(),
+            })
+          : null;
+        await emitOrderEvent(tx, 'order.paid', id, facts.email, facts, { transactionId: intentId, invoiceNumber });
+        return 'newly paid' as const;
+      })
+      .then((outcome) => {
+        if (outcome !== 'newly paid') return outcome;
+        metrics.orderPaid();
+        eventsWritten();
+        return 'ok';
+      });
   }
 
   /**
@@ -303,11 +306,17 @@ export function ordersService(
    * so they never deadlock), then the order and its lines with the database's names and prices. A line
    * that cannot be met throws Refused and everything taken before it is rolled back.
    */
-  async function insertOrder(user: CurrentUser, cart: CartOrderInput, quote?: QuotedPlacing): Promise<string | 'limit'> {
+  async function insertOrder(
+    user: CurrentUser,
+    cart: CartOrderInput,
+    quote?: QuotedPlacing,
+  ): Promise<string | 'limit'> {
     // A discount code is claimed under its row's lock: such orders take the general path, not the batch.
     if (cart.items.length === 1 && !quote && !cart.discountCode) return insertOneLine(user, cart);
     const id = newId();
-    const byToolId = cart.items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
+    const byToolId = cart.items
+      .map((item, index) => ({ ...item, index }))
+      .sort((a, b) => (a.toolId < b.toolId ? -1 : 1));
     return db.transaction(async (tx) => {
       // One buyer's orders are placed one at a time, so parallel requests cannot all pass the limit.
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`unpaid-orders:${user.email}`]);
@@ -337,7 +346,9 @@ export function ordersService(
       const { totalCents } = totals;
       // Thrown, not returned: the stock just taken is rolled back.
       if (totalCents > MAX_ORDER_TOTAL_CENTS) {
-        throw unprocessable(messages.orderTotalTooHigh, { [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh });
+        throw unprocessable(messages.orderTotalTooHigh, {
+          [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh,
+        });
       }
       const one = lines.length === 1 ? lines[0] : undefined;
       const expiresAt = new Date(now().getTime() + holdMs);
@@ -397,7 +408,14 @@ export function ordersService(
       ]);
       await recordMovements(
         tx,
-        lines.map((l) => ({ toolId: l.sold.id, delta: -l.quantity, reason: 'sale', balance: l.sold.available_quantity, orderId: id, actor: user.email })),
+        lines.map((l) => ({
+          toolId: l.sold.id,
+          delta: -l.quantity,
+          reason: 'sale',
+          balance: l.sold.available_quantity,
+          orderId: id,
+          actor: user.email,
+        })),
       );
       await quote?.placed(tx, id);
       await emitLowStock(
@@ -452,9 +470,10 @@ export function ordersService(
       if (Number.isFinite(maxUnpaidOrders)) {
         // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
         if (db.kind === 'postgres') {
-          await tx.query('SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys', [
-            emails.map((e) => `unpaid-orders:${e}`),
-          ]);
+          await tx.query(
+            'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys',
+            [emails.map((e) => `unpaid-orders:${e}`)],
+          );
         }
         const counts = await tx.query<{ email: string; n: number }>(
           `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
@@ -471,7 +490,13 @@ export function ordersService(
       );
       const stock = new Map(rows.map((r) => [r.id, { ...r }]));
       const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-      const accepted: { ask: OneLineAsk; tool: ToolRow & { stock_version: number }; unitCents: number; balance: number; totals: Totals }[] = [];
+      const accepted: {
+        ask: OneLineAsk;
+        tool: ToolRow & { stock_version: number };
+        unitCents: number;
+        balance: number;
+        totals: Totals;
+      }[] = [];
       // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
       const settings = await readTotalsSettings(tx);
       const short = new Set<string>();
@@ -479,7 +504,10 @@ export function ordersService(
         const held = unpaid.get(ask.user.email) ?? 0;
         if (held >= maxUnpaidOrders) return { limit: true };
         const tool = stock.get(ask.toolId);
-        if (!tool) return { refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }) };
+        if (!tool)
+          return {
+            refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }),
+          };
         const message = quantityError(ask.quantity, quantityRulesOf(tool));
         if (message) {
           const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
@@ -563,13 +591,19 @@ export function ordersService(
   }
 
   /** Why a line's stock could not be taken, with the spec's message (read under the transaction). */
-  async function refusal(tx: Queryable, line: { toolId: string; quantity: number; index: number }, quoted: boolean): Promise<LineRefusal> {
+  async function refusal(
+    tx: Queryable,
+    line: { toolId: string; quantity: number; index: number },
+    quoted: boolean,
+  ): Promise<LineRefusal> {
     const [tool] = await tx.query<ToolRow>(
       'SELECT name, minimum_order_quantity, available_quantity, pack_size, quote_above FROM tools WHERE id = $1',
       [line.toolId],
     );
     const rules = tool && { ...quantityRulesOf(tool), quoteAbove: quoted ? null : tool.quote_above };
-    const message = rules ? (quantityError(line.quantity, rules) ?? messages.quantityAboveAvailable) : messages.cartToolGone;
+    const message = rules
+      ? (quantityError(line.quantity, rules) ?? messages.quantityAboveAvailable)
+      : messages.cartToolGone;
     return { index: line.index, toolId: line.toolId, toolName: tool?.name ?? null, message };
   }
 
@@ -583,7 +617,11 @@ export function ordersService(
     if (placed === 'limit') throw conflict(messages.tooManyUnpaidOrders(maxUnpaidOrders));
     eventsWritten();
     // A one-line order's batch has announced its stock change already.
-    if (cart.items.length > 1 || quote) tools.invalidate('stock', cart.items.map((item) => item.toolId));
+    if (cart.items.length > 1 || quote)
+      tools.invalidate(
+        'stock',
+        cart.items.map((item) => item.toolId),
+      );
     metrics.orderPlaced();
     return placed;
   }
@@ -607,7 +645,9 @@ export function ordersService(
 
     /** When the next unpaid order's hold runs out (orders_unpaid_expiry_idx), or null with none. */
     async nextHoldEnd(): Promise<Date | null> {
-      const [row] = await db.query<{ at: string | Date | null }>(`SELECT min(expires_at) AS at FROM orders WHERE payment = 'unpaid'`);
+      const [row] = await db.query<{ at: string | Date | null }>(
+        `SELECT min(expires_at) AS at FROM orders WHERE payment = 'unpaid'`,
+      );
       return row?.at ? new Date(row.at) : null;
     },
 
@@ -621,7 +661,10 @@ export function ordersService(
     async list(email?: string, buyerUid?: string | null): Promise<Order[]> {
       const rows = email
         ? buyerUid !== undefined
-          ? await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.email = $1 AND o.buyer_uid IS NOT DISTINCT FROM $2 ORDER BY o.seq DESC`, [email, buyerUid])
+          ? await db.query<OrderRow>(
+              `${ORDER_SELECT} WHERE o.email = $1 AND o.buyer_uid IS NOT DISTINCT FROM $2 ORDER BY o.seq DESC`,
+              [email, buyerUid],
+            )
           : await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.email = $1 ORDER BY o.seq DESC`, [email])
         : await db.query<OrderRow>(`${ORDER_SELECT} ORDER BY o.seq DESC`);
       return rows.map(orderJson);
@@ -643,8 +686,13 @@ export function ordersService(
         else if (buyerUid !== undefined) filters.push(`o.buyer_uid = $${params.push(buyerUid)}`);
       }
       const [{ total }] = email
-        ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`, params)
-        : await db.query<{ total: number }>(`SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`);
+        ? await db.query<{ total: number }>(
+            `SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`,
+            params,
+          )
+        : await db.query<{ total: number }>(
+            `SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`,
+          );
       const where = after === undefined ? filters : [...filters, `o.seq < $${params.push(after)}`];
       const rows = await db.query<OrderRow & { seq: number }>(
         `${ORDER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY o.seq DESC LIMIT $${params.push(limit + 1)}`,
@@ -664,22 +712,30 @@ export function ordersService(
       const q = ask.q?.trim();
       if (q) {
         const like = `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-        filters.push(`(o.id = $${params.push(q.toLowerCase())} OR o.email LIKE $${params.push(like)} OR lower(o.user_name) LIKE $${params.length})`);
+        filters.push(
+          `(o.id = $${params.push(q.toLowerCase())} OR o.email LIKE $${params.push(like)} OR lower(o.user_name) LIKE $${params.length})`,
+        );
       }
       if (ask.payment) filters.push(`o.payment = $${params.push(ask.payment)}`);
       if (ask.shipping) filters.push(`o.payment = 'paid' AND o.shipping_status = $${params.push(ask.shipping)}`);
       if (ask.from) filters.push(`o.created_at >= $${params.push(`${ask.from}T00:00:00Z`)}::timestamptz`);
       if (ask.to) filters.push(`o.created_at < $${params.push(`${ask.to}T00:00:00Z`)}::timestamptz + interval '1 day'`);
       const [{ total }] = filters.length
-        ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`, params)
-        : await db.query<{ total: number }>(`SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`);
+        ? await db.query<{ total: number }>(
+            `SELECT count(*)::int AS total FROM orders o WHERE ${filters.join(' AND ')}`,
+            params,
+          )
+        : await db.query<{ total: number }>(
+            `SELECT coalesce(sum(n), 0)::int AS total FROM row_counts WHERE name = 'orders'`,
+          );
       const byTotal = ask.sort === 'total-desc' || ask.sort === 'total-asc';
       const down = ask.sort === 'newest' || ask.sort === 'total-desc';
       const cmp = down ? '<' : '>';
       const dir = down ? 'DESC' : 'ASC';
       const where = [...filters];
       if (after !== undefined) {
-        if (byTotal && Array.isArray(after)) where.push(`(o.total_cents, o.seq) ${cmp} ($${params.push(after[0])}::bigint, $${params.push(after[1])})`);
+        if (byTotal && Array.isArray(after))
+          where.push(`(o.total_cents, o.seq) ${cmp} ($${params.push(after[0])}::bigint, $${params.push(after[1])})`);
         else if (!byTotal && typeof after === 'number') where.push(`o.seq ${cmp} $${params.push(after)}`);
         else throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
       }
@@ -688,7 +744,13 @@ export function ordersService(
         `${ORDER_SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT $${params.push(ask.limit + 1)}`,
         params,
       );
-      return listPage(rows, ask.limit, total, (r): OrderCursor => (byTotal ? [String(r.total_cents), r.seq] : r.seq), orderJson);
+      return listPage(
+        rows,
+        ask.limit,
+        total,
+        (r): OrderCursor => (byTotal ? [String(r.total_cents), r.seq] : r.seq),
+        orderJson,
+      );
     },
 
     /**
@@ -753,7 +815,8 @@ export function ordersService(
            GROUP BY tool_id, stock_version ORDER BY tool_id, stock_version`,
           [ids],
         );
-        for (const line of lines) await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, null, email);
+        for (const line of lines)
+          await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, null, email);
         for (const order of await tx.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1)`, [ids]))
           await emitOrderEvent(tx, 'order.cancelled', order.id, email, factsOf(order), { reason: 'account deleted' });
       }

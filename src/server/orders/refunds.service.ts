@@ -82,15 +82,24 @@ export function refundsService(
         [orderId],
       );
       if (pending) {
-        if (deps.now().getTime() - new Date(pending.created_at).getTime() < REFUND_STALE_MS) throw conflict(messages.refundUnderWay);
+        if (deps.now().getTime() - new Date(pending.created_at).getTime() < REFUND_STALE_MS)
+          throw conflict(messages.refundUnderWay);
         logger.warn({ orderId, refundId: pending.id }, 'taking up a refund a stopped process left pending');
         return pending;
       }
       const left = Number(order.total_cents) - Number(order.refunded_cents);
       if (left <= 0) throw conflict(messages.refundedAlready);
       const amountCents = ask.amount === undefined ? left : toCents(ask.amount);
-      if (amountCents > left) throw unprocessable(messages.refundTooMuch(formatCents(left)), { amount: messages.refundTooMuch(formatCents(left)) });
-      const refund: PendingRefund = { id: newId(), payment_id: order.transaction_id, amount_cents: amountCents, restock: ask.restock };
+      if (amountCents > left)
+        throw unprocessable(messages.refundTooMuch(formatCents(left)), {
+          amount: messages.refundTooMuch(formatCents(left)),
+        });
+      const refund: PendingRefund = {
+        id: newId(),
+        payment_id: order.transaction_id,
+        amount_cents: amountCents,
+        restock: ask.restock,
+      };
       await tx.query(
         `INSERT INTO refunds (id, order_id, payment_id, amount_cents, restock, by_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [refund.id, orderId, refund.payment_id, amountCents, ask.restock, by, deps.now()],
@@ -100,15 +109,25 @@ export function refundsService(
   }
 
   /** Step 3: the refund is done, with everything that follows from it, in one transaction. */
-  async function finish(orderId: string, by: string, refund: PendingRefund, providerRefundId: string): Promise<RefundDone> {
+  async function finish(
+    orderId: string,
+    by: string,
+    refund: PendingRefund,
+    providerRefundId: string,
+  ): Promise<RefundDone> {
     const amountCents = Number(refund.amount_cents);
     return db.transaction(async (tx) => {
       const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
       const facts: OrderFacts = factsOf(order);
       const restock = refund.restock && !order.restocked;
-      if (restock) for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity, orderId, by);
+      if (restock)
+        for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity, orderId, by);
       const refundedCents = Number(order.refunded_cents) + amountCents;
-      await tx.query(`UPDATE orders SET refunded_cents = $2, restocked = restocked OR $3 WHERE id = $1`, [orderId, refundedCents, restock]);
+      await tx.query(`UPDATE orders SET refunded_cents = $2, restocked = restocked OR $3 WHERE id = $1`, [
+        orderId,
+        refundedCents,
+        restock,
+      ]);
       const full = refundedCents >= Number(order.total_cents);
       const [invoice] = (await deps.invoices.forOrder(tx, orderId)).filter((d) => d.kind === 'invoice');
       const creditNote = await deps.invoices.issue(tx, {
@@ -117,18 +136,26 @@ export function refundsService(
         orderId,
         buyer: { name: facts.buyerName, email: facts.email, address: facts.address },
         // A whole refund credits the lines; a part of one is one line of its amount.
-        lines: full && refundedCents === amountCents ? facts.lines : [{ productName: `Partial refund of order ${orderId.slice(-8).toUpperCase()}`, quantity: 1, unitCents: amountCents }],
+        lines:
+          full && refundedCents === amountCents
+            ? facts.lines
+            : [
+                {
+                  productName: `Partial refund of order ${orderId.slice(-8).toUpperCase()}`,
+                  quantity: 1,
+                  unitCents: amountCents,
+                },
+              ],
         totalCents: amountCents,
         // The whole order credited: its delivery and VAT too, as its invoice showed them.
         ...(full && refundedCents === amountCents ? { breakdown: facts.breakdown } : {}),
         paymentReference: providerRefundId,
         at: deps.now(),
       });
-      await tx.query(`UPDATE refunds SET state = 'done', provider_refund_id = $2, credit_note = $3, done_at = now() WHERE id = $1`, [
-        refund.id,
-        providerRefundId,
-        creditNote,
-      ]);
+      await tx.query(
+        `UPDATE refunds SET state = 'done', provider_refund_id = $2, credit_note = $3, done_at = now() WHERE id = $1`,
+        [refund.id, providerRefundId, creditNote],
+      );
       await emitOrderEvent(tx, 'order.refunded', orderId, by, facts, {
         amountCents,
         creditNoteNumber: creditNote,
@@ -150,7 +177,10 @@ export function refundsService(
       try {
         provider = await deps.gateway.refundPart(refund.payment_id, Number(refund.amount_cents), refund.id);
       } catch (error) {
-        await db.query(`UPDATE refunds SET state = 'failed', last_error = $2 WHERE id = $1`, [refund.id, (error as Error).message.slice(0, 1000)]);
+        await db.query(`UPDATE refunds SET state = 'failed', last_error = $2 WHERE id = $1`, [
+          refund.id,
+          (error as Error).message.slice(0, 1000),
+        ]);
         logger.warn({ orderId, refundId: refund.id, err: (error as Error).message }, 'the provider refused a refund');
         throw new ApiError(502, 'refund_failed', messages.refundFailed);
       }
@@ -159,7 +189,6 @@ export function refundsService(
       deps.eventsWritten();
       return done;
     },
-
   };
 }
 export type RefundsService = ReturnType<typeof refundsService>;

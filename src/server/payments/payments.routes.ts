@@ -24,7 +24,12 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
   const router = contractRouter(deps)
     .on(paymentsContract.intent, signedIn(deps), async (c, { body }) => {
       const { clientSecret, amountCents } = await payments.intentFor(await ownOrder(c.get('user'), body.orderId));
-      return { clientSecret, amountCents, gateway: payments.kind, publishableKey: deps.config.stripe?.publishableKey ?? null };
+      return {
+        clientSecret,
+        amountCents,
+        gateway: payments.kind,
+        publishableKey: deps.config.stripe?.publishableKey ?? null,
+      };
     })
     // Paid only when the provider confirms this intent succeeded, for this order and this amount; a
     // payment that succeeded for an order cancelled (or deleted) meanwhile is refunded and said so.
@@ -32,7 +37,8 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
       const order = await checkout.orderForPayment(id);
       if (order && !isBuyer(c.get('user'), order)) throw forbidden('Only the buyer can pay for this order');
       const intent = await payments.retrieve(transactionId);
-      if (!intent || intent.orderId !== id) throw order ? badRequest('Unknown payment for this order') : notFound('Order');
+      if (!intent || intent.orderId !== id)
+        throw order ? badRequest('Unknown payment for this order') : notFound('Order');
       if (intent.status !== 'succeeded') throw new ApiError(402, 'payment_incomplete', 'The payment has not succeeded');
       const outcome = await checkout.settle({ ...intent, orderId: id });
       if (outcome === 'refunded') throw new ApiError(409, 'payment_refunded', messages.paymentRefunded);
@@ -80,12 +86,21 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
         if (orderId) {
           let outcome;
           try {
-            outcome = await checkout.settle({ id: intent.id, status: intent.status, amountCents: intent.amount, orderId });
+            outcome = await checkout.settle({
+              id: intent.id,
+              status: intent.status,
+              amountCents: intent.amount,
+              orderId,
+            });
           } catch (error) {
-            logger.error({ orderId, intentId: intent.id, err: (error as Error).message }, 'webhook could not settle a payment');
+            logger.error(
+              { orderId, intentId: intent.id, err: (error as Error).message },
+              'webhook could not settle a payment',
+            );
             throw new ApiError(503, 'retry', 'Could not settle the payment now');
           }
-          if (outcome !== 'ok' && outcome !== 'refunded') logger.warn({ orderId, intentId: intent.id, outcome }, 'webhook did not mark the order paid');
+          if (outcome !== 'ok' && outcome !== 'refunded')
+            logger.warn({ orderId, intentId: intent.id, outcome }, 'webhook did not mark the order paid');
         }
       }
       return { received: true };

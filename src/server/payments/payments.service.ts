@@ -131,7 +131,10 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
      * before being paid. Idempotent (makepayment and Stripe's webhook both settle, Stripe retries).
      * Throws when the provider cannot refund now, so the webhook is delivered again.
      */
-    async settle(intent: IntentStatus & { orderId: string }, outcome: OrderPaidOutcome): Promise<OrderPaidOutcome | 'refunded'> {
+    async settle(
+      intent: IntentStatus & { orderId: string },
+      outcome: OrderPaidOutcome,
+    ): Promise<OrderPaidOutcome | 'refunded'> {
       const [row] = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [intent.id]);
       if (outcome === 'ok') {
         await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [intent.id]);

@@ -5,7 +5,11 @@ export function stripeClient(secretKey: string, apiBase?: string): Stripe {
   const base = apiBase ? new URL(apiBase) : undefined;
   return new Stripe(secretKey, {
     maxNetworkRetries: 2,
-    ...(base && { host: base.hostname, port: Number(base.port), protocol: base.protocol.replace(':', '') as 'http' | 'https' }),
+    ...(base && {
+      host: base.hostname,
+      port: Number(base.port),
+      protocol: base.protocol.replace(':', '') as 'http' | 'https',
+    }),
   });
 }
 
@@ -37,7 +41,10 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
     },
     async refund(intentId) {
       try {
-        const refund = await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: `refund-${intentId}` });
+        const refund = await stripe.refunds.create(
+          { payment_intent: intentId },
+          { idempotencyKey: `refund-${intentId}` },
+        );
         return { id: refund.id };
       } catch (error) {
         if ((error as { code?: string }).code !== 'charge_already_refunded') throw error;

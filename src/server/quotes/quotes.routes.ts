@@ -9,7 +9,12 @@ import type { QuotesService } from './quotes.service.ts';
 export function quotesRoutes(deps: Deps, quotes: QuotesService) {
   // Asking and accepting count with placing orders (one count a buyer, BOOKING_RATE_LIMIT a minute),
   // beside the cap on open requests (quotes.service.ts).
-  const bookingLimit = rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });
+  const bookingLimit = rateLimit(deps, {
+    name: 'orders',
+    points: deps.config.bookingRateLimit,
+    windowMs: 60_000,
+    by: 'user',
+  });
   return (
     contractRouter(deps)
       // Signed in: the buyer is the token's user, never the body's.
@@ -23,7 +28,9 @@ export function quotesRoutes(deps: Deps, quotes: QuotesService) {
       )
       // Its buyer or an admin; anyone else 404.
       .on(quotesContract.get, signedIn(deps), async (c, { params }) => quotes.get(c.get('user'), params.id))
-      .on(quotesContract.answer, adminOnly(deps), async (c, { params, body }) => quotes.answer(c.get('user'), params.id, body))
+      .on(quotesContract.answer, adminOnly(deps), async (c, { params, body }) =>
+        quotes.answer(c.get('user'), params.id, body),
+      )
       // Its buyer only: an order at the quoted prices (counted with the buyer's other orders).
       .on(quotesContract.accept, signedIn(deps), bookingLimit, async (c, { params, body }) => ({
         acknowledged: true,

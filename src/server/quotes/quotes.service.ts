@@ -17,7 +17,17 @@ import type { PageAsk } from '../http/paging.ts';
 import { newId } from '../ids.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { CurrentUser } from '../types.ts';
-import { isExpired, listQuotes, pageQuotes, quoteJson, quoteTarget, readQuote, type QuoteFilter, type QuoteLineRow, type QuoteRow } from './quotes.sql.ts';
+import {
+  isExpired,
+  listQuotes,
+  pageQuotes,
+  quoteJson,
+  quoteTarget,
+  readQuote,
+  type QuoteFilter,
+  type QuoteLineRow,
+  type QuoteRow,
+} from './quotes.sql.ts';
 
 interface QuotesOptions {
   checkout: CheckoutFlow;
@@ -28,7 +38,12 @@ interface QuotesOptions {
 
 /** The lines as the emails show them (the list price, and the shop's once answered). */
 const mailLines = (lines: QuoteLineRow[]) =>
-  lines.map((l) => ({ productName: l.product_name, quantity: l.quantity, listCents: l.list_unit_cents, unitCents: l.quoted_unit_cents }));
+  lines.map((l) => ({
+    productName: l.product_name,
+    quantity: l.quantity,
+    listCents: l.list_unit_cents,
+    unitCents: l.quoted_unit_cents,
+  }));
 
 /** Why a quote cannot be taken further, in the order the buyer should hear it. */
 function closedReason(row: QuoteRow, now: Date): string | null {
@@ -61,24 +76,43 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
         if (!tool) throw unprocessable(messages.quoteToolGone, { [`items.${i}.toolId`]: messages.quoteToolGone });
         const error = quoteQuantityError(item.quantity, tool);
         if (error) throw unprocessable(messages.cartLineRefused(tool.name, error), { [`items.${i}.quantity`]: error });
-        const priced = { priceCents: toCents(tool.price), priceBreaks: tool.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })) };
-        return { toolId: tool._id, name: tool.name, quantity: item.quantity, listCents: unitPriceCents(priced, item.quantity) };
+        const priced = {
+          priceCents: toCents(tool.price),
+          priceBreaks: tool.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })),
+        };
+        return {
+          toolId: tool._id,
+          name: tool.name,
+          quantity: item.quantity,
+          listCents: unitPriceCents(priced, item.quantity),
+        };
       });
       const id = newId();
       await db.transaction(async (tx) => {
         // One buyer's requests are counted one at a time, so parallel requests cannot all pass the limit.
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-quotes:${user.email}`]);
-        const [{ open }] = await tx.query<{ open: number }>(`SELECT count(*)::int AS open FROM quotes WHERE email = $1 AND state = 'requested'`, [
-          user.email,
-        ]);
+        const [{ open }] = await tx.query<{ open: number }>(
+          `SELECT count(*)::int AS open FROM quotes WHERE email = $1 AND state = 'requested'`,
+          [user.email],
+        );
         if (open >= MAX_OPEN_QUOTES) throw conflict(messages.tooManyOpenQuotes(MAX_OPEN_QUOTES));
         await tx.query(
           `WITH q AS (INSERT INTO quotes (id, email, buyer_uid, user_name, note, created_at) VALUES ($1, $2, $3, $4, $5, $6))
            INSERT INTO quote_lines (quote_id, line, tool_id, product_name, quantity, list_unit_cents)
            SELECT $1, l.n, l.tool_id, l.product_name, l.quantity, l.list_unit_cents
            FROM unnest($7::text[], $8::text[], $9::int[], $10::int[]) WITH ORDINALITY AS l(tool_id, product_name, quantity, list_unit_cents, n)`,
-          [id, user.email, user.uid, user.name || user.email, input.note, now(), lines.map((l) => l.toolId), lines.map((l) => l.name),
-            lines.map((l) => l.quantity), lines.map((l) => l.listCents)],
+          [
+            id,
+            user.email,
+            user.uid,
+            user.name || user.email,
+            input.note,
+            now(),
+            lines.map((l) => l.toolId),
+            lines.map((l) => l.name),
+            lines.map((l) => l.quantity),
+            lines.map((l) => l.listCents),
+          ],
         );
         await emit(tx, {
           type: 'quote.requested',
@@ -88,7 +122,12 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
             email: user.email,
             buyerName: user.name || user.email,
             note: input.note,
-            lines: lines.map((l) => ({ productName: l.name, quantity: l.quantity, listCents: l.listCents, unitCents: null })),
+            lines: lines.map((l) => ({
+              productName: l.name,
+              quantity: l.quantity,
+              listCents: l.listCents,
+              unitCents: null,
+            })),
           },
         });
       });
@@ -98,7 +137,10 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
 
     /** The caller's quotes (an admin: everyone's), newest first: all of them, or a page with `ask`. */
     list(user: CurrentUser, state: QuoteFilter['state'], ask?: PageAsk<number>): Promise<Quote[] | ListPage<Quote>> {
-      const filter: QuoteFilter = { state, buyer: user.role === 'admin' ? undefined : { email: user.email, uid: user.uid } };
+      const filter: QuoteFilter = {
+        state,
+        buyer: user.role === 'admin' ? undefined : { email: user.email, uid: user.uid },
+      };
       return ask ? pageQuotes(db, filter, ask, now()) : listQuotes(db, filter, now());
     },
 
@@ -110,7 +152,8 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
     /** An admin's prices (one per line's tool, exactly) and expiry; again while not accepted or declined. */
     async answer(admin: CurrentUser, id: string, answer: QuoteAnswer): Promise<Quote> {
       const at = now();
-      if (answer.expiresAt <= at) throw unprocessable(messages.quoteExpiryPast, { expiresAt: messages.quoteExpiryPast });
+      if (answer.expiresAt <= at)
+        throw unprocessable(messages.quoteExpiryPast, { expiresAt: messages.quoteExpiryPast });
       const quote = await db.transaction(async (tx) => {
         const found = await readQuote(tx, id, true);
         if (!found) throw notFound('Quote');
@@ -118,11 +161,16 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
         if (row.state === 'accepted' || row.state === 'declined') throw conflict(messages.quoteClosed(row.state));
         if (lines.some((l) => l.tool_id === null)) throw unprocessable(messages.quoteToolGone);
         const prices = new Map(answer.lines.map((l) => [l.toolId, toCents(l.price)]));
-        if (prices.size !== answer.lines.length || prices.size !== lines.length || lines.some((l) => !prices.has(l.tool_id!)))
+        if (
+          prices.size !== answer.lines.length ||
+          prices.size !== lines.length ||
+          lines.some((l) => !prices.has(l.tool_id!))
+        )
           throw unprocessable(messages.quoteLinesMismatch, { lines: messages.quoteLinesMismatch });
         const priced = lines.map((l) => ({ ...l, quoted_unit_cents: prices.get(l.tool_id!)! }));
         const totalCents = priced.reduce((sum, l) => sum + l.quantity * l.quoted_unit_cents, 0);
-        if (totalCents > MAX_ORDER_TOTAL_CENTS) throw unprocessable(messages.orderTotalTooHigh, { lines: messages.orderTotalTooHigh });
+        if (totalCents > MAX_ORDER_TOTAL_CENTS)
+          throw unprocessable(messages.orderTotalTooHigh, { lines: messages.orderTotalTooHigh });
         await tx.query(
           `UPDATE quote_lines SET quoted_unit_cents = p.cents FROM unnest($2::text[], $3::int[]) AS p(tool_id, cents)
            WHERE quote_id = $1 AND quote_lines.tool_id = p.tool_id`,
@@ -138,7 +186,10 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
           actor: admin.email,
           data: {
             target: quoteTarget(row),
-            before: { state: row.state, total: row.state === 'answered' ? formatCents(quoteJson(row, lines, at).totalCents ?? 0) : null },
+            before: {
+              state: row.state,
+              total: row.state === 'answered' ? formatCents(quoteJson(row, lines, at).totalCents ?? 0) : null,
+            },
             after: { state: 'answered', total: formatCents(totalCents), expiresAt: answer.expiresAt.toISOString() },
             email: row.email,
             buyerName: row.user_name,
@@ -179,7 +230,12 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
               const current = await readQuote(tx, id);
               throw conflict((current && closedReason(current.row, at)) ?? messages.quoteClosed('changed'));
             }
-            await emit(tx, { type: 'quote.accepted', subject: id, actor: user.email, data: { target: quoteTarget(row), orderId } });
+            await emit(tx, {
+              type: 'quote.accepted',
+              subject: id,
+              actor: user.email,
+              data: { target: quoteTarget(row), orderId },
+            });
           },
         },
       );

@@ -30,7 +30,8 @@ export interface QuoteLineRow {
   quoted_unit_cents: number | null;
 }
 
-const COLUMNS = 'id, seq, email, buyer_uid, user_name, note, state, answered_by, answered_at, expires_at, order_id, created_at';
+const COLUMNS =
+  'id, seq, email, buyer_uid, user_name, note, state, answered_by, answered_at, expires_at, order_id, created_at';
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
 /** How the audit log and the emails name a quote: its short reference and its buyer. */
@@ -65,8 +66,14 @@ export function quoteJson(row: QuoteRow, lines: QuoteLineRow[], now: Date): Quot
 }
 
 /** One quote's row (locked for the transaction with `lock`) and its lines in order. */
-export async function readQuote(q: Queryable, id: string, lock = false): Promise<{ row: QuoteRow; lines: QuoteLineRow[] } | undefined> {
-  const [row] = await q.query<QuoteRow>(`SELECT ${COLUMNS} FROM quotes WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+export async function readQuote(
+  q: Queryable,
+  id: string,
+  lock = false,
+): Promise<{ row: QuoteRow; lines: QuoteLineRow[] } | undefined> {
+  const [row] = await q.query<QuoteRow>(`SELECT ${COLUMNS} FROM quotes WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
   if (!row) return undefined;
   const lines = await q.query<QuoteLineRow>('SELECT * FROM quote_lines WHERE quote_id = $1 ORDER BY line', [id]);
   return { row, lines };
@@ -96,26 +103,46 @@ function whereParams({ buyer, state }: QuoteFilter, now: Date): unknown[] {
 async function linesOf(q: Queryable, rows: QuoteRow[]): Promise<Map<string, QuoteLineRow[]>> {
   const byQuote = new Map<string, QuoteLineRow[]>(rows.map((r) => [r.id, []]));
   if (!rows.length) return byQuote;
-  const lines = await q.query<QuoteLineRow>('SELECT * FROM quote_lines WHERE quote_id = ANY($1) ORDER BY quote_id, line', [rows.map((r) => r.id)]);
+  const lines = await q.query<QuoteLineRow>(
+    'SELECT * FROM quote_lines WHERE quote_id = ANY($1) ORDER BY quote_id, line',
+    [rows.map((r) => r.id)],
+  );
   for (const l of lines) byQuote.get(l.quote_id)!.push(l);
   return byQuote;
 }
 
 /** Every matching quote, newest first (the plain list). */
 export async function listQuotes(q: Queryable, filter: QuoteFilter, now: Date): Promise<Quote[]> {
-  const rows = await q.query<QuoteRow>(`SELECT ${COLUMNS} FROM quotes WHERE ${WHERE} ORDER BY seq DESC`, whereParams(filter, now));
+  const rows = await q.query<QuoteRow>(
+    `SELECT ${COLUMNS} FROM quotes WHERE ${WHERE} ORDER BY seq DESC`,
+    whereParams(filter, now),
+  );
   const lines = await linesOf(q, rows);
   return rows.map((r) => quoteJson(r, lines.get(r.id)!, now));
 }
 
 /** A page of the matching quotes, newest first, after the quote numbered `after`, and how many match. */
-export async function pageQuotes(q: Queryable, filter: QuoteFilter, { limit, after }: PageAsk<number>, now: Date): Promise<ListPage<Quote>> {
+export async function pageQuotes(
+  q: Queryable,
+  filter: QuoteFilter,
+  { limit, after }: PageAsk<number>,
+  now: Date,
+): Promise<ListPage<Quote>> {
   const params = whereParams(filter, now);
   const rows = await q.query<QuoteRow>(
     `SELECT ${COLUMNS} FROM quotes WHERE ${WHERE} AND ($6::bigint IS NULL OR seq < $6) ORDER BY seq DESC LIMIT $7`,
     [...params, after ?? null, limit + 1],
   );
-  const [{ total }] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM quotes WHERE ${WHERE}`, params);
+  const [{ total }] = await q.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM quotes WHERE ${WHERE}`,
+    params,
+  );
   const lines = await linesOf(q, rows);
-  return listPage(rows, limit, total, (r) => Number(r.seq), (r) => quoteJson(r, lines.get(r.id)!, now));
+  return listPage(
+    rows,
+    limit,
+    total,
+    (r) => Number(r.seq),
+    (r) => quoteJson(r, lines.get(r.id)!, now),
+  );
 }

@@ -22,11 +22,10 @@ export function reviewsRoutes(deps: Deps, reviews: ReviewsService, tools: ToolsS
   return contractRouter(deps)
     .on(reviewsContract.list, anyone, async (c, { query: { limit, pageNumber } }) => {
       // One copy per page whatever else the URL carries (public-reads.ts keys its copies by this).
-      return cachedJson(
-        c,
-        await reviews.publicPage(limit, pageNumber),
-        { key: `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`, shows: { kinds: ['reviews'] } },
-      );
+      return cachedJson(c, await reviews.publicPage(limit, pageNumber), {
+        key: `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`,
+        shows: { kinds: ['reviews'] },
+      });
     })
     .on(reviewsContract.ofTool, anyone, async (c, { params, query: { limit, cursor } }) => {
       // A tool's reviews, newest first, `limit` after `cursor`, with their count and average: public.

@@ -15,7 +15,8 @@ interface SettingsRow {
   prices_include_vat: boolean;
 }
 
-const SELECT = 'SELECT delivery_flat_cents, free_delivery_over_cents, vat_rate_hundredths, prices_include_vat FROM shop_settings WHERE id = 1';
+const SELECT =
+  'SELECT delivery_flat_cents, free_delivery_over_cents, vat_rate_hundredths, prices_include_vat FROM shop_settings WHERE id = 1';
 
 const totalsOf = (r: SettingsRow | undefined): TotalsSettings => ({
   deliveryFlatCents: r?.delivery_flat_cents ?? 0,

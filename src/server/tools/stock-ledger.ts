@@ -57,11 +57,18 @@ const movementJson = (r: LedgerRow): StockMovement => ({
 });
 
 /** One page of a tool's movements, newest first (stock_ledger_tool_idx), and how many there are. */
-export async function ledgerPage(q: Queryable, toolId: string, { limit, after }: PageAsk<number>): Promise<ListPage<StockMovement>> {
+export async function ledgerPage(
+  q: Queryable,
+  toolId: string,
+  { limit, after }: PageAsk<number>,
+): Promise<ListPage<StockMovement>> {
   const rows = await q.query<LedgerRow>(
     `SELECT * FROM stock_ledger WHERE tool_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
     [toolId, after ?? null, limit + 1],
   );
-  const [{ total }] = await q.query<{ total: number }>('SELECT count(*)::int AS total FROM stock_ledger WHERE tool_id = $1', [toolId]);
+  const [{ total }] = await q.query<{ total: number }>(
+    'SELECT count(*)::int AS total FROM stock_ledger WHERE tool_id = $1',
+    [toolId],
+  );
   return listPage(rows, limit, total, (r) => Number(r.seq), movementJson);
 }

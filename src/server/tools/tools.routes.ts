@@ -25,7 +25,8 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
         // The shop's low-stock levels are for admins (Manage products); anyone else pages the public fields.
         const user = await viewer(c, deps);
         const admin = user?.role === 'admin';
-        if (query.sort === 'low-stock' && !admin) throw user ? forbidden('Admins only') : unauthorized('Please log in to continue');
+        if (query.sort === 'low-stock' && !admin)
+          throw user ? forbidden('Admins only') : unauthorized('Please log in to continue');
         return tools.page(ask, { lowStockFirst: query.sort === 'low-stock', admin });
       })
       .on(toolsContract.get, anyone, async (c, { params }) => {

@@ -58,8 +58,10 @@ export const quantityRulesOf = (r: ToolRow) => ({
  * A tool's low-stock level: its own, else the shop's (LOW_STOCK_UNITS), else two minimum orders (a buyer
  * could no longer take two of them).
  */
-export const lowStockLevel = (r: Pick<ToolRow, 'low_stock_units' | 'minimum_order_quantity'>, shopLevel?: number): number =>
-  r.low_stock_units ?? shopLevel ?? r.minimum_order_quantity * 2;
+export const lowStockLevel = (
+  r: Pick<ToolRow, 'low_stock_units' | 'minimum_order_quantity'>,
+  shopLevel?: number,
+): number => r.low_stock_units ?? shopLevel ?? r.minimum_order_quantity * 2;
 
 const breaksCents = (breaks: PriceBreak[]): PriceBreakCents[] =>
   breaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) }));
@@ -71,7 +73,11 @@ const auditedTool = (r: ToolRow) => ({
   minimumOrderQuantity: r.minimum_order_quantity,
   availableQuantity: r.available_quantity,
   ...(r.price_breaks.length
-    ? { priceBreaks: r.price_breaks.map((b) => `${b.minQuantity}+ at $${toDollars(b.priceCents).toFixed(2)}`).join(', ') }
+    ? {
+        priceBreaks: r.price_breaks
+          .map((b) => `${b.minQuantity}+ at $${toDollars(b.priceCents).toFixed(2)}`)
+          .join(', '),
+      }
     : {}),
   ...(r.pack_size !== 1 ? { packSize: r.pack_size } : {}),
   ...(r.quote_above !== null ? { quoteAbove: r.quote_above } : {}),
@@ -99,7 +105,12 @@ const COLUMNS =
 export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnits?: number } = {}) {
   const adminToolJson = (r: ToolRow): AdminTool => {
     const lowStockUnits = lowStockLevel(r, options.lowStockUnits);
-    return { ...toolJson(r), lowStockUnits, lowStock: r.available_quantity < lowStockUnits, ownLowStockUnits: r.low_stock_units };
+    return {
+      ...toolJson(r),
+      lowStockUnits,
+      lowStock: r.available_quantity < lowStockUnits,
+      ownLowStockUnits: r.low_stock_units,
+    };
   };
   /** Ids of the tools that exist, as of the last read: the server 404s prebuilt pages of deleted tools. */
   let ids: Set<string> | undefined;
@@ -108,9 +119,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     load: async (only) =>
       (
         await db.query<ToolRow>(
-          only
-            ? `SELECT ${COLUMNS} FROM tools WHERE id = ANY($1)`
-            : `SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`,
+          only ? `SELECT ${COLUMNS} FROM tools WHERE id = ANY($1)` : `SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`,
           only ? [only] : [],
         )
       ).map(toolJson),
@@ -149,7 +158,8 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
       const json = admin ? adminToolJson : toolJson;
       const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
       if (lowStockFirst) {
-        const below = 'CASE WHEN available_quantity < coalesce(low_stock_units, $2::int, minimum_order_quantity * 2) THEN 1 ELSE 0 END';
+        const below =
+          'CASE WHEN available_quantity < coalesce(low_stock_units, $2::int, minimum_order_quantity * 2) THEN 1 ELSE 0 END';
         const [low, seq] = Array.isArray(after) ? after : [null, null];
         const rows = await db.query<ToolRow & { seq: number; below: number }>(
           `SELECT * FROM (SELECT ${COLUMNS}, seq, ${below} AS below FROM tools) t
@@ -200,8 +210,21 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
             input.lowStockUnits ?? null,
           ],
         );
-        await recordMovements(tx, [{ toolId: id, delta: row.available_quantity, reason: 'admin restock', balance: row.available_quantity, actor }]);
-        await emit(tx, { type: 'tool.added', subject: id, actor, data: { target: row.name, before: null, after: auditedTool(row), tool: toolJson(row) } });
+        await recordMovements(tx, [
+          {
+            toolId: id,
+            delta: row.available_quantity,
+            reason: 'admin restock',
+            balance: row.available_quantity,
+            actor,
+          },
+        ]);
+        await emit(tx, {
+          type: 'tool.added',
+          subject: id,
+          actor,
+          data: { target: row.name, before: null, after: auditedTool(row), tool: toolJson(row) },
+        });
       });
       ids?.add(id);
       invalidate('tools');
@@ -282,7 +305,13 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
           availableQuantity,
         ]);
         await recordMovements(tx, [
-          { toolId: id, delta: availableQuantity - before.available_quantity, reason: 'admin restock', balance: availableQuantity, actor },
+          {
+            toolId: id,
+            delta: availableQuantity - before.available_quantity,
+            reason: 'admin restock',
+            balance: availableQuantity,
+            actor,
+          },
         ]);
         await emit(tx, {
           type: 'tool.restocked',
@@ -306,7 +335,12 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
      * or undefined when not enough is left or the quantity breaks the tool's rules. The caller records
      * the sale in the ledger (it knows the order).
      */
-    async take(tx: Queryable, id: string, quantity: number, quoted = false): Promise<(ToolRow & { stock_version: number }) | undefined> {
+    async take(
+      tx: Queryable,
+      id: string,
+      quantity: number,
+      quoted = false,
+    ): Promise<(ToolRow & { stock_version: number }) | undefined> {
       // A quote's order may go above quote_above: that is what the quote was for.
       const [row] = await tx.query<ToolRow & { stock_version: number }>(
         `UPDATE tools SET available_quantity = available_quantity - $2
@@ -321,13 +355,22 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
      * Units that came back (a refunded order the admin restocks): added to the stock whatever restock
      * happened since, since they are physically back. A deleted tool takes nothing.
      */
-    async returnUnits(tx: Queryable, id: string | null, quantity: number, orderId: string, actor: string): Promise<void> {
+    async returnUnits(
+      tx: Queryable,
+      id: string | null,
+      quantity: number,
+      orderId: string,
+      actor: string,
+    ): Promise<void> {
       if (!id) return;
       const [row] = await tx.query<{ available_quantity: number }>(
         'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 RETURNING available_quantity',
         [id, quantity],
       );
-      if (row) await recordMovements(tx, [{ toolId: id, delta: quantity, reason: 'refund restock', balance: row.available_quantity, orderId, actor }]);
+      if (row)
+        await recordMovements(tx, [
+          { toolId: id, delta: quantity, reason: 'refund restock', balance: row.available_quantity, orderId, actor },
+        ]);
     },
     /**
      * An unpaid order's units back with their ledger rows, in one statement (two for several lines: their
@@ -335,9 +378,15 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
      * restocked since its units were taken (stock_version). `toolIds`: the order's tools. `actor`: who
      * let the order go (null: its hold ran out).
      */
-    async giveBackOrder(tx: Queryable, orderId: string, toolIds: readonly string[], actor: string | null): Promise<void> {
+    async giveBackOrder(
+      tx: Queryable,
+      orderId: string,
+      toolIds: readonly string[],
+      actor: string | null,
+    ): Promise<void> {
       if (!toolIds.length) return;
-      if (toolIds.length > 1) await tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]);
+      if (toolIds.length > 1)
+        await tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]);
       await tx.query(
         `WITH back AS (
            UPDATE tools t SET available_quantity = t.available_quantity + i.quantity
@@ -352,13 +401,23 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
      * Returns an order's units, unless the tool was restocked since they were taken (stockVersion).
      * `actor`: who let the order go (null: its hold ran out).
      */
-    async giveBack(tx: Queryable, id: string | null, quantity: number, stockVersion: number, orderId: string | null, actor: string | null): Promise<void> {
+    async giveBack(
+      tx: Queryable,
+      id: string | null,
+      quantity: number,
+      stockVersion: number,
+      orderId: string | null,
+      actor: string | null,
+    ): Promise<void> {
       if (!id) return;
       const [row] = await tx.query<{ available_quantity: number }>(
         'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 AND stock_version = $3 RETURNING available_quantity',
         [id, quantity, stockVersion],
       );
-      if (row) await recordMovements(tx, [{ toolId: id, delta: quantity, reason: 'hold released', balance: row.available_quantity, orderId, actor }]);
+      if (row)
+        await recordMovements(tx, [
+          { toolId: id, delta: quantity, reason: 'hold released', balance: row.available_quantity, orderId, actor },
+        ]);
     },
   };
 }

@@ -35,7 +35,9 @@ export function usersRoutes(deps: Deps, users: UsersService) {
           return { token: await signAccessToken(deps.jwtSecret, email, deps.now().getTime(), identity.uid) };
         },
       )
-      .on(usersContract.isAdmin, selfOrAdmin(deps), async (_c, { params }) => ({ admin: await users.isAdmin(params.email) }))
+      .on(usersContract.isAdmin, selfOrAdmin(deps), async (_c, { params }) => ({
+        admin: await users.isAdmin(params.email),
+      }))
       .on(usersContract.profile, selfOrAdmin(deps), async (_c, { params }) => {
         const user = await users.get(params.email);
         if (!user) throw notFound('User');

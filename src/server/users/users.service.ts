@@ -30,7 +30,9 @@ export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'las
  * the other's commit. Only admins who can act (verified) count: an unverified admin row cannot run the store.
  */
 async function lockForRemoval(tx: Queryable, email: string) {
-  const admins = await tx.query(`SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`);
+  const admins = await tx.query(
+    `SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`,
+  );
   const [target] = await tx.query<{ role: 'user' | 'admin'; email_verified: boolean; firebase_uid: string | null }>(
     'SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
     [email],
@@ -94,9 +96,13 @@ export function usersService(db: Db, adminEmails: string[]) {
       const params: unknown[] = [limit + 1];
       const filters: string[] = [];
       // Emails are kept in lower case; the search's %, _ and \ are matched as themselves.
-      if (search) filters.push(`email LIKE $${params.push(`%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
+      if (search)
+        filters.push(`email LIKE $${params.push(`%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
       const pattern = params[1];
-      if (after) filters.push(`(sign_up_date < ${at(params.push(after[0]))} OR (sign_up_date = ${at(params.length)} AND email > $${params.push(after[1])}))`);
+      if (after)
+        filters.push(
+          `(sign_up_date < ${at(params.push(after[0]))} OR (sign_up_date = ${at(params.length)} AND email > $${params.push(after[1])}))`,
+        );
       const rows = await db.query<UserProfile & { keyMicros: string }>(
         `${KEYED_SELECT} ${filters.length ? `WHERE ${filters.join(' AND ')}` : ''} ORDER BY sign_up_date DESC, email LIMIT $1`,
         params,
@@ -125,7 +131,9 @@ export function usersService(db: Db, adminEmails: string[]) {
     async makeAdmin(actor: CurrentUser, email: string): Promise<number | 'not owner'> {
       if (!isOwner(actor)) return 'not owner';
       return db.transaction(async (tx) => {
-        const [before] = await tx.query<{ role: string }>('SELECT role FROM users WHERE email = $1 FOR UPDATE', [email]);
+        const [before] = await tx.query<{ role: string }>('SELECT role FROM users WHERE email = $1 FOR UPDATE', [
+          email,
+        ]);
         if (!before) return 0;
         await tx.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [email]);
         // The audit log records a change: making an admin of an admin changes nothing.
@@ -158,7 +166,10 @@ export function usersService(db: Db, adminEmails: string[]) {
         if (!target) return 'missing';
         if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
         if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
-        const [gone] = await tx.query<{ name: string; role: string }>('DELETE FROM users WHERE email = $1 RETURNING name, role', [email]);
+        const [gone] = await tx.query<{ name: string; role: string }>(
+          'DELETE FROM users WHERE email = $1 RETURNING name, role',
+          [email],
+        );
         await emit(tx, {
           type: 'user.deleted',
           subject: email,
