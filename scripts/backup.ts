@@ -11,6 +11,13 @@ import { BackupError, verifyBackup, type Manifest } from '../src/server/ops/back
 import { notEmbedded, writeStoreBackup } from '../src/server/ops/backup.ts';
 import { askForBackup, opsSocketPath, refusalIn } from '../src/server/ops/ops-socket.ts';
 import { configOrFail, describeBackup, fail } from './lib/ops-cli.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+Usage: npm run backup -- FILE
+One file holding the embedded store in DATA_DIR (database, uploads, JWT secret, Auth emulator accounts),
+made without stopping it. FILE must not exist.
+`);
 
 const args = process.argv.slice(2);
 if (args.length !== 1 || args[0].startsWith('-'))

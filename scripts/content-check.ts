@@ -1,6 +1,12 @@
 // `npm run content:check`: every post, footer page and the portfolio checked as a build would (one line
 // per problem: file:line field: what is wrong). Exits 1 when there is any.
 import { checkContent, formatProblem } from './lib/content-check.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+'npm run content:check': checks every post, footer page and the portfolio as a build would, one line per
+problem (file:line field: what is wrong). Exits 1 when there is any.
+`);
 
 const problems = checkContent(process.cwd());
 for (const problem of problems) console.error(formatProblem(problem));

@@ -3,6 +3,12 @@
 import '../src/server/load-env.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { runDevServer } from './lib/dev-server.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+'npm run dev': Astro's dev server with hot reload (the API runs inside it) and the Auth emulator.
+Ctrl-C stops both.
+`);
 
 const config = loadConfig();
 await runDevServer(config, config.host);

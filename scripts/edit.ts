@@ -5,6 +5,12 @@ import '../src/server/load-env.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { runDevServer } from './lib/dev-server.ts';
 import { assertPortFree } from './lib/ports.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+'npm run edit': the content editor for the blog, the footer pages and the portfolio, at
+http://127.0.0.1:PORT/keystatic (this machine only). It saves to src/content/; publish with npm run publish.
+`);
 
 const HOST = '127.0.0.1';
 const config = loadConfig({ ...process.env, HOST });

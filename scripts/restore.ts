@@ -7,6 +7,13 @@ import { BackupError } from '../src/server/ops/backup-file.ts';
 import { notEmbedded } from '../src/server/ops/backup.ts';
 import { restoreBackup } from '../src/server/ops/restore.ts';
 import { configOrFail, describeBackup, fail } from './lib/ops-cli.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+Usage: npm run restore -- FILE [--force]
+Restores a backup made by npm run backup into DATA_DIR, which must be empty; --force replaces what it
+holds (never while a store serves it). The file is checked whole before anything is written.
+`);
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');

@@ -7,6 +7,14 @@ import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig } from '../src/server/config.ts';
 import { ensureBuild } from './lib/build.ts';
 import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './lib/emulator.ts';
 import { assertPortFree } from './lib/ports.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+'npm start': the whole store on http://localhost:4321 (PORT): builds the site if needed, starts the local
+Firebase Auth emulator (when no Firebase project is configured) with the demo accounts, then the server
+(site, API, embedded database, sandbox payments, demo data). Ctrl-C stops everything it started.
+Configuration: environment variables or .env (README, Configuration).
+`);
 
 const fail = (message: string): never => {
   console.error(message);

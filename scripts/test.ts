@@ -3,6 +3,13 @@
 // A step that outlives its time limit is stopped and fails, and the rest still run (scripts/lib/step.ts).
 import { spawnSync } from 'node:child_process';
 import { killRunningSteps, runStep } from './lib/step.ts';
+import { exitWithUsageIfAsked } from './lib/usage.ts';
+
+exitWithUsageIfAsked(`
+Usage: npm test [-- STEP ...]
+Runs every test step (lint, format, check, content, unit, api, e2e, publish, budgets, cluster) and prints
+one summary; name steps to run only those. TEST_DATABASE_URL runs the API suite on PostgreSQL too.
+`);
 
 interface Step {
   name: string;
@@ -50,6 +57,8 @@ const only = process.argv.slice(2);
 const clusterSkip = clusterSkipReason();
 const steps: Step[] = [
   { name: 'lint', command: [bin('eslint'), '.', '--max-warnings', '0'], minutes: 10 },
+  // An unformatted file fails: `npm run format` writes them.
+  { name: 'format', command: [bin('prettier'), '--check', '--log-level', 'warn', '.'], minutes: 5 },
   { name: 'check', command: [bin('astro'), 'check', '--minimumSeverity', 'warning'], minutes: 10 },
   { name: 'content', command: ['node', 'scripts/content-check.ts'], minutes: 5 },
   { name: 'unit', command: [bin('vitest'), 'run', '--project', 'unit'], minutes: 10, counts: vitestCounts },

@@ -7,6 +7,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { measurePages, printWeights } from './pages.ts';
+import { exitWithUsageIfAsked } from '../lib/usage.ts';
+
+exitWithUsageIfAsked(`
+Usage: npm run bench [-- PART]
+Measurements of the built store, each beside the ceiling it chases. PART: pages | lighthouse | static |
+publish | api | tracing | purchase | busy | scale | cluster (default: all), or report (renders
+bench/results.md again). 'pages --check' checks the page budgets of an existing build.
+`);
 
 const [part = 'all', ...flags] = process.argv.slice(2);
 

@@ -16,6 +16,13 @@ import { followBuilds, loadBuild } from './site-reload.ts';
 import { openStore, type Store } from './store.ts';
 import { startTracing } from './tracing.ts';
 
+if (process.argv.includes('--help')) {
+  console.log(`Usage: npm run serve
+The store's server (site, API, database) on HOST:PORT, from the build in DIST_DIR (npm run build first).
+Configuration: environment variables or .env (README, Configuration).`);
+  process.exit(0);
+}
+
 let config: Config;
 try {
   config = loadConfig(process.env, { server: true });
