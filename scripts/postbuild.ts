@@ -1,6 +1,6 @@
 // After `astro build`: the header search's Pagefind index of the catalogue the build rendered (into
-// dist/client/pagefind; the server rebuilds it live when tools change: src/server/search-index.ts),
-// preload the chunks each page's scripts import (src/server/modulepreload.ts), then write .br and .gz beside
+// dist/client/pagefind; the server rebuilds it live when tools change: src/server/host/search-index.ts),
+// preload the chunks each page's scripts import (src/server/host/modulepreload.ts), then write .br and .gz beside
 // every compressible file in dist/client, so the server sends them without compressing on each request.
 import os from 'node:os';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -8,9 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as pagefind from 'pagefind';
-import { buildData } from '../src/server/build-data.ts';
-import { buildSearchFiles, writeSearchFiles } from '../src/server/search-index.ts';
-import { modulePreloader } from '../src/server/modulepreload.ts';
+import { buildData } from '../src/server/builds/build-data.ts';
+import { buildSearchFiles, writeSearchFiles } from '../src/server/host/search-index.ts';
+import { modulePreloader } from '../src/server/host/modulepreload.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
 const searchDir = path.join(root, 'pagefind');

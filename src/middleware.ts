@@ -1,28 +1,28 @@
-// Under `astro dev` there is no outer server: this opens the one store of the dev process and hands it
-// to pages and the API route as `locals.store`. In production src/server/main.ts gives it with every
+// Under `astro dev` there is no outer server: this opens the one runtime of the dev process and hands it
+// to pages and the API route as `locals.runtime`. In production src/server/main.ts gives it with every
 // request; while prerendering no page needs it. A page rendered on request leaves compressed
-// (server/compress-html.ts) with its policy forbidding framing; a page that shows live data
+// (server/host/compress-html.ts) with its policy forbidding framing; a page that shows live data
 // (`Astro.locals.live`) is handed back to the outer server, which keeps it until that data changes
-// (server/live-pages.ts).
+// (server/host/live-pages.ts).
 import { defineMiddleware } from 'astro:middleware';
-import { compressHtml } from './server/compress-html.ts';
-import { withFramingRule } from './server/live-pages.ts';
-import type { Store } from './server/store.ts';
+import { compressHtml } from './server/host/compress-html.ts';
+import { withFramingRule } from './server/host/live-pages.ts';
+import type { Runtime } from './server/runtime.ts';
 
-let devStore: Promise<Store> | undefined;
+let devRuntime: Promise<Runtime> | undefined;
 /**
- * The content editor's screens and calls (npm run edit) work on files, not the store. Only the editor's dev
+ * The content editor's screens and calls (npm run edit) work on files, not the runtime. Only the editor's dev
  * server has them: a build drops this test (DEV is false there), so no trace of the editor is in its output.
  */
 const editorPath = (path: string) =>
   import.meta.env.DEV && process.env.CONTENT_EDITOR === '1' && /^\/(api\/)?keystatic(\/|$)/.test(path);
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (!context.locals.store && !context.isPrerendered && !editorPath(context.url.pathname)) {
-    devStore ??= Promise.all([import('./server/store.ts'), import('./server/config.ts')]).then(
-      ([{ openStore }, { config }]) => openStore(config()),
+  if (!context.locals.runtime && !context.isPrerendered && !editorPath(context.url.pathname)) {
+    devRuntime ??= Promise.all([import('./server/runtime.ts'), import('./server/config.ts')]).then(
+      ([{ openRuntime }, { config }]) => openRuntime(config()),
     );
-    context.locals.store = await devStore;
+    context.locals.runtime = await devRuntime;
   }
   const response = await next();
   if (context.isPrerendered) return response;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { staticImports } from '../../src/server/modulepreload.ts';
+import { staticImports } from '../../src/server/host/modulepreload.ts';
 
 export interface PageWeight {
   page: string;

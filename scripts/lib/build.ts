@@ -1,6 +1,6 @@
 // Building the site without touching what is served: `astro build` and the post-build step write a new
-// directory beside the served build (src/server/site-builds.ts), and only a build that finished is
-// switched in, in one rename; running servers then serve it (src/server/site-reload.ts). A build that
+// directory beside the served build (src/server/builds/site-builds.ts), and only a build that finished is
+// switched in, in one rename; running servers then serve it (src/server/builds/site-reload.ts). A build that
 // fails is removed and changes nothing. `npm run build`, `npm run publish` and `npm start` all build here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import {
   pruneBuilds,
   readyBuilds,
   servedBuild,
-} from '../../src/server/site-builds.ts';
+} from '../../src/server/builds/site-builds.ts';
 
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
 const STAMP = '.build-stamp';

@@ -1,5 +1,5 @@
 // The header search, loaded on first use by search-trigger.ts: loads Pagefind's search API from the
-// server (its index is the live catalogue's: src/server/search-index.ts), queries it as you type and
+// server (its index is the live catalogue's: src/server/host/search-index.ts), queries it as you type and
 // follows the WAI-ARIA combobox pattern: arrows move the active option (aria-activedescendant), Enter
 // opens it, Escape closes the list, then clears the box.
 // As a URL, not an import: Astro would inline an imported sheet into every page.

@@ -11,7 +11,7 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 export const GET: APIRoute = async ({ site, locals }) => {
   const base = site ?? new URL('http://localhost:4321');
   const [tools, posts, tags, pages] = await Promise.all([
-    locals.store!.tools.list(),
+    locals.runtime!.tools.list(),
     sortedBlogs(),
     blogTags(),
     footerPages(),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { BRAND } from '../lib/brand.ts';
 import { withoutTrailingSlashes } from '../lib/text.ts';
-import { memoise } from './cache.ts';
+import { memoise } from './caching/cache.ts';
 
 const emails = z
   .string()

@@ -1,20 +1,20 @@
-// Our Node server, the one owner of the store in this process: it reads the configuration, opens the
-// database and builds the API once (store.ts), and answers every request through outer-server.ts.
+// Our Node server, the one owner of the runtime in this process: it reads the configuration, opens the
+// database and builds the API once (runtime.ts), and answers every request through outer-server.ts.
 // Run with Node 24 (type stripping): `node src/server/main.ts` after `npm run build`.
 import './load-env.ts';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
 import { isDatabaseUnavailable } from './db/client.ts';
-import { logger as log, logOut } from './logger.ts';
-import { registerPoolStats } from './metrics.ts';
-import { startMetricsServer } from './metrics-server.ts';
+import { logger as log, logOut } from './observability/logger.ts';
+import { registerPoolStats } from './observability/metrics.ts';
+import { startMetricsServer } from './observability/metrics-server.ts';
 import { startOpsSocket } from './ops/ops-socket.ts';
-import { outerServer } from './outer-server.ts';
-import { buildsDirOf } from './site-builds.ts';
-import { followBuilds, loadBuild } from './site-reload.ts';
-import { openStore, type Store } from './store.ts';
-import { startTracing } from './tracing.ts';
+import { outerServer } from './host/outer-server.ts';
+import { buildsDirOf } from './builds/site-builds.ts';
+import { followBuilds, loadBuild } from './builds/site-reload.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+import { startTracing } from './observability/tracing.ts';
 
 if (process.argv.includes('--help')) {
   console.log(`Usage: npm run serve
@@ -48,8 +48,8 @@ const first = await loadBuild(dist).catch((error: Error) => {
   process.exit(1);
 });
 
-/** The store once its database is open; until then /api answers 503 and /api/health says alive. */
-let store: Store | undefined;
+/** The runtime once its database is open; until then /api answers 503 and /api/health says alive. */
+let runtime: Runtime | undefined;
 /** The embedded store's socket for `npm run backup` (none with PostgreSQL, which has its own tools). */
 let ops: Awaited<ReturnType<typeof startOpsSocket>>;
 const outer = outerServer({
@@ -58,7 +58,7 @@ const outer = outerServer({
   astro: first.astro,
   buildId: first.id,
   buildsDir: buildsDirOf(dist),
-  store: () => store,
+  runtime: () => runtime,
 });
 const server = createServer(outer.listener);
 
@@ -88,12 +88,12 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 async function openWhenReachable() {
   for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
     try {
-      store = await openStore(config);
-      if (store.db.pool)
+      runtime = await openRuntime(config);
+      if (runtime.db.pool)
         registerPoolStats(() => ({
-          total: store!.db.pool!.totalCount,
-          idle: store!.db.pool!.idleCount,
-          waiting: store!.db.pool!.waitingCount,
+          total: runtime!.db.pool!.totalCount,
+          idle: runtime!.db.pool!.idleCount,
+          waiting: runtime!.db.pool!.waitingCount,
         }));
       return;
     } catch (error) {
@@ -109,7 +109,7 @@ server.listen(config.port, config.host, async () => {
   try {
     if (config.metrics.port) await startMetricsServer(config.metrics.port);
     await openWhenReachable();
-    if (store?.db.snapshot) ops = await startOpsSocket({ db: store.db, config });
+    if (runtime?.db.snapshot) ops = await startOpsSocket({ db: runtime.db, config });
   } catch (error) {
     console.error(`The store could not start: ${(error as Error).message}`);
     await shutdown('startup-failure', 1);
@@ -134,7 +134,7 @@ async function shutdown(signal: string, code = 0) {
     server.closeIdleConnections();
   });
   await ops?.close();
-  await store?.close();
+  await runtime?.close();
   await tracing?.shutdown().catch(() => {});
   logOut.flush();
   process.exit(code);

@@ -1,11 +1,11 @@
-import type { Shows } from './changes.ts';
+import type { Shows } from './caching/changes.ts';
 import type { Mailer } from './mail/emails.service.ts';
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Db } from './db/client.ts';
 import type { ImageStore } from './images/images.service.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
-import type { ChangeBus } from './changes.ts';
+import type { ChangeBus } from './caching/changes.ts';
 
 /** Rate-limit counters (http/rate-limit.ts): in memory, or in PostgreSQL (db/rate-limit-store.ts). */
 export interface RateLimitStore {

@@ -4,10 +4,10 @@ import type { AccountExport } from '../../src/lib/entities';
 import { REAUTH_MAX_AGE_MS } from '../../src/lib/limits';
 import { messages } from '../../src/lib/messages';
 import { EXPORT_PAGE_SIZE } from '../../src/server/account/account.service';
-import { ADMIN, BOB, PASSWORD, createTestStore, emulatorAdmin, idTokenFor, type TestStore } from './harness';
+import { ADMIN, BOB, PASSWORD, createTestRuntime, emulatorAdmin, idTokenFor, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, snapshot, stockOf } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let serial = 0;
 const unique = (name: string) => `${name.toLowerCase()}-${Date.now().toString(36)}${++serial}@test.example`;
@@ -15,8 +15,8 @@ const unique = (name: string) => `${name.toLowerCase()}-${Date.now().toString(36
 /** A fresh user: our access token and a Firebase ID token from a sign-in just now. */
 async function newUser(name: string) {
   const email = unique(name);
-  const token = await store.tokenFor(email, name);
-  const [{ uid }] = await store.db.query<{ uid: string }>('SELECT firebase_uid AS uid FROM users WHERE email = $1', [
+  const token = await runtime.tokenFor(email, name);
+  const [{ uid }] = await runtime.db.query<{ uid: string }>('SELECT firebase_uid AS uid FROM users WHERE email = $1', [
     email,
   ]);
   return { email, token, uid, fresh: () => idTokenFor(email, name) };
@@ -24,7 +24,7 @@ async function newUser(name: string) {
 type User = Awaited<ReturnType<typeof newUser>>;
 
 const deleteAccount = (user: { token: string }, idToken: string) =>
-  store.request('DELETE', '/api/account', { token: user.token, json: { idToken } });
+  runtime.request('DELETE', '/api/account', { token: user.token, json: { idToken } });
 
 /** The sign-in accounts the emulator still has for these uids. */
 async function signInAccounts(uid: string): Promise<unknown[]> {
@@ -47,21 +47,21 @@ async function passwordSignIn(email: string): Promise<string> {
 }
 
 async function exportOf(user: { token: string }) {
-  const res = await store.request('GET', '/api/account/export', { token: user.token });
+  const res = await runtime.request('GET', '/api/account/export', { token: user.token });
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return { data: res.data as AccountExport, headers: res.headers };
 }
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 describe('GET /account/export', () => {
   it('downloads the profile, every order with its lines, payment, shipping and refund, and every review (hidden ones marked)', async () => {
     const user = await newUser('Esme');
-    await store.request('PUT', `/api/userupdate/${user.email}`, {
+    await runtime.request('PUT', `/api/userupdate/${user.email}`, {
       token: user.token,
       json: {
         name: 'Esme Exporter',
@@ -71,10 +71,10 @@ describe('GET /account/export', () => {
         address: ADDRESS,
       },
     });
-    const toolA = await makeTool(store, admin, { price: 10 });
-    const toolB = await makeTool(store, admin, { price: 2.5 });
-    const unpaid = await placeOrder(store, user.token, toolA, 3);
-    const cart = await store.request('POST', '/api/orders', {
+    const toolA = await makeTool(runtime, admin, { price: 10 });
+    const toolB = await makeTool(runtime, admin, { price: 2.5 });
+    const unpaid = await placeOrder(runtime, user.token, toolA, 3);
+    const cart = await runtime.request('POST', '/api/orders', {
       token: user.token,
       json: {
         items: [
@@ -87,34 +87,37 @@ describe('GET /account/export', () => {
     });
     expect(cart.status).toBe(201);
     const paid = cart.data.insertedId as string;
-    const transactionId = await payOrder(store, user.token, paid);
-    expect((await store.request('PUT', `/api/booking/ship/${paid}`, { token: admin })).status).toBe(200);
+    const transactionId = await payOrder(runtime, user.token, paid);
+    expect((await runtime.request('PUT', `/api/booking/ship/${paid}`, { token: admin })).status).toBe(200);
     // A cancelled order whose payment was refunded (as when a card went through after the hold ran out).
-    const refunded = await placeOrder(store, user.token, toolB, 2);
-    await payOrder(store, user.token, refunded);
-    await store.db.query(
+    const refunded = await placeOrder(runtime, user.token, toolB, 2);
+    await payOrder(runtime, user.token, refunded);
+    await runtime.db.query(
       `UPDATE orders SET payment = 'cancelled', cancel_reason = 'Refunded for the test' WHERE id = $1`,
       [refunded],
     );
-    await store.db.query(
+    await runtime.db.query(
       `UPDATE payments SET status = 'refunded', refund_id = 're_test', refunded_at = now() WHERE order_id = $1`,
       [refunded],
     );
-    const shown = await store.request('POST', '/api/review', {
+    const shown = await runtime.request('POST', '/api/review', {
       token: user.token,
       json: { name: 'Esme', Messege: 'Great anvils.', ratings: 4.5 },
     });
-    const hidden = await store.request('POST', '/api/review', {
+    const hidden = await runtime.request('POST', '/api/review', {
       token: user.token,
       json: { name: 'Esme', Messege: 'Rude words.', ratings: 1 },
     });
-    await store.request('PUT', `/api/reviews/hide/${hidden.data.insertedId}`, { token: admin, json: { hidden: true } });
+    await runtime.request('PUT', `/api/reviews/hide/${hidden.data.insertedId}`, {
+      token: admin,
+      json: { hidden: true },
+    });
     // Someone else's order and review are not in it.
-    const bob = await store.tokenFor(BOB);
-    const bobOrder = await placeOrder(store, bob, toolA, 1);
+    const bob = await runtime.tokenFor(BOB);
+    const bobOrder = await placeOrder(runtime, bob, toolA, 1);
 
     const { data, headers } = await exportOf(user);
-    const date = new Date(store.deps.now()).toISOString().slice(0, 10);
+    const date = new Date(runtime.deps.now()).toISOString().slice(0, 10);
     expect(headers.get('content-disposition')).toBe(`attachment; filename="ironcrest-data-${date}.json"`);
     expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(headers.get('cache-control')).toBe('no-store');
@@ -178,7 +181,7 @@ describe('GET /account/export', () => {
     const user = await newUser('Bulk');
     const count = EXPORT_PAGE_SIZE * 2 + 7;
     // Made in one statement: placing them one by one through the API would take minutes.
-    await store.db.query(
+    await runtime.db.query(
       `WITH made AS (
          INSERT INTO orders (id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone, expires_at, buyer_uid, payment)
          SELECT 'b' || lpad(to_hex(n), 23, '0'), 'Bulk hammer', 100, 1, 100, 'Bulk', $1, $2, $3, now(), $4, 'paid' FROM generate_series(1, $5) AS n
@@ -186,7 +189,7 @@ describe('GET /account/export', () => {
        INSERT INTO order_items (order_id, line, product_name, unit_price_cents, quantity) SELECT id, 1, 'Bulk hammer', 100, 1 FROM made`,
       [user.email, ADDRESS, PHONE, user.uid, count],
     );
-    const [{ ids }] = await store.db.query<{ ids: string[] }>(
+    const [{ ids }] = await runtime.db.query<{ ids: string[] }>(
       'SELECT array_agg(id ORDER BY seq DESC) AS ids FROM orders WHERE email = $1',
       [user.email],
     );
@@ -195,11 +198,11 @@ describe('GET /account/export', () => {
     expect(data.orders[0].items).toEqual([{ toolId: null, productName: 'Bulk hammer', price: 1, quantity: 1 }]);
 
     // Streamed as the client reads: after the first piece, at most the first page has been read.
-    const pageReads = vi.spyOn(store.db, 'query');
+    const pageReads = vi.spyOn(runtime.db, 'query');
     const orderPages = () =>
       pageReads.mock.calls.filter(([sql]) => /FROM orders o[\s\S]*ORDER BY o\.seq DESC LIMIT/.test(sql)).length;
     try {
-      const response = await store.app.request('/api/account/export', {
+      const response = await runtime.app.request('/api/account/export', {
         headers: { authorization: `Bearer ${user.token}` },
       });
       const reader = response.body!.getReader();
@@ -219,34 +222,38 @@ describe('GET /account/export', () => {
     const user = await newUser('Greedy');
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++)
-      statuses.push((await store.request('GET', '/api/account/export', { token: user.token })).status);
+      statuses.push((await runtime.request('GET', '/api/account/export', { token: user.token })).status);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
-    expectApiError(await store.request('GET', '/api/account/export', { token: user.token }), 429);
+    expectApiError(await runtime.request('GET', '/api/account/export', { token: user.token }), 429);
   });
 });
 
 describe('DELETE /account', () => {
   it("cancels unpaid orders (units back, payments closed), keeps paid ones as 'Deleted customer', keeps reviews without the email, deletes the sign-in account and the row", async () => {
     const user = await newUser('Dora');
-    const tool = await makeTool(store, admin, { availableQuantity: 100 });
-    const unpaid = await placeOrder(store, user.token, tool, 5);
-    const withIntent = await placeOrder(store, user.token, tool, 2);
+    const tool = await makeTool(runtime, admin, { availableQuantity: 100 });
+    const unpaid = await placeOrder(runtime, user.token, tool, 5);
+    const withIntent = await placeOrder(runtime, user.token, tool, 2);
     expect(
-      (await store.request('POST', '/api/create-payment-intent', { token: user.token, json: { orderId: withIntent } }))
-        .status,
+      (
+        await runtime.request('POST', '/api/create-payment-intent', {
+          token: user.token,
+          json: { orderId: withIntent },
+        })
+      ).status,
     ).toBe(200);
-    const paid = await placeOrder(store, user.token, tool, 3);
-    const transactionId = await payOrder(store, user.token, paid);
+    const paid = await placeOrder(runtime, user.token, tool, 3);
+    const transactionId = await payOrder(runtime, user.token, paid);
     // A hold that ran out: cancelled, nobody paid, nothing to keep.
-    const expired = await placeOrder(store, user.token, tool, 1);
-    await store.db.query(`UPDATE orders SET expires_at = '2000-01-01' WHERE id = $1`, [expired]);
-    await store.checkout.expireHolds();
-    expect((await store.orders.getRow(expired))!.payment).toBe('cancelled');
-    const review = await store.request('POST', '/api/review', {
+    const expired = await placeOrder(runtime, user.token, tool, 1);
+    await runtime.db.query(`UPDATE orders SET expires_at = '2000-01-01' WHERE id = $1`, [expired]);
+    await runtime.checkout.expireHolds();
+    expect((await runtime.orders.getRow(expired))!.payment).toBe('cancelled');
+    const review = await runtime.request('POST', '/api/review', {
       token: user.token,
       json: { name: 'Dora D.', Messege: 'Fine chisels.', ratings: 5 },
     });
-    expect(await stockOf(store, tool)).toBe(100 - 5 - 2 - 3);
+    expect(await stockOf(runtime, tool)).toBe(100 - 5 - 2 - 3);
     expect(await signInAccounts(user.uid)).toHaveLength(1);
     expect(await passwordSignIn(user.email)).toBe('signed in');
 
@@ -255,15 +262,15 @@ describe('DELETE /account', () => {
     expect(res.data).toEqual({ acknowledged: true, deletedCount: 1 });
 
     // Unpaid orders gone, their units back; the open payment cancelled, not left to succeed.
-    expect(await stockOf(store, tool)).toBe(100 - 3);
+    expect(await stockOf(runtime, tool)).toBe(100 - 3);
     for (const id of [unpaid, withIntent, expired])
-      expectApiError(await store.request('GET', `/api/booking/${id}`, { token: admin }), 404);
-    const payments = await store.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [
+      expectApiError(await runtime.request('GET', `/api/booking/${id}`, { token: admin }), 404);
+    const payments = await runtime.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1', [
       withIntent,
     ]);
     expect(payments.map((p) => p.status)).toEqual(['canceled']);
     // The sale stays in the books, without the buyer's name, address or phone.
-    const kept = await store.request('GET', `/api/booking/${paid}`, { token: admin });
+    const kept = await runtime.request('GET', `/api/booking/${paid}`, { token: admin });
     expect(kept.data).toMatchObject({
       payment: 'paid',
       transactionId,
@@ -273,29 +280,30 @@ describe('DELETE /account', () => {
       phone: '',
     });
     // The review stays under its name; the email is gone from it.
-    const moderation = await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin });
+    const moderation = await runtime.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin });
     expect(moderation.data.services.find((r: { _id: string }) => r._id === review.data.insertedId)).toMatchObject({
       name: 'Dora D.',
       Messege: 'Fine chisels.',
       addedBy: '',
     });
-    const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reviews WHERE added_by = $1', [
-      user.email,
-    ]);
+    const [{ n }] = await runtime.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM reviews WHERE added_by = $1',
+      [user.email],
+    );
     expect(n).toBe(0);
     // The user row and the sign-in account are gone: the old session and the password no longer work.
-    expectApiError(await store.request('GET', `/api/userprofile/${user.email}`, { token: admin }), 404);
+    expectApiError(await runtime.request('GET', `/api/userprofile/${user.email}`, { token: admin }), 404);
     expect(await signInAccounts(user.uid)).toEqual([]);
-    expectApiError(await store.request('GET', '/api/account/export', { token: user.token }), 401);
+    expectApiError(await runtime.request('GET', '/api/account/export', { token: user.token }), 401);
     expect(await passwordSignIn(user.email)).toMatch(/EMAIL_NOT_FOUND|INVALID_LOGIN_CREDENTIALS/);
   });
 
   it("refuses the shop's owners (403), whatever the proof, and changes nothing", async () => {
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await deleteAccount({ token: admin }, await idTokenFor(ADMIN));
     expectApiError(res, 403);
     expect(res.data.error).toEqual({ code: 'forbidden', message: messages.ownerCannotDeleteAccount });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it.each([
@@ -304,13 +312,13 @@ describe('DELETE /account', () => {
     ["another user's fresh ID token", async () => idTokenFor(BOB), 'reauthentication_mismatch'],
   ])('refuses %s (403) and changes nothing', async (_, make, code) => {
     const user = await newUser('Ivy');
-    const tool = await makeTool(store, admin);
-    await placeOrder(store, user.token, tool, 2);
-    const before = await snapshot(store);
+    const tool = await makeTool(runtime, admin);
+    await placeOrder(runtime, user.token, tool, 2);
+    const before = await snapshot(runtime);
     const res = await deleteAccount(user, await make(user));
     expectApiError(res, 403);
     expect(res.data.error.code).toBe(code);
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
     expect(await signInAccounts(user.uid)).toHaveLength(1);
   });
 
@@ -318,27 +326,27 @@ describe('DELETE /account', () => {
     const carol = await newUser('Carol');
     const dan = await newUser('Dan');
     // The owner of this store never signed in here, so Carol and Dan are its only usable admins.
-    await store.db.query(
+    await runtime.db.query(
       `UPDATE users SET role = CASE WHEN email = $1 THEN 'user' ELSE 'admin' END WHERE email IN ($1, $2, $3)`,
       [ADMIN, carol.email, dan.email],
     );
     try {
       expect((await deleteAccount(carol, await carol.fresh())).status).toBe(200);
-      const before = await snapshot(store);
+      const before = await snapshot(runtime);
       const res = await deleteAccount(dan, await dan.fresh());
       expectApiError(res, 409);
       expect(res.data.error.message).toBe(messages.lastAdminKept);
-      expect(await snapshot(store)).toEqual(before);
+      expect(await snapshot(runtime)).toEqual(before);
       expect(await signInAccounts(dan.uid)).toHaveLength(1);
     } finally {
-      await store.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
+      await runtime.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
     }
   });
 
   it('runs once when sent twice at the same moment', async () => {
     const user = await newUser('Twice');
-    const tool = await makeTool(store, admin, { availableQuantity: 10 });
-    await placeOrder(store, user.token, tool, 4);
+    const tool = await makeTool(runtime, admin, { availableQuantity: 10 });
+    await placeOrder(runtime, user.token, tool, 4);
     const idToken = await user.fresh();
     const statuses = (await Promise.all([deleteAccount(user, idToken), deleteAccount(user, idToken)]))
       .map((r) => r.status)
@@ -346,13 +354,13 @@ describe('DELETE /account', () => {
     expect(statuses[0]).toBe(200);
     // The loser finds the account gone: at the guard (401), the sign-in check (403) or the row lock (404).
     expect([401, 403, 404]).toContain(statuses[1]);
-    expect(await stockOf(store, tool)).toBe(10);
+    expect(await stockOf(runtime, tool)).toBe(10);
   });
 
   // Last: they move the store's clock past every ID token made before.
   const authTimeOf = (idToken: string) =>
     (JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()) as { auth_time: number }).auth_time * 1000;
-  const setClock = (at: number) => store.advance(at - store.deps.now().getTime());
+  const setClock = (at: number) => runtime.advance(at - runtime.deps.now().getTime());
 
   it('accepts a re-authentication just under 5 minutes old', async () => {
     const user = await newUser('Quick');
@@ -365,11 +373,11 @@ describe('DELETE /account', () => {
     const user = await newUser('Stella');
     const idToken = await user.fresh();
     setClock(authTimeOf(idToken) + REAUTH_MAX_AGE_MS + 1000);
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await deleteAccount(user, idToken);
     expectApiError(res, 403);
     expect(res.data.error).toEqual({ code: 'reauthentication_required', message: messages.reauthenticationRequired });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
     expect(await signInAccounts(user.uid)).toHaveLength(1);
   });
 });

@@ -3,23 +3,23 @@
 // or an admin); ship takes a carrier and tracking number, deliver follows it, each only from the right
 // state; the order's history tells it all; the shop hears of low stock; the Emails screen's calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 import { pdfText } from './pdf-text';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let buyer: string;
 let other: string;
 const BUYER = 'after.sale@test.example';
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { SHOP_EMAIL: 'shop@test.example', SHOP_TAX_ID: 'BIN-0042' } });
-  admin = await store.tokenFor(ADMIN);
-  buyer = await store.tokenFor(BUYER, 'Ada Buyer');
-  other = await store.tokenFor('someone.else@test.example');
+  runtime = await createTestRuntime({ env: { SHOP_EMAIL: 'shop@test.example', SHOP_TAX_ID: 'BIN-0042' } });
+  admin = await runtime.tokenFor(ADMIN);
+  buyer = await runtime.tokenFor(BUYER, 'Ada Buyer');
+  other = await runtime.tokenFor('someone.else@test.example');
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 interface EmailRow {
   id: string;
@@ -33,34 +33,34 @@ interface EmailRow {
 
 /** The emails made for one order (outbox run first), oldest first. */
 async function emailsAbout(orderId: string): Promise<EmailRow[]> {
-  await store.outbox.run();
-  const rows = await store.db.query<{ id: string }>(
+  await runtime.outbox.run();
+  const rows = await runtime.db.query<{ id: string }>(
     `SELECT m.id FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1 ORDER BY m.seq`,
     [orderId],
   );
-  return Promise.all(rows.map(async (r) => (await store.emails.get(r.id)) as unknown as EmailRow));
+  return Promise.all(rows.map(async (r) => (await runtime.emails.get(r.id)) as unknown as EmailRow));
 }
 
 const ship = (id: string, token: string | null, json?: unknown) =>
-  store.request('PUT', `/api/booking/ship/${id}`, { token, json });
-const deliver = (id: string, token: string | null) => store.request('PUT', `/api/booking/deliver/${id}`, { token });
+  runtime.request('PUT', `/api/booking/ship/${id}`, { token, json });
+const deliver = (id: string, token: string | null) => runtime.request('PUT', `/api/booking/deliver/${id}`, { token });
 
 describe('an order from placed to delivered', () => {
   let tool: string;
   let orderId: string;
 
   beforeAll(async () => {
-    tool = await makeTool(store, admin, {
+    tool = await makeTool(runtime, admin, {
       name: 'Sledge Hammer 10 lb',
       price: 42.5,
       minimumOrderQuantity: 2,
       availableQuantity: 100,
     });
-    orderId = await placeOrder(store, buyer, tool, 4);
+    orderId = await placeOrder(runtime, buyer, tool, 4);
   });
 
   it('placing writes an order.placed event with the order, and the buyer gets an email with the lines, total and a link to pay', async () => {
-    const [event] = await store.db.query<{ type: string; actor: string; data: { totalCents: number } }>(
+    const [event] = await runtime.db.query<{ type: string; actor: string; data: { totalCents: number } }>(
       `SELECT type, actor, data FROM events WHERE subject = $1`,
       [orderId],
     );
@@ -73,10 +73,10 @@ describe('an order from placed to delivered', () => {
   });
 
   it('the invoice is a 409 while unpaid, and nobody but the buyer and admins may ask', async () => {
-    expectApiError(await store.request('GET', `/api/booking/${orderId}/invoice`, { token: buyer }), 409);
-    expect((await store.request('GET', `/api/booking/${orderId}/invoice`, { token: other })).status).toBe(403);
-    expect((await store.request('GET', `/api/booking/${orderId}/invoice`)).status).toBe(401);
-    expect((await store.request('GET', `/api/booking/${'f'.repeat(24)}/invoice`, { token: admin })).status).toBe(404);
+    expectApiError(await runtime.request('GET', `/api/booking/${orderId}/invoice`, { token: buyer }), 409);
+    expect((await runtime.request('GET', `/api/booking/${orderId}/invoice`, { token: other })).status).toBe(403);
+    expect((await runtime.request('GET', `/api/booking/${orderId}/invoice`)).status).toBe(401);
+    expect((await runtime.request('GET', `/api/booking/${'f'.repeat(24)}/invoice`, { token: admin })).status).toBe(404);
   });
 
   it('ship and deliver refuse an unpaid order with 409 and say why', async () => {
@@ -87,7 +87,7 @@ describe('an order from placed to delivered', () => {
   });
 
   it('payment issues the invoice in its transaction: the receipt carries the PDF, the shop hears of the sale', async () => {
-    const transactionId = await payOrder(store, buyer, orderId);
+    const transactionId = await payOrder(runtime, buyer, orderId);
     const mails = await emailsAbout(orderId);
     const receipt = mails.find((m) => m.kind === 'payment-received')!;
     const year = new Date().getUTCFullYear();
@@ -96,12 +96,12 @@ describe('an order from placed to delivered', () => {
     expect(mails.find((m) => m.kind === 'shop-order-paid')?.recipient).toBe('shop@test.example');
 
     for (const token of [buyer, admin]) {
-      const res = await store.request('GET', `/api/booking/${orderId}/invoice`, { token });
+      const res = await runtime.request('GET', `/api/booking/${orderId}/invoice`, { token });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       expect(res.headers.get('content-disposition')).toContain(`INV-${year}-000001.pdf`);
     }
-    const pdf = await store.app.request(`/api/booking/${orderId}/invoice`, {
+    const pdf = await runtime.app.request(`/api/booking/${orderId}/invoice`, {
       headers: { authorization: `Bearer ${buyer}` },
     });
     const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
@@ -148,7 +148,7 @@ describe('an order from placed to delivered', () => {
   });
 
   it('GET /booking/{id} tells the history in order, who did each step, the shipment and the invoice', async () => {
-    const res = await store.request('GET', `/api/booking/${orderId}`, { token: buyer });
+    const res = await runtime.request('GET', `/api/booking/${orderId}`, { token: buyer });
     expect(res.status).toBe(200);
     expect(res.data.history.map((s: { status: string }) => s.status)).toEqual([
       'placed',
@@ -162,13 +162,13 @@ describe('an order from placed to delivered', () => {
     expect(res.data.shipment).toMatchObject({ carrier: 'DHL', trackingNumber: 'JD0146000' });
     expect(res.data.shipment.deliveredAt).toBeTruthy();
     expect(res.data.invoices).toEqual([expect.objectContaining({ kind: 'invoice', amountCents: 17_000 })]);
-    expect((await store.request('GET', `/api/booking/${orderId}`, { token: other })).status).toBe(403);
+    expect((await runtime.request('GET', `/api/booking/${orderId}`, { token: other })).status).toBe(403);
   });
 
   it("the spec's ship call with no body still ships a paid order (with no tracking)", async () => {
-    const id = await placeOrder(store, buyer, tool, 2);
-    await payOrder(store, buyer, id);
-    const res = await store.request('PUT', `/api/booking/ship/${id}`, { token: admin });
+    const id = await placeOrder(runtime, buyer, tool, 2);
+    await payOrder(runtime, buyer, id);
+    const res = await runtime.request('PUT', `/api/booking/ship/${id}`, { token: admin });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
     expect(res.data.order.shipment).toMatchObject({ carrier: '', trackingNumber: '', trackingUrl: null });
@@ -179,21 +179,21 @@ describe('an order from placed to delivered', () => {
 
 describe('cancellations and stock', () => {
   it('a hold that runs out cancels the order, with an event by nobody and an email to the buyer', async () => {
-    const tool = await makeTool(store, admin, { availableQuantity: 50 });
-    const id = await placeOrder(store, buyer, tool, 3);
-    store.advance(store.deps.config.orderHoldMs + 60_000);
-    await store.checkout.expireHolds();
-    const history = (await store.request('GET', `/api/booking/${id}`, { token: buyer })).data.history;
+    const tool = await makeTool(runtime, admin, { availableQuantity: 50 });
+    const id = await placeOrder(runtime, buyer, tool, 3);
+    runtime.advance(runtime.deps.config.orderHoldMs + 60_000);
+    await runtime.checkout.expireHolds();
+    const history = (await runtime.request('GET', `/api/booking/${id}`, { token: buyer })).data.history;
     expect(history.map((s: { status: string }) => s.status)).toEqual(['placed', 'cancelled']);
     expect(history[1].by).toBeUndefined();
     expect((await emailsAbout(id)).map((m) => m.kind)).toEqual(['order-placed', 'hold-expired']);
   });
 
   it('a buyer deleting an unpaid order writes order.cancelled, and no email (they know)', async () => {
-    const tool = await makeTool(store, admin, { availableQuantity: 50 });
-    const id = await placeOrder(store, buyer, tool, 3);
-    expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
-    const types = await store.db.query<{ type: string; actor: string }>(
+    const tool = await makeTool(runtime, admin, { availableQuantity: 50 });
+    const id = await placeOrder(runtime, buyer, tool, 3);
+    expect((await runtime.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
+    const types = await runtime.db.query<{ type: string; actor: string }>(
       `SELECT type, actor FROM events WHERE subject = $1 ORDER BY seq`,
       [id],
     );
@@ -205,15 +205,15 @@ describe('cancellations and stock', () => {
   });
 
   it('a sale that takes a tool below twice its minimum order tells the shop, once', async () => {
-    const tool = await makeTool(store, admin, {
+    const tool = await makeTool(runtime, admin, {
       name: 'Low Stock Chisel',
       minimumOrderQuantity: 5,
       availableQuantity: 14,
     });
-    await placeOrder(store, buyer, tool, 5); // 9 left: below 10
-    await placeOrder(store, buyer, tool, 5); // 4 left: already below
-    await store.outbox.run();
-    const low = await store.db.query<{ subject: string; text_body: string; recipient: string }>(
+    await placeOrder(runtime, buyer, tool, 5); // 9 left: below 10
+    await placeOrder(runtime, buyer, tool, 5); // 4 left: already below
+    await runtime.outbox.run();
+    const low = await runtime.db.query<{ subject: string; text_body: string; recipient: string }>(
       `SELECT m.subject, m.text_body, m.recipient FROM emails m WHERE m.kind = 'shop-low-stock' AND m.subject LIKE '%Low Stock Chisel%'`,
     );
     expect(low).toHaveLength(1);
@@ -224,14 +224,14 @@ describe('cancellations and stock', () => {
 
 describe("the shop's emails", () => {
   it("a 'Get In Touch' message is emailed to the shop, escaped, once", async () => {
-    const res = await store.request('POST', '/api/contact', {
+    const res = await runtime.request('POST', '/api/contact', {
       json: { name: 'Vera <b>Visitor</b>', email: 'vera@example.com', message: 'Do you ship 500 hammers to Sylhet?' },
       headers: { 'x-test-ip': 'contact-mail' },
     });
     expect(res.status).toBe(201);
-    await store.outbox.run();
-    await store.outbox.run();
-    const mails = await store.db.query<{ recipient: string; subject: string; html_body: string }>(
+    await runtime.outbox.run();
+    await runtime.outbox.run();
+    const mails = await runtime.db.query<{ recipient: string; subject: string; html_body: string }>(
       `SELECT recipient, subject, html_body FROM emails WHERE kind = 'shop-contact' AND text_body LIKE '%Sylhet%'`,
     );
     expect(mails).toHaveLength(1);
@@ -242,38 +242,38 @@ describe("the shop's emails", () => {
 
 describe('the Emails screen (admin)', () => {
   it('lists every email newest first, paged; Resend keeps it again without SMTP; admins only', async () => {
-    await store.outbox.run();
-    const page = await store.request('GET', '/api/emails?limit=2', { token: admin });
+    await runtime.outbox.run();
+    const page = await runtime.request('GET', '/api/emails?limit=2', { token: admin });
     expect(page.status).toBe(200);
     expect(page.data.items).toHaveLength(2);
     expect(page.data.total).toBeGreaterThan(5);
     expect(page.data.nextCursor).toBeTruthy();
     const first = page.data.items[0];
-    const resent = await store.request('POST', `/api/emails/${first.id}/resend`, { token: admin });
+    const resent = await runtime.request('POST', `/api/emails/${first.id}/resend`, { token: admin });
     expect(resent.status).toBe(200);
     expect(resent.data).toMatchObject({ id: first.id, state: 'kept' });
     expect(resent.data.attempts).toBe(first.attempts + 1);
-    expect((await store.request('GET', '/api/emails', { token: buyer })).status).toBe(403);
-    expect((await store.request('POST', `/api/emails/${first.id}/resend`, { token: buyer })).status).toBe(403);
-    expect((await store.request('POST', `/api/emails/${'a'.repeat(24)}/resend`, { token: admin })).status).toBe(404);
+    expect((await runtime.request('GET', '/api/emails', { token: buyer })).status).toBe(403);
+    expect((await runtime.request('POST', `/api/emails/${first.id}/resend`, { token: buyer })).status).toBe(403);
+    expect((await runtime.request('POST', `/api/emails/${'a'.repeat(24)}/resend`, { token: admin })).status).toBe(404);
   });
 });
 
 describe('checkout totals in the emails and the invoice (issue 27)', () => {
   const setSettings = async (json: Record<string, unknown>) =>
-    expect((await store.request('PUT', '/api/settings', { token: admin, json })).status).toBe(200);
+    expect((await runtime.request('PUT', '/api/settings', { token: admin, json })).status).toBe(200);
   afterAll(() => setSettings({ deliveryFlat: 0, freeDeliveryOver: null, vatRate: 0, pricesIncludeVat: false }));
 
   it('an order with delivery $5 and VAT 15% shows them in its emails and on its invoice, above the total', async () => {
     await setSettings({ deliveryFlat: 5, freeDeliveryOver: null, vatRate: 15, pricesIncludeVat: false });
-    const tool = await makeTool(store, admin, {
+    const tool = await makeTool(runtime, admin, {
       name: 'Cold Chisel',
       price: 10,
       minimumOrderQuantity: 1,
       availableQuantity: 50,
     });
     // 2 × $10 + $5 delivery = $25; VAT 15% = $3.75; total $28.75.
-    const id = await placeOrder(store, buyer, tool, 2);
+    const id = await placeOrder(runtime, buyer, tool, 2);
     const placed = (await emailsAbout(id)).find((m) => m.kind === 'order-placed')!;
     for (const part of [
       '2 x Cold Chisel at $10.00 = $20.00',
@@ -284,11 +284,11 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
     ])
       expect(placed.text).toContain(part);
 
-    await payOrder(store, buyer, id);
+    await payOrder(runtime, buyer, id);
     const receipt = (await emailsAbout(id)).find((m) => m.kind === 'payment-received')!;
     for (const part of ['Delivery: $5.00', 'VAT 15%: $3.75', 'Total paid: $28.75'])
       expect(receipt.text).toContain(part);
-    const pdf = await store.app.request(`/api/booking/${id}/invoice`, {
+    const pdf = await runtime.app.request(`/api/booking/${id}/invoice`, {
       headers: { authorization: `Bearer ${buyer}` },
     });
     const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
@@ -298,15 +298,15 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
   it("a discount code's line shows too; an order without delivery, VAT or discount reads as before", async () => {
     const code = `MAIL${Date.now().toString(36).toUpperCase()}`;
     expect(
-      (await store.request('POST', '/api/discounts', { token: admin, json: { code, percentOff: 10 } })).status,
+      (await runtime.request('POST', '/api/discounts', { token: admin, json: { code, percentOff: 10 } })).status,
     ).toBe(201);
-    const tool = await makeTool(store, admin, {
+    const tool = await makeTool(runtime, admin, {
       name: 'Wood Rasp',
       price: 10,
       minimumOrderQuantity: 1,
       availableQuantity: 50,
     });
-    const res = await store.request('POST', '/api/orders', {
+    const res = await runtime.request('POST', '/api/orders', {
       token: buyer,
       json: { items: [{ toolId: tool, quantity: 2 }], address: ADDRESS, phone: PHONE, discountCode: code },
     });
@@ -317,7 +317,7 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
       expect(mail.text).toContain(part);
 
     await setSettings({ deliveryFlat: 0, freeDeliveryOver: null, vatRate: 0, pricesIncludeVat: false });
-    const plain = await placeOrder(store, buyer, tool, 1);
+    const plain = await placeOrder(runtime, buyer, tool, 1);
     const text = (await emailsAbout(plain)).find((m) => m.kind === 'order-placed')!.text;
     expect(text).not.toContain('Subtotal');
     expect(text).toContain('Total: $10.00');

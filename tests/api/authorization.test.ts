@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/lib/contracts/api';
 import type { RouteContract } from '../../src/lib/contracts/route';
 import { signAccessToken } from '../../src/server/auth/jwt';
-import { ADMIN, ALICE, BOB, createTestStore, emulatorIdToken, idTokenFor, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestRuntime, emulatorIdToken, idTokenFor, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, GOOD_CARD, confirmSandbox, expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 import { tinyPng } from './images.fixtures';
 
@@ -22,7 +22,7 @@ interface Call {
   token?: string | null;
 }
 
-let store: TestStore;
+let runtime: TestRuntime;
 const access: Partial<Record<Caller, string>> = {};
 // Resources owned by the signed-in "user" (Alice), made in beforeAll.
 const fx = {
@@ -42,26 +42,26 @@ const unique = () => `${Date.now().toString(36)}${++serial}`;
 
 async function victim(): Promise<string> {
   const email = `victim-${unique()}@test.example`;
-  await store.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Victim']);
+  await runtime.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Victim']);
   return email;
 }
 
 /** A fresh paid order of Alice's. */
 async function paidOrder(): Promise<string> {
-  const id = await placeOrder(store, access.user!, fx.toolId);
-  await payOrder(store, access.user!, id);
+  const id = await placeOrder(runtime, access.user!, fx.toolId);
+  await payOrder(runtime, access.user!, id);
   return id;
 }
 
 /** A fresh quote request of Alice's, answered by an admin when asked. */
 async function aliceQuote(answered = false): Promise<string> {
-  const asked = await store.request('POST', '/api/quotes', {
+  const asked = await runtime.request('POST', '/api/quotes', {
     token: access.user,
     json: { items: [{ toolId: fx.toolId, quantity: 2 }] },
   });
   if (answered) {
-    const expiresAt = new Date(store.deps.now().getTime() + 86_400_000).toISOString();
-    await store.request('PUT', `/api/quotes/${asked.data.insertedId}/answer`, {
+    const expiresAt = new Date(runtime.deps.now().getTime() + 86_400_000).toISOString();
+    await runtime.request('PUT', `/api/quotes/${asked.data.insertedId}/answer`, {
       token: access.admin,
       json: { lines: [{ toolId: fx.toolId, price: 9 }], expiresAt },
     });
@@ -71,7 +71,7 @@ async function aliceQuote(answered = false): Promise<string> {
 
 /** A fresh webhook endpoint (nothing listens at its address: its deliveries are never sent here). */
 async function webhook(): Promise<string> {
-  const made = await store.request('POST', '/api/webhooks', {
+  const made = await runtime.request('POST', '/api/webhooks', {
     token: access.admin,
     json: { url: 'http://127.0.0.1:9/authz', events: ['order.paid'] },
   });
@@ -79,7 +79,7 @@ async function webhook(): Promise<string> {
 }
 
 async function anyReview(): Promise<string> {
-  const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal DESC LIMIT 1');
+  const [{ id }] = await runtime.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal DESC LIMIT 1');
   return id;
 }
 
@@ -141,7 +141,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     'DELETE /booking/dlt/{id} (unpaid)',
     [401, 200, 403, 200],
     async () => ({
-      url: `/api/booking/dlt/${await placeOrder(store, access.user!, fx.toolId)}`,
+      url: `/api/booking/dlt/${await placeOrder(runtime, access.user!, fx.toolId)}`,
     }),
   ],
   [
@@ -199,7 +199,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
       if (caller !== 'user' && caller !== 'other')
         return { url: '/api/account', json: { idToken: await idTokenFor(caller === 'admin' ? ADMIN : ALICE) } };
       const email = `leaver-${unique()}@test.example`;
-      return { url: '/api/account', token: await store.tokenFor(email), json: { idToken: await idTokenFor(email) } };
+      return { url: '/api/account', token: await runtime.tokenFor(email), json: { idToken: await idTokenFor(email) } };
     },
   ],
   ['GET /reviews/moderation', [401, 403, 403, 200], () => ({ url: '/api/reviews/moderation?limit=5&pageNumber=0' })],
@@ -230,7 +230,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
   [
     'DELETE /tools/dlt/{id}',
     [401, 403, 403, 200],
-    async () => ({ url: `/api/tools/dlt/${await makeTool(store, access.admin!)}` }),
+    async () => ({ url: `/api/tools/dlt/${await makeTool(runtime, access.admin!)}` }),
   ],
   [
     'PUT /tool/update/{id}',
@@ -288,7 +288,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     [401, 403, 403, 200],
     async () => {
       const id = await paidOrder();
-      await store.request('PUT', `/api/booking/ship/${id}`, { token: access.admin });
+      await runtime.request('PUT', `/api/booking/ship/${id}`, { token: access.admin });
       return { url: `/api/booking/deliver/${id}` };
     },
   ],
@@ -303,8 +303,8 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     'POST /emails/{id}/resend',
     [401, 403, 403, 200],
     async () => {
-      await store.outbox.run();
-      const [{ id }] = await store.db.query<{ id: string }>('SELECT id FROM emails ORDER BY seq LIMIT 1');
+      await runtime.outbox.run();
+      const [{ id }] = await runtime.db.query<{ id: string }>('SELECT id FROM emails ORDER BY seq LIMIT 1');
       return { url: `/api/emails/${id}/resend` };
     },
   ],
@@ -333,7 +333,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
       url: `/api/quotes/${fx.quoteId}/answer`,
       json: {
         lines: [{ toolId: fx.toolId, price: 9.5 }],
-        expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString(),
+        expiresAt: new Date(runtime.deps.now().getTime() + 86_400_000).toISOString(),
       },
     }),
   ],
@@ -366,7 +366,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     'DELETE /discounts/{id}',
     [401, 403, 403, 200],
     async (caller) => {
-      const made = await store.request('POST', '/api/discounts', {
+      const made = await runtime.request('POST', '/api/discounts', {
         token: access.admin,
         json: { code: `DEL${unique()}`.replace(/[^A-Za-z0-9]/g, '').slice(0, 30), amountOff: 1 },
       });
@@ -392,7 +392,7 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
     'POST /webhooks/{id}/deliveries/{deliveryId}/replay',
     [401, 403, 403, 200],
     async () => {
-      const [{ id }] = await store.db.query<{ id: string }>(
+      const [{ id }] = await runtime.db.query<{ id: string }>(
         'SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 LIMIT 1',
         [fx.webhookId],
       );
@@ -437,31 +437,31 @@ const TABLE: [string, [number, number, number, number], (caller: Caller) => Prom
 ];
 
 beforeAll(async () => {
-  store = await createTestStore();
-  for (const caller of ['user', 'other', 'admin'] as const) access[caller] = await store.tokenFor(EMAIL[caller]);
+  runtime = await createTestRuntime();
+  for (const caller of ['user', 'other', 'admin'] as const) access[caller] = await runtime.tokenFor(EMAIL[caller]);
   fx.webhookId = await webhook();
-  fx.toolId = await makeTool(store, access.admin!, { availableQuantity: 1000 });
-  fx.order = await placeOrder(store, access.user!, fx.toolId);
-  fx.confirmedOrder = await placeOrder(store, access.user!, fx.toolId);
-  fx.transactionId = await confirmSandbox(store, access.user!, fx.confirmedOrder);
-  fx.paidOrder = await placeOrder(store, access.user!, fx.toolId);
-  await payOrder(store, access.user!, fx.paidOrder);
-  const intentOrder = await placeOrder(store, access.user!, fx.toolId);
+  fx.toolId = await makeTool(runtime, access.admin!, { availableQuantity: 1000 });
+  fx.order = await placeOrder(runtime, access.user!, fx.toolId);
+  fx.confirmedOrder = await placeOrder(runtime, access.user!, fx.toolId);
+  fx.transactionId = await confirmSandbox(runtime, access.user!, fx.confirmedOrder);
+  fx.paidOrder = await placeOrder(runtime, access.user!, fx.toolId);
+  await payOrder(runtime, access.user!, fx.paidOrder);
+  const intentOrder = await placeOrder(runtime, access.user!, fx.toolId);
   fx.clientSecret = (
-    await store.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })
+    await runtime.request('POST', '/api/create-payment-intent', { token: access.user, json: { orderId: intentOrder } })
   ).data.clientSecret;
   fx.quoteId = await aliceQuote();
   const form = new FormData();
   form.append('image', new Blob([tinyPng()], { type: 'image/png' }), 'dot.png');
-  fx.image = (await store.request('POST', '/api/images', { token: access.admin, body: form })).data.data.url;
+  fx.image = (await runtime.request('POST', '/api/images', { token: access.admin, body: form })).data.data.url;
   fx.contactId = (
-    await store.request('POST', '/api/contact', {
+    await runtime.request('POST', '/api/contact', {
       json: { name: 'Visitor', email: 'visitor@example.com', message: 'Is the anvil in stock?' },
       headers: { 'x-test-ip': 'authorization-fixture' },
     })
   ).data.insertedId;
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 // The public reads: the same answer for everyone, cached by browsers and proxies (ETag). Every other
 // answer is private or carries a secret (an access token, a client secret), so no cache may keep it.
@@ -497,7 +497,7 @@ describe('who may call what', () => {
       it(`${call} as ${caller} → ${expected}`, async () => {
         const c = await make(caller);
         const token = 'token' in c ? c.token : caller === 'anonymous' ? null : access[caller];
-        const res = await store.request(method, c.url, { token, json: c.json, body: c.body, headers: c.headers });
+        const res = await runtime.request(method, c.url, { token, json: c.json, body: c.body, headers: c.headers });
         expect(res.status, JSON.stringify(res.data)).toBe(expected);
         if (expected === 401) expect(res.data.error.code).toBe('unauthorized');
         if (expected === 403) expect(res.data.error.code).toBe('forbidden');
@@ -508,24 +508,24 @@ describe('who may call what', () => {
 });
 
 describe('access tokens', () => {
-  const probe = (token: string) => store.request('GET', `/api/admin/${ALICE}`, { token });
+  const probe = (token: string) => runtime.request('GET', `/api/admin/${ALICE}`, { token });
 
   it("refuses a deleted user's token at once", async () => {
     const email = `erin-${unique()}@test.example`;
-    const token = await store.tokenFor(email);
-    expect((await store.request('GET', `/api/admin/${email}`, { token })).status).toBe(200);
-    expect((await store.request('DELETE', `/api/allusers/dlt/${email}`, { token: access.admin })).status).toBe(200);
-    const res = await store.request('GET', `/api/admin/${email}`, { token });
+    const token = await runtime.tokenFor(email);
+    expect((await runtime.request('GET', `/api/admin/${email}`, { token })).status).toBe(200);
+    expect((await runtime.request('DELETE', `/api/allusers/dlt/${email}`, { token: access.admin })).status).toBe(200);
+    const res = await runtime.request('GET', `/api/admin/${email}`, { token });
     expectApiError(res, 401);
   });
 
   it.each([
     ['garbage', async () => 'not-a-token'],
     ['forged (another secret)', () => signAccessToken(new TextEncoder().encode('x'.repeat(48)), ALICE)],
-    ['expired', () => signAccessToken(store.deps.jwtSecret, ALICE, Date.now() - 2 * 3600_000)],
+    ['expired', () => signAccessToken(runtime.deps.jwtSecret, ALICE, Date.now() - 2 * 3600_000)],
     [
       'issued to another sign-in account for the same email',
-      () => signAccessToken(store.deps.jwtSecret, ALICE, Date.now(), 'uid-of-an-earlier-account'),
+      () => signAccessToken(runtime.deps.jwtSecret, ALICE, Date.now(), 'uid-of-an-earlier-account'),
     ],
     [
       'unsigned (alg none)',
@@ -542,7 +542,7 @@ describe('access tokens', () => {
           .setSubject(ALICE)
           .setIssuer('elsewhere')
           .setExpirationTime('1h')
-          .sign(store.deps.jwtSecret),
+          .sign(runtime.deps.jwtSecret),
     ],
     ['a Firebase ID token', () => idTokenFor(ALICE)],
   ])('refuses a %s access token (401)', async (_, make) => {
@@ -550,7 +550,7 @@ describe('access tokens', () => {
   });
 
   it('refuses a malformed Authorization header (401)', async () => {
-    const res = await store.request('GET', `/api/admin/${ALICE}`, {
+    const res = await runtime.request('GET', `/api/admin/${ALICE}`, {
       headers: { authorization: `Basic ${access.user}` },
     });
     expectApiError(res, 401);
@@ -559,7 +559,7 @@ describe('access tokens', () => {
 
 describe('PUT /user/{email}: the token exchange', () => {
   const exchange = (idToken: string, email = ALICE, ip = 'exchange') =>
-    store.request('PUT', `/api/user/${email}`, { token: idToken, json: { email }, headers: { 'x-test-ip': ip } });
+    runtime.request('PUT', `/api/user/${email}`, { token: idToken, json: { email }, headers: { 'x-test-ip': ip } });
 
   it('refuses an ID token for a different email (401)', async () => {
     expectApiError(await exchange(await idTokenFor(BOB)), 401);
@@ -587,7 +587,7 @@ describe('PUT /user/{email}: the token exchange', () => {
 describe('POST /contact: anyone, rate limited', () => {
   it('refuses a flood from one client address (429) without storing it; other clients still get through', async () => {
     const send = (ip: string) =>
-      store.request('POST', '/api/contact', {
+      runtime.request('POST', '/api/contact', {
         json: { name: 'Flood', email: 'flood@example.com', message: 'Hello again' },
         headers: { 'x-test-ip': ip },
       });
@@ -595,7 +595,7 @@ describe('POST /contact: anyone, rate limited', () => {
     for (let i = 0; i < 8; i++) statuses.push((await send('flooding-client')).status);
     expect(statuses[0]).toBe(201);
     expect(statuses.at(-1)).toBe(429);
-    const [{ n }] = await store.db.query<{ n: number }>(
+    const [{ n }] = await runtime.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM contact_messages WHERE name = 'Flood'`,
     );
     expect(n).toBe(statuses.filter((s) => s === 201).length);

@@ -1,4 +1,4 @@
-// Backup and restore of the embedded store (issue 29). A serving store (openStore and its backup socket,
+// Backup and restore of the embedded store (issue 29). A serving store (openRuntime and its backup socket,
 // as main.ts starts them) is backed up by `npm run backup` while orders pour in, restored by
 // `npm run restore` into a fresh DATA_DIR, and the restored store holds every order acknowledged before
 // the backup began, no half order, every tool, the uploads, the JWT secret and the emulator accounts.
@@ -23,7 +23,7 @@ import { loadConfig } from '../../src/server/config';
 import { lockHolder, openDb, type Queryable } from '../../src/server/db/client';
 import { openBackup } from '../../src/server/ops/backup-file';
 import { startOpsSocket } from '../../src/server/ops/ops-socket';
-import { openStore, type Store } from '../../src/server/store';
+import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { ADMIN, ALICE, PASSWORD, PROJECT_ID, requestsTo, tokensFrom } from './harness';
 import { ADDRESS, PHONE, expectStockLedgerBalanced, makeTool } from './helpers';
 import { tinyPng } from './images.fixtures';
@@ -80,8 +80,9 @@ async function templateDir(name: string): Promise<string> {
   return dir;
 }
 
-const serving = (dataDir: string) => openStore(loadConfig(envFor(dataDir)));
-const bytesOf = async (store: Store, url: string) => Buffer.from(await (await store.app.request(url)).arrayBuffer());
+const serving = (dataDir: string) => openRuntime(loadConfig(envFor(dataDir)));
+const bytesOf = async (runtime: Runtime, url: string) =>
+  Buffer.from(await (await runtime.app.request(url)).arrayBuffer());
 
 describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
   const file = path.join(scratch, 'store.backup');
@@ -118,11 +119,11 @@ describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
   });
 
   it('backs up a serving store while orders are placed; the restore holds every committed order, whole', async () => {
-    const store = await serving(source);
-    const ops = await startOpsSocket({ db: store.db, config: loadConfig(envFor(source)) });
+    const runtime = await serving(source);
+    const ops = await startOpsSocket({ db: runtime.db, config: loadConfig(envFor(source)) });
     // Only the store's own user may ask it for a backup (which holds the JWT secret).
     expect((statSync(path.join(source, '.ops.sock')).mode & 0o777).toString(8)).toBe('600');
-    const request = requestsTo(store.app);
+    const request = requestsTo(runtime.app);
     const tokenFor = tokensFrom(request);
     const admin = await tokenFor(ADMIN);
     const alice = await tokenFor(ALICE);
@@ -164,11 +165,11 @@ describe.runIf(!onPostgres)('backup and restore of the embedded store', () => {
     expect(acknowledged.filter((o) => o.at > began && o.at < ended).length).toBeGreaterThan(0);
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
 
-    const tools = (await store.db.query<{ id: string }>('SELECT id FROM tools ORDER BY id')).map((t) => t.id);
-    const imageBytes = await bytesOf(store, image);
+    const tools = (await runtime.db.query<{ id: string }>('SELECT id FROM tools ORDER BY id')).map((t) => t.id);
+    const imageBytes = await bytesOf(runtime, image);
     expect(imageBytes.length).toBeGreaterThan(0);
     await ops?.close();
-    await store.close();
+    await runtime.close();
 
     const restore = await run('restore', [file], restored);
     expect(restore.code, restore.stderr).toBe(0);

@@ -1,7 +1,7 @@
 // Malformed input, endpoint by endpoint: always a 4xx JSON error, never a 5xx, and nothing written.
 // Each JSON endpoint has a valid body; every case breaks one field (or the whole body) and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ALICE, BOB, createTestStore, idTokenFor, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestRuntime, idTokenFor, type TestRuntime } from './harness';
 import {
   ADDRESS,
   GOOD_CARD,
@@ -124,7 +124,7 @@ interface Endpoint {
   ok: number;
 }
 
-let store: TestStore;
+let runtime: TestRuntime;
 const tokens: Record<string, string> = {};
 const fx = {
   webhookId: '',
@@ -155,7 +155,7 @@ async function call(
 ) {
   // Every call its own client address, so rate limits never stand in for validation.
   const headers = { 'x-test-ip': `sweep-${++ip}`, ...init.headers };
-  return store.request(method, url, {
+  return runtime.request(method, url, {
     token: caller === 'anonymous' ? null : tokens[caller],
     json: init.json,
     body: init.body,
@@ -165,10 +165,10 @@ async function call(
 
 /** Runs one refused call and checks the three promises: 4xx, JSON error, nothing written. */
 async function expectRefused(run: () => Promise<{ status: number; data: any }>) {
-  const before = await snapshot(store);
+  const before = await snapshot(runtime);
   const res = await run();
   expectApiError(res);
-  expect(await snapshot(store)).toEqual(before);
+  expect(await snapshot(runtime)).toEqual(before);
 }
 
 const label = (v: unknown) =>
@@ -508,7 +508,7 @@ const ENDPOINTS: Endpoint[] = [
     ok: 200,
     valid: () => ({
       lines: [{ toolId: fx.toolId, price: 9.5 }],
-      expiresAt: new Date(store.deps.now().getTime() + 7 * 86_400_000).toISOString(),
+      expiresAt: new Date(runtime.deps.now().getTime() + 7 * 86_400_000).toISOString(),
     }),
     fields: {
       lines: [
@@ -652,32 +652,32 @@ function withField(body: Record<string, unknown>, field: string, value: unknown)
 
 beforeAll(async () => {
   // Alice posts a review per case: the per-user review limit must not stand in for validation either.
-  store = await createTestStore({ env: { REVIEW_RATE_LIMIT: '100000' } });
-  [{ id: fx.reviewId }] = await store.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal LIMIT 1');
-  tokens.admin = await store.tokenFor(ADMIN);
-  tokens.alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime({ env: { REVIEW_RATE_LIMIT: '100000' } });
+  [{ id: fx.reviewId }] = await runtime.db.query<{ id: string }>('SELECT id FROM reviews ORDER BY ordinal LIMIT 1');
+  tokens.admin = await runtime.tokenFor(ADMIN);
+  tokens.alice = await runtime.tokenFor(ALICE);
   const leaver = `leaver-${Date.now().toString(36)}@test.example`;
-  tokens.leaver = await store.tokenFor(leaver);
+  tokens.leaver = await runtime.tokenFor(leaver);
   fx.leaverIdToken = await idTokenFor(leaver);
-  const bob = await store.tokenFor(BOB);
-  fx.toolId = await makeTool(store, tokens.admin, { availableQuantity: 1000, minimumOrderQuantity: 2 });
-  fx.order = await placeOrder(store, tokens.alice, fx.toolId, 2);
-  fx.bobOrder = await placeOrder(store, bob, fx.toolId, 2);
-  fx.freshOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
-  fx.intentOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
+  const bob = await runtime.tokenFor(BOB);
+  fx.toolId = await makeTool(runtime, tokens.admin, { availableQuantity: 1000, minimumOrderQuantity: 2 });
+  fx.order = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
+  fx.bobOrder = await placeOrder(runtime, bob, fx.toolId, 2);
+  fx.freshOrder = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
+  fx.intentOrder = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
   fx.clientSecret = (
-    await store.request('POST', '/api/create-payment-intent', {
+    await runtime.request('POST', '/api/create-payment-intent', {
       token: tokens.alice,
       json: { orderId: fx.intentOrder },
     })
   ).data.clientSecret;
-  fx.payOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
-  fx.transactionId = await confirmSandbox(store, tokens.alice, fx.payOrder);
-  fx.otherTransaction = await confirmSandbox(store, tokens.alice, fx.order);
-  fx.shipOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
-  await payOrder(store, tokens.alice, fx.shipOrder);
-  fx.refundOrder = await placeOrder(store, tokens.alice, fx.toolId, 2);
-  await payOrder(store, tokens.alice, fx.refundOrder);
+  fx.payOrder = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
+  fx.transactionId = await confirmSandbox(runtime, tokens.alice, fx.payOrder);
+  fx.otherTransaction = await confirmSandbox(runtime, tokens.alice, fx.order);
+  fx.shipOrder = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
+  await payOrder(runtime, tokens.alice, fx.shipOrder);
+  fx.refundOrder = await placeOrder(runtime, tokens.alice, fx.toolId, 2);
+  await payOrder(runtime, tokens.alice, fx.refundOrder);
   const quote = async () =>
     (await call('POST', '/api/quotes', 'alice', { json: { items: [{ toolId: fx.toolId, quantity: 4 }] } })).data
       .insertedId as string;
@@ -686,7 +686,7 @@ beforeAll(async () => {
   await call('PUT', `/api/quotes/${fx.acceptQuote}/answer`, 'admin', {
     json: {
       lines: [{ toolId: fx.toolId, price: 9 }],
-      expiresAt: new Date(store.deps.now().getTime() + 86_400_000).toISOString(),
+      expiresAt: new Date(runtime.deps.now().getTime() + 86_400_000).toISOString(),
     },
   });
   fx.webhookId = (
@@ -698,7 +698,7 @@ beforeAll(async () => {
     })
   ).data.insertedId;
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 describe.each(
   ENDPOINTS.map(
@@ -842,7 +842,7 @@ describe('path parameters', () => {
   it.each(BAD_EMAIL_SEGMENTS)('PUT /user/%s with a valid ID token is refused', async (segment) => {
     const idToken = await idTokenFor(ALICE);
     await expectRefused(() =>
-      store.request('PUT', `/api/user/${segment}`, {
+      runtime.request('PUT', `/api/user/${segment}`, {
         token: idToken,
         json: { email: ALICE },
         headers: { 'x-test-ip': `user-${++ip}` },

@@ -3,17 +3,17 @@
 // passes the limit, then the stream is cancelled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../src/lib/limits';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let alice: string;
 let ip = 0;
 beforeAll(async () => {
-  store = await createTestStore();
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  alice = await runtime.tokenFor(ALICE);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 /** A body that never ends, counting what the server pulled and whether it let go. */
 function endless() {
@@ -38,7 +38,7 @@ async function send(path: string, body: BodyInit, headers: Record<string, string
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     duplex: 'half',
   } as RequestInit);
-  const response = await store.app.request(request, undefined, { clientAddress: `limits-${++ip}` });
+  const response = await runtime.app.request(request, undefined, { clientAddress: `limits-${++ip}` });
   return { status: response.status, data: await response.json() };
 }
 
@@ -90,7 +90,7 @@ describe('POST /images (admin)', () => {
   const multipart = { 'content-type': 'multipart/form-data; boundary=xyz' };
   it('refuses a multipart body without a length once it passes the limit, and stops reading it', async () => {
     const { stream, seen } = endless();
-    const res = await send('/api/images', stream, multipart, await store.tokenFor(ADMIN));
+    const res = await send('/api/images', stream, multipart, await runtime.tokenFor(ADMIN));
     expectApiError(res, 413);
     expect(seen.cancelled).toBe(true);
     expect(seen.bytes).toBeLessThan(IMAGE_MAX_BYTES + 64 * 1024 + 4 * 16_010);
@@ -101,7 +101,7 @@ describe('POST /images (admin)', () => {
       '/api/images',
       stream,
       { ...multipart, 'content-length': String(IMAGE_MAX_BYTES * 10) },
-      await store.tokenFor(ADMIN),
+      await runtime.tokenFor(ADMIN),
     );
     expectApiError(res, 413);
     expect(seen.bytes).toBeLessThanOrEqual(64 * 1024);

@@ -1,7 +1,7 @@
 // POST /orders: a cart becomes one order with several lines, all or nothing, at the database's prices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
-import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestRuntime, type TestRuntime } from './harness';
 import {
   ADDRESS,
   PHONE,
@@ -14,39 +14,39 @@ import {
   expectStockLedgerBalanced,
 } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let bob: string;
 
 type Line = { toolId: string; quantity: number };
 const checkout = (token: string, items: Line[], extra: object = {}) =>
-  store.request('POST', '/api/orders', { token, json: { items, address: ADDRESS, phone: PHONE, ...extra } });
-const order = async (id: string, token = admin) => (await store.request('GET', `/api/booking/${id}`, { token })).data;
-const tool = async (id: string) => (await store.request('GET', `/api/tools/${id}`)).data;
+  runtime.request('POST', '/api/orders', { token, json: { items, address: ADDRESS, phone: PHONE, ...extra } });
+const order = async (id: string, token = admin) => (await runtime.request('GET', `/api/booking/${id}`, { token })).data;
+const tool = async (id: string) => (await runtime.request('GET', `/api/tools/${id}`)).data;
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
-  bob = await store.tokenFor(BOB);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
+  bob = await runtime.tokenFor(BOB);
 });
 afterAll(async () => {
   // Whatever the races above did, every unit is accounted for in the stock ledger.
-  await expectStockLedgerBalanced(store);
-  await store.close();
+  await expectStockLedgerBalanced(runtime);
+  await runtime.close();
 });
 
 describe('placing a cart', () => {
   it('one order with every line, names and prices from the database, each tool’s stock taken by its line', async () => {
-    const a = await makeTool(store, admin, {
+    const a = await makeTool(runtime, admin, {
       name: 'Cart saw',
       price: 20.5,
       minimumOrderQuantity: 2,
       availableQuantity: 10,
     });
-    const b = await makeTool(store, admin, { name: 'Cart drill', price: 99.99, availableQuantity: 5 });
-    const c = await makeTool(store, admin, { name: 'Cart level', price: 3, availableQuantity: 7 });
+    const b = await makeTool(runtime, admin, { name: 'Cart drill', price: 99.99, availableQuantity: 5 });
+    const c = await makeTool(runtime, admin, { name: 'Cart level', price: 3, availableQuantity: 7 });
     const res = await checkout(
       alice,
       [
@@ -73,25 +73,25 @@ describe('placing a cart', () => {
         { toolId: c, productName: 'Cart level', price: 3, quantity: 7 },
       ],
     });
-    expect([await stockOf(store, a), await stockOf(store, b), await stockOf(store, c)]).toEqual([8, 4, 0]);
+    expect([await stockOf(runtime, a), await stockOf(runtime, b), await stockOf(runtime, c)]).toEqual([8, 4, 0]);
     expect((await tool(c)).availableQuantity).toBe(0);
     // The buyer's list shows the lines too.
-    const mine = (await store.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
+    const mine = (await runtime.request('GET', `/api/booking/email/${ALICE}`, { token: alice })).data;
     const listed = Array.isArray(mine) ? mine : mine.items;
     expect(listed.find((o: { _id: string }) => o._id === res.data.insertedId).items).toHaveLength(3);
   });
 
   it('a one-line order via POST /booking has the same lines shape, with the spec’s top-level fields', async () => {
-    const id = await makeTool(store, admin, { name: 'Single', price: 4.25 });
-    const placed = await order(await placeOrder(store, alice, id, 3), alice);
+    const id = await makeTool(runtime, admin, { name: 'Single', price: 4.25 });
+    const placed = await order(await placeOrder(runtime, alice, id, 3), alice);
     expect(placed).toMatchObject({ toolId: id, productName: 'Single', price: 4.25, quantity: 3, totalCents: 1275 });
     expect(placed.items).toEqual([{ toolId: id, productName: 'Single', price: 4.25, quantity: 3 }]);
   });
 
   it('all or nothing: a line above the stock is refused (422) naming its tool with the spec message; nothing is taken', async () => {
-    const a = await makeTool(store, admin, { availableQuantity: 10 });
-    const b = await makeTool(store, admin, { name: 'Scarce clamp', availableQuantity: 2 });
-    const before = await snapshot(store);
+    const a = await makeTool(runtime, admin, { availableQuantity: 10 });
+    const b = await makeTool(runtime, admin, { name: 'Scarce clamp', availableQuantity: 2 });
+    const before = await snapshot(runtime);
     const res = await checkout(alice, [
       { toolId: a, quantity: 5 },
       { toolId: b, quantity: 3 },
@@ -99,25 +99,25 @@ describe('placing a cart', () => {
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.cartLineRefused('Scarce clamp', messages.quantityAboveAvailable));
     expect(res.data.error.fields).toEqual({ 'items.1.quantity': messages.quantityAboveAvailable });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('a line below its minimum is refused with the spec message, naming the tool', async () => {
-    const a = await makeTool(store, admin, { name: 'Bulk nails', minimumOrderQuantity: 10, availableQuantity: 100 });
-    const b = await makeTool(store, admin);
-    const before = await snapshot(store);
+    const a = await makeTool(runtime, admin, { name: 'Bulk nails', minimumOrderQuantity: 10, availableQuantity: 100 });
+    const b = await makeTool(runtime, admin);
+    const before = await snapshot(runtime);
     const res = await checkout(alice, [
       { toolId: b, quantity: 1 },
       { toolId: a, quantity: 9 },
     ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.cartLineRefused('Bulk nails', messages.quantityBelowMinimum));
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('a tool that no longer exists is refused (422) and nothing is taken', async () => {
-    const a = await makeTool(store, admin);
-    const before = await snapshot(store);
+    const a = await makeTool(runtime, admin);
+    const before = await snapshot(runtime);
     const res = await checkout(alice, [
       { toolId: a, quantity: 1 },
       { toolId: 'f'.repeat(24), quantity: 1 },
@@ -127,24 +127,24 @@ describe('placing a cart', () => {
       message: messages.cartToolGone,
       fields: { 'items.1.toolId': messages.cartToolGone },
     });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('the order total is capped at $999,999.99 over all lines (422), nothing taken', async () => {
-    const a = await makeTool(store, admin, { price: 600_000, availableQuantity: 5 });
-    const b = await makeTool(store, admin, { price: 500_000, availableQuantity: 5 });
-    const before = await snapshot(store);
+    const a = await makeTool(runtime, admin, { price: 600_000, availableQuantity: 5 });
+    const b = await makeTool(runtime, admin, { price: 500_000, availableQuantity: 5 });
+    const before = await snapshot(runtime);
     const res = await checkout(alice, [
       { toolId: a, quantity: 1 },
       { toolId: b, quantity: 1 },
     ]);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.orderTotalTooHigh);
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('the same tool twice, an empty cart or a bad line is a 400', async () => {
-    const a = await makeTool(store, admin);
+    const a = await makeTool(runtime, admin);
     expectApiError(
       await checkout(alice, [
         { toolId: a, quantity: 1 },
@@ -159,57 +159,57 @@ describe('placing a cart', () => {
 
 describe('paying and letting go of a cart order', () => {
   it('one payment for the order’s total; paid once', async () => {
-    const a = await makeTool(store, admin, { price: 10 });
-    const b = await makeTool(store, admin, { price: 2.5 });
+    const a = await makeTool(runtime, admin, { price: 10 });
+    const b = await makeTool(runtime, admin, { price: 2.5 });
     const res = await checkout(alice, [
       { toolId: a, quantity: 2 },
       { toolId: b, quantity: 4 },
     ]);
-    const intent = await store.request('POST', '/api/create-payment-intent', {
+    const intent = await runtime.request('POST', '/api/create-payment-intent', {
       token: alice,
       json: { orderId: res.data.insertedId },
     });
     expect(intent).toMatchObject({ status: 200, data: { amountCents: 3000 } });
-    const transactionId = await payOrder(store, alice, res.data.insertedId);
+    const transactionId = await payOrder(runtime, alice, res.data.insertedId);
     expect(await order(res.data.insertedId, alice)).toMatchObject({ payment: 'paid', transactionId });
   });
 
   it('deleting an unpaid cart order gives every line back', async () => {
-    const a = await makeTool(store, admin, { availableQuantity: 10 });
-    const b = await makeTool(store, admin, { availableQuantity: 10 });
+    const a = await makeTool(runtime, admin, { availableQuantity: 10 });
+    const b = await makeTool(runtime, admin, { availableQuantity: 10 });
     const res = await checkout(alice, [
       { toolId: a, quantity: 3 },
       { toolId: b, quantity: 4 },
     ]);
-    expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([7, 6]);
-    expect((await store.request('DELETE', `/api/booking/dlt/${res.data.insertedId}`, { token: alice })).status).toBe(
+    expect([await stockOf(runtime, a), await stockOf(runtime, b)]).toEqual([7, 6]);
+    expect((await runtime.request('DELETE', `/api/booking/dlt/${res.data.insertedId}`, { token: alice })).status).toBe(
       200,
     );
-    expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([10, 10]);
+    expect([await stockOf(runtime, a), await stockOf(runtime, b)]).toEqual([10, 10]);
   });
 
   it('a restocked line keeps the admin’s number when the hold expires; the other line comes back', async () => {
-    const a = await makeTool(store, admin, { availableQuantity: 10 });
-    const b = await makeTool(store, admin, { availableQuantity: 10 });
+    const a = await makeTool(runtime, admin, { availableQuantity: 10 });
+    const b = await makeTool(runtime, admin, { availableQuantity: 10 });
     await checkout(bob, [
       { toolId: a, quantity: 3 },
       { toolId: b, quantity: 4 },
     ]);
     expect(
-      (await store.request('PUT', `/api/tool/update/${a}`, { token: admin, json: { availableQuantity: 20 } })).status,
+      (await runtime.request('PUT', `/api/tool/update/${a}`, { token: admin, json: { availableQuantity: 20 } })).status,
     ).toBe(200);
-    store.advance(31 * 60_000);
-    expect(await store.checkout.expireHolds()).toBeGreaterThan(0);
-    expect([await stockOf(store, a), await stockOf(store, b)]).toEqual([20, 10]);
+    runtime.advance(31 * 60_000);
+    expect(await runtime.checkout.expireHolds()).toBeGreaterThan(0);
+    expect([await stockOf(runtime, a), await stockOf(runtime, b)]).toEqual([20, 10]);
   });
 });
 
 describe('carts racing', () => {
   it('two carts for the last units of one tool: one gets them whole, the other 422 and none of its other lines is taken', async () => {
     for (let round = 0; round < 5; round++) {
-      const last = await makeTool(store, admin, { name: `Last units ${round}`, availableQuantity: 5 });
-      const x = await makeTool(store, admin, { availableQuantity: 10 });
-      const y = await makeTool(store, admin, { availableQuantity: 10 });
+      const last = await makeTool(runtime, admin, { name: `Last units ${round}`, availableQuantity: 5 });
+      const x = await makeTool(runtime, admin, { availableQuantity: 10 });
+      const y = await makeTool(runtime, admin, { availableQuantity: 10 });
       const [first, second] = await Promise.all([
         checkout(alice, [
           { toolId: x, quantity: 2 },
@@ -226,16 +226,16 @@ describe('carts racing', () => {
       expect(loser.data.error.message).toBe(
         messages.cartLineRefused(`Last units ${round}`, messages.quantityAboveAvailable),
       );
-      expect(await stockOf(store, last)).toBe(0);
+      expect(await stockOf(runtime, last)).toBe(0);
       // The winner's other line is taken, the loser's is not.
-      expect([await stockOf(store, x), await stockOf(store, y)]).toEqual(first.status === 201 ? [8, 10] : [10, 7]);
+      expect([await stockOf(runtime, x), await stockOf(runtime, y)]).toEqual(first.status === 201 ? [8, 10] : [10, 7]);
       const winner = first.status === 201 ? first : second;
       expect((await order(winner.data.insertedId)).items.find((i: Line) => i.toolId === last).quantity).toBe(5);
     }
   });
 
   it('carts naming the same tools in opposite orders all go through, without a deadlock', async () => {
-    const db = store.db;
+    const db = runtime.db;
     const transaction = db.transaction.bind(db);
     let runs = 0;
     // A deadlock makes the client run the transaction again: count every run of a callback.
@@ -246,7 +246,7 @@ describe('carts racing', () => {
       })) as typeof db.transaction;
     try {
       const tools = await Promise.all(
-        Array.from({ length: 4 }, () => makeTool(store, admin, { availableQuantity: 1000 })),
+        Array.from({ length: 4 }, () => makeTool(runtime, admin, { availableQuantity: 1000 })),
       );
       const forward = tools.map((toolId) => ({ toolId, quantity: 1 }));
       const backward = [...forward].reverse();
@@ -256,7 +256,7 @@ describe('carts racing', () => {
       );
       expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
       expect(runs).toBe(40);
-      for (const toolId of tools) expect(await stockOf(store, toolId)).toBe(960);
+      for (const toolId of tools) expect(await stockOf(runtime, toolId)).toBe(960);
     } finally {
       db.transaction = transaction;
     }
@@ -265,7 +265,7 @@ describe('carts racing', () => {
 
 describe('limits shared with POST /booking', () => {
   it('the unpaid-order limit and the rate limit count cart orders too', async () => {
-    const limited = await createTestStore({ env: { MAX_UNPAID_ORDERS: '2', BOOKING_RATE_LIMIT: '3' } });
+    const limited = await createTestRuntime({ env: { MAX_UNPAID_ORDERS: '2', BOOKING_RATE_LIMIT: '3' } });
     try {
       const boss = await limited.tokenFor(ADMIN);
       const buyer = await limited.tokenFor('cart-limit@test.example');

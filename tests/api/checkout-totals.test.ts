@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../src/lib/messages';
 import { orderTotals } from '../../src/lib/totals';
-import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestRuntime, type TestRuntime } from './harness';
 import {
   ADDRESS,
   PHONE,
@@ -15,36 +15,36 @@ import {
   snapshot,
 } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { BOOKING_RATE_LIMIT: '100000', MAX_UNPAID_ORDERS: '100000' } });
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
-  bob = await store.tokenFor(BOB);
+  runtime = await createTestRuntime({ env: { BOOKING_RATE_LIMIT: '100000', MAX_UNPAID_ORDERS: '100000' } });
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
+  bob = await runtime.tokenFor(BOB);
 });
 afterAll(async () => {
-  await expectStockLedgerBalanced(store);
-  await store.close();
+  await expectStockLedgerBalanced(runtime);
+  await runtime.close();
 });
 
 const NONE = { deliveryFlat: 0, vatRate: 0, pricesIncludeVat: false };
 const setSettings = async (settings: Record<string, unknown>) => {
-  const res = await store.request('PUT', '/api/settings', { token: admin, json: settings });
+  const res = await runtime.request('PUT', '/api/settings', { token: admin, json: settings });
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return res.data;
 };
 const book = (token: string, toolId: string, quantity: number, extra: object = {}) =>
-  store.request('POST', '/api/booking', {
+  runtime.request('POST', '/api/booking', {
     token,
     json: { toolId, quantity, address: ADDRESS, phone: PHONE, ...extra },
   });
 const cart = (token: string, items: { toolId: string; quantity: number }[], extra: object = {}) =>
-  store.request('POST', '/api/orders', { token, json: { items, address: ADDRESS, phone: PHONE, ...extra } });
-const order = async (id: string) => (await store.request('GET', `/api/booking/${id}`, { token: admin })).data;
+  runtime.request('POST', '/api/orders', { token, json: { items, address: ADDRESS, phone: PHONE, ...extra } });
+const order = async (id: string) => (await runtime.request('GET', `/api/booking/${id}`, { token: admin })).data;
 const breakdown = (o: Record<string, unknown>) => ({
   subtotalCents: o.subtotalCents,
   discountCents: o.discountCents,
@@ -53,7 +53,7 @@ const breakdown = (o: Record<string, unknown>) => ({
   totalCents: o.totalCents,
 });
 const discount = async (body: Record<string, unknown>) => {
-  const res = await store.request('POST', '/api/discounts', { token: admin, json: body });
+  const res = await runtime.request('POST', '/api/discounts', { token: admin, json: body });
   expect(res.status, JSON.stringify(res.data)).toBe(201);
   return res.data.insertedId as string;
 };
@@ -113,7 +113,7 @@ describe('shop settings', () => {
   beforeEach(() => setSettings(NONE));
 
   it('GET is public, PUT is admin only and validated; the change is an audit event', async () => {
-    expect((await store.request('GET', '/api/settings')).data).toEqual({
+    expect((await runtime.request('GET', '/api/settings')).data).toEqual({
       deliveryFlat: 0,
       freeDeliveryOver: null,
       vatRate: 0,
@@ -127,9 +127,9 @@ describe('shop settings', () => {
       vatRate: 15,
       pricesIncludeVat: false,
     });
-    expect((await store.request('GET', '/api/settings')).data).toMatchObject({ deliveryFlat: 4.99, vatRate: 15 });
-    expectApiError(await store.request('PUT', '/api/settings', { token: alice, json: NONE }), 403);
-    expectApiError(await store.request('PUT', '/api/settings', { json: NONE }), 401);
+    expect((await runtime.request('GET', '/api/settings')).data).toMatchObject({ deliveryFlat: 4.99, vatRate: 15 });
+    expectApiError(await runtime.request('PUT', '/api/settings', { token: alice, json: NONE }), 403);
+    expectApiError(await runtime.request('PUT', '/api/settings', { json: NONE }), 401);
     for (const bad of [
       { deliveryFlat: -1 },
       { vatRate: 101 },
@@ -138,14 +138,14 @@ describe('shop settings', () => {
       { pricesIncludeVat: 'yes' },
       { freeDeliveryOver: -5 },
     ])
-      expectApiError(await store.request('PUT', '/api/settings', { token: admin, json: { ...NONE, ...bad } }), 400);
-    const audit = (await store.request('GET', '/api/audit?type=settings.updated', { token: admin })).data.items;
+      expectApiError(await runtime.request('PUT', '/api/settings', { token: admin, json: { ...NONE, ...bad } }), 400);
+    const audit = (await runtime.request('GET', '/api/audit?type=settings.updated', { token: admin })).data.items;
     expect(audit[audit.length - 1]).toMatchObject({ type: 'settings.updated', actor: ADMIN });
   });
 
   it('each setting alone, then together, on both placing paths (POST /booking, POST /orders)', async () => {
-    const tool = await makeTool(store, admin, { price: 10, availableQuantity: 10_000 });
-    const other = await makeTool(store, admin, { price: 2.5, availableQuantity: 10_000 });
+    const tool = await makeTool(runtime, admin, { price: 10, availableQuantity: 10_000 });
+    const other = await makeTool(runtime, admin, { price: 2.5, availableQuantity: 10_000 });
     const placeBoth = async () => [
       breakdown(await order((await book(alice, tool, 3)).data.insertedId)),
       breakdown(
@@ -192,8 +192,8 @@ describe('shop settings', () => {
 
   it('a placed order keeps its amounts when the settings change; its payment charges them', async () => {
     await setSettings({ ...NONE, deliveryFlat: 7, vatRate: 10 });
-    const tool = await makeTool(store, admin, { price: 20, availableQuantity: 100 });
-    const id = await placeOrder(store, alice, tool, 1);
+    const tool = await makeTool(runtime, admin, { price: 20, availableQuantity: 100 });
+    const id = await placeOrder(runtime, alice, tool, 1);
     await setSettings(NONE);
     expect(breakdown(await order(id))).toEqual({
       subtotalCents: 2000,
@@ -202,12 +202,12 @@ describe('shop settings', () => {
       taxCents: 270,
       totalCents: 2970,
     });
-    const intent = await store.request('POST', '/api/create-payment-intent', {
+    const intent = await runtime.request('POST', '/api/create-payment-intent', {
       token: alice,
       json: { orderId: id, price: 1 },
     });
     expect(intent.status).toBe(200);
-    await payOrder(store, alice, id);
+    await payOrder(runtime, alice, id);
     expect(await order(id)).toMatchObject({ payment: 'paid', totalCents: 2970 });
   });
 });
@@ -218,8 +218,11 @@ describe('discount codes', () => {
   it('admins create, list (with uses) and remove codes; codes are unique whatever their case', async () => {
     const code = newCode();
     const id = await discount({ code: code.toLowerCase(), percentOff: 10 });
-    expectApiError(await store.request('POST', '/api/discounts', { token: admin, json: { code, amountOff: 5 } }), 409);
-    const listed = (await store.request('GET', '/api/discounts', { token: admin })).data;
+    expectApiError(
+      await runtime.request('POST', '/api/discounts', { token: admin, json: { code, amountOff: 5 } }),
+      409,
+    );
+    const listed = (await runtime.request('GET', '/api/discounts', { token: admin })).data;
     expect(listed.find((d: { _id: string }) => d._id === id)).toMatchObject({
       code,
       percentOff: 10,
@@ -239,21 +242,21 @@ describe('discount codes', () => {
       { code, percentOff: 5, maxUses: 0 },
       { code, percentOff: 5, expiresAt: 'soon' },
     ])
-      expectApiError(await store.request('POST', '/api/discounts', { token: admin, json: bad }), 400);
-    expectApiError(await store.request('GET', '/api/discounts', { token: alice }), 403);
+      expectApiError(await runtime.request('POST', '/api/discounts', { token: admin, json: bad }), 400);
+    expectApiError(await runtime.request('GET', '/api/discounts', { token: alice }), 403);
     expectApiError(
-      await store.request('POST', '/api/discounts', { token: alice, json: { code: newCode(), percentOff: 5 } }),
+      await runtime.request('POST', '/api/discounts', { token: alice, json: { code: newCode(), percentOff: 5 } }),
       403,
     );
-    expectApiError(await store.request('DELETE', `/api/discounts/${id}`, { token: alice }), 403);
-    expect((await store.request('DELETE', `/api/discounts/${id}`, { token: admin })).status).toBe(200);
-    expectApiError(await store.request('DELETE', `/api/discounts/${id}`, { token: admin }), 404);
-    expectApiError(await book(alice, await makeTool(store, admin), 1, { discountCode: code }), 422);
+    expectApiError(await runtime.request('DELETE', `/api/discounts/${id}`, { token: alice }), 403);
+    expect((await runtime.request('DELETE', `/api/discounts/${id}`, { token: admin })).status).toBe(200);
+    expectApiError(await runtime.request('DELETE', `/api/discounts/${id}`, { token: admin }), 404);
+    expectApiError(await book(alice, await makeTool(runtime, admin), 1, { discountCode: code }), 422);
   });
 
   it('a percentage or an amount off the goods, before delivery and VAT; case does not matter', async () => {
     await setSettings({ deliveryFlat: 5, vatRate: 10, pricesIncludeVat: false });
-    const tool = await makeTool(store, admin, { price: 10, availableQuantity: 1000 });
+    const tool = await makeTool(runtime, admin, { price: 10, availableQuantity: 1000 });
     const pct = newCode();
     await discount({ code: pct, percentOff: 25 });
     const a = await order((await book(alice, tool, 4, { discountCode: pct.toLowerCase() })).data.insertedId);
@@ -280,15 +283,15 @@ describe('discount codes', () => {
   });
 
   it('unknown, not started, expired, used up, below its minimum or used once already: 422 naming why, nothing written', async () => {
-    const tool = await makeTool(store, admin, { price: 10, availableQuantity: 1000 });
-    const before = async () => snapshot(store);
+    const tool = await makeTool(runtime, admin, { price: 10, availableQuantity: 1000 });
+    const before = async () => snapshot(runtime);
     const refused = async (code: string, message: string, quantity = 1, token = alice) => {
       const was = await before();
       const res = await book(token, tool, quantity, { discountCode: code });
       expectApiError(res, 422);
       expect(res.data.error.message).toBe(message);
       expect(res.data.error.fields).toEqual({ discountCode: message });
-      expect(await snapshot(store)).toEqual(was);
+      expect(await snapshot(runtime)).toEqual(was);
     };
     await refused('NOSUCHCODE', messages.discountUnknown);
     const later = newCode();
@@ -312,7 +315,7 @@ describe('discount codes', () => {
     expect((await book(bob, tool, 1, { discountCode: two })).status).toBe(201);
     await refused(two, messages.discountUsedUp);
     // The preview says the same without placing anything.
-    const preview = await store.request('POST', '/api/quote-totals', {
+    const preview = await runtime.request('POST', '/api/quote-totals', {
       json: { items: [{ toolId: tool, quantity: 1 }], discountCode: two },
     });
     expectApiError(preview, 422);
@@ -320,27 +323,27 @@ describe('discount codes', () => {
   });
 
   it('a use is released when its unpaid order is deleted or its hold runs out; a paid one keeps it', async () => {
-    const tool = await makeTool(store, admin, { price: 10, availableQuantity: 1000 });
+    const tool = await makeTool(runtime, admin, { price: 10, availableQuantity: 1000 });
     const code = newCode();
     await discount({ code, percentOff: 5, maxUses: 1 });
     const first = (await book(alice, tool, 1, { discountCode: code })).data.insertedId;
     expectApiError(await book(bob, tool, 1, { discountCode: code }), 422);
-    expect((await store.request('DELETE', `/api/booking/dlt/${first}`, { token: alice })).status).toBe(200);
+    expect((await runtime.request('DELETE', `/api/booking/dlt/${first}`, { token: alice })).status).toBe(200);
     const second = (await book(bob, tool, 1, { discountCode: code })).data.insertedId;
     expect(second).toBeTruthy();
-    store.advance(31 * 60_000);
-    await store.checkout.expireHolds();
+    runtime.advance(31 * 60_000);
+    await runtime.checkout.expireHolds();
     expect((await order(second)).payment).toBe('cancelled');
     const third = (await book(alice, tool, 1, { discountCode: code })).data.insertedId;
-    await payOrder(store, alice, third);
+    await payOrder(runtime, alice, third);
     expectApiError(await book(bob, tool, 1, { discountCode: code }), 422);
-    const listed = (await store.request('GET', '/api/discounts', { token: admin })).data;
+    const listed = (await runtime.request('GET', '/api/discounts', { token: admin })).data;
     expect(listed.find((d: { code: string }) => d.code === code).uses).toBe(1);
   });
 
   it('maxUses holds under concurrency: 50 buyers racing for a code with maxUses 10 get exactly 10 orders', async () => {
-    const tool = await makeTool(store, admin, { price: 10, availableQuantity: 1000 });
-    const other = await makeTool(store, admin, { price: 3, availableQuantity: 1000 });
+    const tool = await makeTool(runtime, admin, { price: 10, availableQuantity: 1000 });
+    const other = await makeTool(runtime, admin, { price: 3, availableQuantity: 1000 });
     const code = newCode();
     await discount({ code, percentOff: 50, maxUses: 10 });
     const buyers = [alice, bob, admin];
@@ -363,7 +366,7 @@ describe('discount codes', () => {
       true,
     );
     expect(results.filter((r) => r.status !== 201 && r.status !== 422)).toEqual([]);
-    const [{ n }] = await store.db.query<{ n: number }>(
+    const [{ n }] = await runtime.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM orders WHERE discount_code = $1`,
       [code],
     );
@@ -374,15 +377,15 @@ describe('discount codes', () => {
 describe('POST /quote-totals', () => {
   it('prices the lines at their breaks with the settings and the code, places nothing, ignores amounts sent', async () => {
     await setSettings({ deliveryFlat: 5, freeDeliveryOver: 200, vatRate: 15, pricesIncludeVat: false });
-    const tool = await makeTool(store, admin, {
+    const tool = await makeTool(runtime, admin, {
       price: 10,
       availableQuantity: 1000,
       priceBreaks: [{ minQuantity: 10, price: 8 }],
     });
     const code = newCode();
     await discount({ code, amountOff: 10 });
-    const was = await snapshot(store);
-    const res = await store.request('POST', '/api/quote-totals', {
+    const was = await snapshot(runtime);
+    const res = await runtime.request('POST', '/api/quote-totals', {
       json: { items: [{ toolId: tool, quantity: 10, price: 0.01 }], discountCode: code, totalCents: 1 },
     });
     expect(res.status, JSON.stringify(res.data)).toBe(200);
@@ -396,7 +399,7 @@ describe('POST /quote-totals', () => {
       discountCode: code,
       totalCents: 8625,
     });
-    expect(await snapshot(store)).toEqual(was);
+    expect(await snapshot(runtime)).toEqual(was);
     // The order placed from the same cart costs what the preview said.
     const placed = await order((await book(alice, tool, 10, { discountCode: code, totalCents: 1 })).data.insertedId);
     expect(breakdown(placed)).toEqual({
@@ -406,9 +409,11 @@ describe('POST /quote-totals', () => {
       taxCents: 1125,
       totalCents: 8625,
     });
-    expectApiError(await store.request('POST', '/api/quote-totals', { json: { items: [] } }), 400);
+    expectApiError(await runtime.request('POST', '/api/quote-totals', { json: { items: [] } }), 400);
     expectApiError(
-      await store.request('POST', '/api/quote-totals', { json: { items: [{ toolId: '0'.repeat(24), quantity: 1 }] } }),
+      await runtime.request('POST', '/api/quote-totals', {
+        json: { items: [{ toolId: '0'.repeat(24), quantity: 1 }] },
+      }),
       422,
     );
     await setSettings(NONE);

@@ -6,10 +6,10 @@ import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_CSV_COLUMNS, TOOL_CSV_COLUMNS } from '../../src/lib/exchange';
 import { exchangeService } from '../../src/server/exchange/exchange.service';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, placeOrder, snapshot } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let serial = 0;
@@ -18,11 +18,11 @@ const BOM = '\uFEFF';
 const IMG = '/images/tools/ball-peen-hammer.svg';
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 /**
  * A GET read as bytes: the harness's text() would drop the BOM, which is what is under test. The text
@@ -32,7 +32,7 @@ async function get(
   url: string,
   token: string | null = admin,
 ): Promise<{ status: number; data: any; headers: Headers }> {
-  const response = await store.app.request(
+  const response = await runtime.app.request(
     url,
     { headers: token ? { authorization: `Bearer ${token}` } : {} },
     { clientAddress: '127.0.0.1' },
@@ -45,7 +45,7 @@ const importCsv = (
   body: string | Uint8Array,
   { apply = false, token = admin as string | null, type = 'text/csv' } = {},
 ) =>
-  store.request('POST', `/api/import/tools${apply ? '?apply=1' : ''}`, {
+  runtime.request('POST', `/api/import/tools${apply ? '?apply=1' : ''}`, {
     token,
     body: body as BodyInit,
     headers: { 'content-type': type },
@@ -78,7 +78,7 @@ function records(text: string): Record<string, string>[] {
 
 const toolFromDb = async (id: string) =>
   (
-    await store.db.query<{
+    await runtime.db.query<{
       available_quantity: number;
       stock_version: number;
       name: string;
@@ -91,7 +91,7 @@ const toolFromDb = async (id: string) =>
     )
   )[0];
 const ledgerOf = (id: string) =>
-  store.db.query<{ delta: number; reason: string; balance: number; actor: string | null }>(
+  runtime.db.query<{ delta: number; reason: string; balance: number; actor: string | null }>(
     'SELECT delta, reason, balance, actor FROM stock_ledger WHERE tool_id = $1 ORDER BY seq',
     [id],
   );
@@ -115,7 +115,7 @@ describe('GET /export/tools.csv', () => {
   it('streams every tool with the import columns, a BOM, RFC 4180 quoting and the breaks as qty:price|qty:price', async () => {
     const name = `Claw hammer, "Pro" ${unique()}`;
     const description = 'Line one\nline two, with ünïcödé 🔨 and a "quote"';
-    const id = await makeTool(store, admin, {
+    const id = await makeTool(runtime, admin, {
       name,
       description,
       minimumOrderQuantity: 10,
@@ -138,7 +138,7 @@ describe('GET /export/tools.csv', () => {
     expect(text).toContain(`"Claw hammer, ""Pro"" `);
     expect(text).toContain(`"Line one\nline two, with ünïcödé 🔨 and a ""quote"""`);
     const rows = records(text);
-    const [{ count }] = await store.db.query<{ count: number }>('SELECT count(*)::int AS count FROM tools');
+    const [{ count }] = await runtime.db.query<{ count: number }>('SELECT count(*)::int AS count FROM tools');
     expect(rows).toHaveLength(count);
     expect(rows.find((r) => r._id === id)).toEqual({
       _id: id,
@@ -165,7 +165,7 @@ describe('GET /export/tools.csv', () => {
       `'=already quoted ${tag}`,
     ];
     const ids: string[] = [];
-    for (const name of cases) ids.push(await makeTool(store, admin, { name, description: `=1+1 ${tag}` }));
+    for (const name of cases) ids.push(await makeTool(runtime, admin, { name, description: `=1+1 ${tag}` }));
     const rows = records((await get('/api/export/tools.csv')).data);
     for (const [i, name] of cases.entries()) {
       const row = rows.find((r) => r._id === ids[i])!;
@@ -173,13 +173,13 @@ describe('GET /export/tools.csv', () => {
       expect(row.description).toBe(`'=1+1 ${tag}`);
     }
     // Tab and CR starts are formulas to some spreadsheets too (a tab needs a description: names are trimmed).
-    const tabbed = await makeTool(store, admin, { description: `x ${tag}` });
-    await store.db.query("UPDATE tools SET description = E'\\tcmd' WHERE id = $1", [tabbed]);
+    const tabbed = await makeTool(runtime, admin, { description: `x ${tag}` });
+    await runtime.db.query("UPDATE tools SET description = E'\\tcmd' WHERE id = $1", [tabbed]);
     expect(records((await get('/api/export/tools.csv')).data).find((r) => r._id === tabbed)!.description).toBe(
       "'\tcmd",
     );
     // (The tool schema trims text, so an import would store it as 'cmd': put back what a form could write.)
-    await store.db.query('UPDATE tools SET description = $2 WHERE id = $1', [tabbed, `x ${tag}`]);
+    await runtime.db.query('UPDATE tools SET description = $2 WHERE id = $1', [tabbed, `x ${tag}`]);
     // Read back, every name is exactly as stored: an update that changes nothing.
     const file = csvOf(
       TOOL_CSV_COLUMNS,
@@ -196,10 +196,14 @@ describe('GET /export/orders.csv', () => {
   let toolB: string;
   const placed: Record<string, string> = {};
   beforeAll(async () => {
-    toolA = await makeTool(store, admin, { name: `Export anvil ${unique()}`, price: 20, availableQuantity: 500 });
-    toolB = await makeTool(store, admin, { name: `=Export "tongs", ${unique()}`, price: 7.25, availableQuantity: 500 });
-    placed.late = await placeOrder(store, alice, toolA, 2);
-    const cart = await store.request('POST', '/api/orders', {
+    toolA = await makeTool(runtime, admin, { name: `Export anvil ${unique()}`, price: 20, availableQuantity: 500 });
+    toolB = await makeTool(runtime, admin, {
+      name: `=Export "tongs", ${unique()}`,
+      price: 7.25,
+      availableQuantity: 500,
+    });
+    placed.late = await placeOrder(runtime, alice, toolA, 2);
+    const cart = await runtime.request('POST', '/api/orders', {
       token: alice,
       json: {
         items: [
@@ -212,12 +216,12 @@ describe('GET /export/orders.csv', () => {
     });
     expect(cart.status, JSON.stringify(cart.data)).toBe(201);
     placed.start = cart.data.insertedId;
-    placed.early = await placeOrder(store, alice, toolB, 3);
-    await payOrder(store, alice, placed.start);
+    placed.early = await placeOrder(runtime, alice, toolB, 3);
+    await payOrder(runtime, alice, placed.start);
     // Placed at the edges of 11 January 2024 (UTC).
     const at = { early: '2024-01-10T23:59:59Z', start: '2024-01-11T00:00:00Z', late: '2024-01-11T23:59:59.999Z' };
     for (const [key, when] of Object.entries(at))
-      await store.db.query('UPDATE orders SET created_at = $2 WHERE id = $1', [placed[key], when]);
+      await runtime.db.query('UPDATE orders SET created_at = $2 WHERE id = $1', [placed[key], when]);
   });
 
   const idsIn = (rows: Record<string, string>[]) => [...new Set(rows.map((r) => r.orderId))];
@@ -231,7 +235,7 @@ describe('GET /export/orders.csv', () => {
     const rows = records(res.data);
     expect(idsIn(rows)).toEqual([placed.late, placed.start, placed.early]);
     const cart = rows.filter((r) => r.orderId === placed.start);
-    const [{ transaction_id: tx }] = await store.db.query<{ transaction_id: string }>(
+    const [{ transaction_id: tx }] = await runtime.db.query<{ transaction_id: string }>(
       'SELECT transaction_id FROM orders WHERE id = $1',
       [placed.start],
     );
@@ -278,7 +282,7 @@ describe('GET /export/orders.csv', () => {
     expect(idsIn(records((await get('/api/export/orders.csv?to=2024-01-10')).data))).toEqual([placed.early]);
     expect(idsIn(records((await get('/api/export/orders.csv?from=2024-01-12&to=2024-01-31')).data))).toEqual([]);
     const all = records((await get('/api/export/orders.csv')).data);
-    const [{ lines }] = await store.db.query<{ lines: number }>('SELECT count(*)::int AS lines FROM order_items');
+    const [{ lines }] = await runtime.db.query<{ lines: number }>('SELECT count(*)::int AS lines FROM order_items');
     expect(all).toHaveLength(lines);
   });
 
@@ -295,7 +299,7 @@ describe('GET /export/orders.csv', () => {
   });
 
   it('reads in keyset pages: every line once whatever the page size', async () => {
-    const exchange = exchangeService(store.db, store.tools);
+    const exchange = exchangeService(runtime.db, runtime.tools);
     const lines = async (size: number) => {
       const out: string[] = [];
       for await (const page of exchange.orderLinePages({}, size)) out.push(...page.map((r) => `${r.id}:${r.line}`));
@@ -316,9 +320,11 @@ describe('GET /export/orders.csv', () => {
 
 describe('POST /import/tools: the dry run', () => {
   it('reports create, update and error per row, by line, and changes nothing', async () => {
-    const existing = await makeTool(store, admin, { name: `Dry mallet ${unique()}` });
-    const byName = await makeTool(store, admin, { name: `Dry chisel ${unique()}` });
-    const [{ name: chisel }] = await store.db.query<{ name: string }>('SELECT name FROM tools WHERE id = $1', [byName]);
+    const existing = await makeTool(runtime, admin, { name: `Dry mallet ${unique()}` });
+    const byName = await makeTool(runtime, admin, { name: `Dry chisel ${unique()}` });
+    const [{ name: chisel }] = await runtime.db.query<{ name: string }>('SELECT name FROM tools WHERE id = $1', [
+      byName,
+    ]);
     const fresh = `Dry new saw ${unique()}`;
     const file = toolsFile([
       toolRow('Renamed mallet', { _id: existing }),
@@ -329,10 +335,10 @@ describe('POST /import/tools: the dry run', () => {
       toolRow(`Ghost ${unique()}`, { _id: 'f'.repeat(24) }),
       toolRow(`Bad break ${unique()}`, { priceBreaks: '5:1.00' }),
     ]);
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await importCsv(file);
     expect(res.status, JSON.stringify(res.data)).toBe(200);
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
     expect(res.data.dryRun).toBe(true);
     expect(res.data.summary).toEqual({ create: 1, update: 2, error: 4 });
     const rows = res.data.rows;
@@ -361,9 +367,9 @@ describe('POST /import/tools: the dry run', () => {
 
   it('asks for the _id when two tools share the name, and refuses two rows for one tool', async () => {
     const name = `Twin ${unique()}`;
-    await makeTool(store, admin, { name });
-    await makeTool(store, admin, { name });
-    const one = await makeTool(store, admin, { name: `Single ${unique()}` });
+    await makeTool(runtime, admin, { name });
+    await makeTool(runtime, admin, { name });
+    const one = await makeTool(runtime, admin, { name: `Single ${unique()}` });
     const res = await importCsv(
       toolsFile([toolRow(name), toolRow('First name', { _id: one }), toolRow('Second name', { _id: one })]),
     );
@@ -377,8 +383,8 @@ describe('POST /import/tools: the dry run', () => {
 
 describe('POST /import/tools?apply=1', () => {
   it('creates and updates in one go: stock changes bump stock_version and write import ledger rows, one audit event', async () => {
-    const kept = await makeTool(store, admin, { name: `Apply kept ${unique()}`, availableQuantity: 40 });
-    const moved = await makeTool(store, admin, { name: `Apply moved ${unique()}`, availableQuantity: 40 });
+    const kept = await makeTool(runtime, admin, { name: `Apply kept ${unique()}`, availableQuantity: 40 });
+    const moved = await makeTool(runtime, admin, { name: `Apply moved ${unique()}`, availableQuantity: 40 });
     const [keptBefore, movedBefore] = [await toolFromDb(kept), await toolFromDb(moved)];
     const created = `Apply new ${unique()}`;
     const file = toolsFile([
@@ -391,7 +397,7 @@ describe('POST /import/tools?apply=1', () => {
       }),
       toolRow(created, { availableQuantity: 120 }),
     ]);
-    const [{ n: eventsBefore }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+    const [{ n: eventsBefore }] = await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
     const res = await importCsv(file, { apply: true });
     expect(res.status, JSON.stringify(res.data)).toBe(200);
     expect(res.data).toMatchObject({ dryRun: false, summary: { create: 1, update: 2, error: 0 } });
@@ -419,7 +425,7 @@ describe('POST /import/tools?apply=1', () => {
     expect((await ledgerOf(moved)).at(-1)).toEqual({ delta: 35, reason: 'import', balance: 75, actor: ADMIN });
     expect(await ledgerOf(newId)).toEqual([{ delta: 120, reason: 'import', balance: 120, actor: ADMIN }]);
 
-    const events = await store.db.query<{ type: string; subject: string; actor: string; data: any }>(
+    const events = await runtime.db.query<{ type: string; subject: string; actor: string; data: any }>(
       'SELECT type, subject, actor, data FROM events ORDER BY seq OFFSET $1',
       [eventsBefore],
     );
@@ -451,18 +457,18 @@ describe('POST /import/tools?apply=1', () => {
   });
 
   it('writes nothing when one row is wrong: 422 with the same per-row report', async () => {
-    const tool = await makeTool(store, admin, { name: `All or nothing ${unique()}`, availableQuantity: 10 });
+    const tool = await makeTool(runtime, admin, { name: `All or nothing ${unique()}`, availableQuantity: 10 });
     const rows = [
       toolRow(`Fine ${unique()}`),
       toolRow('Changed', { _id: tool, availableQuantity: 99 }),
       toolRow(`Broken ${unique()}`, { minimumOrderQuantity: 0 }),
     ];
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await importCsv(toolsFile(rows), { apply: true });
     expectApiError(res, 422);
     expect(res.data).toMatchObject({ dryRun: false, summary: { create: 1, update: 1, error: 1 } });
     expect(res.data.rows[2]).toMatchObject({ row: 4, action: 'error', errors: [{ column: 'minimumOrderQuantity' }] });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('round trip: the export read back is all updates and no errors, and applying it changes no stock', async () => {
@@ -470,12 +476,12 @@ describe('POST /import/tools?apply=1', () => {
     const dry = await importCsv(file);
     expect(dry.status, JSON.stringify(dry.data)).toBe(200);
     expect(dry.data.summary).toEqual({ create: 0, update: dry.data.rows.length, error: 0 });
-    const ledgerBefore = await store.db.query('SELECT count(*)::int AS n FROM stock_ledger');
-    const versions = await store.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id');
+    const ledgerBefore = await runtime.db.query('SELECT count(*)::int AS n FROM stock_ledger');
+    const versions = await runtime.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id');
     const applied = await importCsv(file, { apply: true });
     expect(applied.status, JSON.stringify(applied.data)).toBe(200);
-    expect(await store.db.query('SELECT count(*)::int AS n FROM stock_ledger')).toEqual(ledgerBefore);
-    expect(await store.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id')).toEqual(
+    expect(await runtime.db.query('SELECT count(*)::int AS n FROM stock_ledger')).toEqual(ledgerBefore);
+    expect(await runtime.db.query('SELECT id, stock_version, available_quantity FROM tools ORDER BY id')).toEqual(
       versions,
     );
     expect((await get('/api/export/tools.csv')).data).toBe(file);
@@ -504,11 +510,11 @@ describe('POST /import/tools: a bad file changes nothing', () => {
       /not UTF-8/,
     ],
   ] as const)('refuses %s', async (_name, body, status, message) => {
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await importCsv(body as string, { apply: true });
     expectApiError(res, status);
     expect(res.data.error.message).toMatch(message);
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it.each(['application/json', 'text/plain', 'multipart/form-data; boundary=x', ''])(
@@ -520,7 +526,7 @@ describe('POST /import/tools: a bad file changes nothing', () => {
   );
 
   it('takes a charset parameter and a header in another order and case', async () => {
-    const res = await store.request('POST', '/api/import/tools', {
+    const res = await runtime.request('POST', '/api/import/tools', {
       token: admin,
       body: csvOf(
         ['AvailableQuantity', 'NAME', 'description', 'img', 'price', 'minimumOrderQuantity'],
@@ -533,7 +539,7 @@ describe('POST /import/tools: a bad file changes nothing', () => {
   });
 
   it('refuses ?apply=yes with 400', async () => {
-    const res = await store.request('POST', '/api/import/tools?apply=yes', {
+    const res = await runtime.request('POST', '/api/import/tools?apply=yes', {
       token: admin,
       body: toolsFile([toolRow('x')]),
       headers: { 'content-type': 'text/csv' },
@@ -584,11 +590,11 @@ describe('10,000 rows', () => {
       expect(updated.data.summary).toEqual({ create: 0, update: 10_000, error: 0 });
       expect(updateMs).toBeLessThan(30_000);
       console.info(
-        `10,000-row import (${store.db.kind}): creates ${Math.round(createMs)} ms, updates ${Math.round(updateMs)} ms`,
+        `10,000-row import (${runtime.db.kind}): creates ${Math.round(createMs)} ms, updates ${Math.round(updateMs)} ms`,
       );
 
       // The ledger's invariant holds for every imported tool: its newest balance is its stock.
-      const [{ off }] = await store.db.query<{ off: number }>(
+      const [{ off }] = await runtime.db.query<{ off: number }>(
         `SELECT count(*)::int AS off FROM tools t
        WHERE t.name LIKE $1 AND t.available_quantity <> coalesce((SELECT balance FROM stock_ledger l WHERE l.tool_id = t.id ORDER BY seq DESC LIMIT 1), 0)`,
         [`Bulk ${tag} %`],

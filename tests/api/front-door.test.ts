@@ -2,32 +2,32 @@
 // routing, so every way into the API passes the same limits; and no input, however long or shaped,
 // costs the server more than a moment: a health check sent meanwhile answers within 100 ms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE } from './helpers';
 import { startOuter, type Outer } from './outer';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let outer: Outer;
 let admin = '';
 let alice = '';
 let toolId = '';
 
 beforeAll(async () => {
-  store = await createTestStore();
-  outer = await startOuter(store);
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
-  toolId = (await store.firstTool())._id;
+  runtime = await createTestRuntime();
+  outer = await startOuter(runtime);
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
+  toolId = (await runtime.firstTool())._id;
 });
 afterAll(async () => {
   await outer?.close();
-  await store?.close();
+  await runtime?.close();
 });
 
 const json = { 'Content-Type': 'application/json' };
 const contact = (i: number) => JSON.stringify({ name: 'Visitor', email: `v${i}@example.com`, message: 'Hello' });
 const contactRows = async () =>
-  (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM contact_messages'))[0].n;
+  (await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM contact_messages'))[0].n;
 
 describe('one door into the API', () => {
   it('refuses a write to another spelling of an API path, and redirects a read to the canonical one', async () => {
@@ -134,7 +134,7 @@ describe('no input costs more than its size (64 kB worst cases)', () => {
   let proxied: Outer;
   let client = 0;
   beforeAll(async () => {
-    proxied = await startOuter(store, { trustProxy: 1 });
+    proxied = await startOuter(runtime, { trustProxy: 1 });
   });
   afterAll(() => proxied?.close());
   const fromNewClient = (headers: Record<string, string>) => ({
@@ -288,7 +288,7 @@ describe('no input costs more than its size (64 kB worst cases)', () => {
       { ...json, Authorization: `Bearer ${alice}` },
       JSON.stringify({
         toolId,
-        quantity: (await store.firstTool()).minimumOrderQuantity,
+        quantity: (await runtime.firstTool()).minimumOrderQuantity,
         address: ADDRESS,
         phone: PHONE,
       }),

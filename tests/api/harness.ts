@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/server/config';
 import { openDb, type Db } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
-import { memoryBus } from '../../src/server/changes';
+import { memoryBus } from '../../src/server/caching/changes';
 import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
 import { diskImageStore } from '../../src/server/images/images.service';
 import type { PaymentGateway } from '../../src/server/payments/gateway';
@@ -23,7 +23,7 @@ export const ADMIN = 'admin@test.example';
 export const ALICE = 'alice@test.example';
 export const BOB = 'bob@test.example';
 
-export interface StoreOptions {
+export interface RuntimeOptions {
   env?: Record<string, string>;
   /** PGlite on disk in this directory (from the template) instead of in memory. */
   pgliteDir?: string;
@@ -36,7 +36,7 @@ export interface StoreOptions {
   resolveHost?: (host: string) => Promise<string[]>;
 }
 
-async function openTestDb(options: StoreOptions): Promise<{ db: Db; drop(): Promise<void> }> {
+async function openTestDb(options: RuntimeOptions): Promise<{ db: Db; drop(): Promise<void> }> {
   if (options.databaseUrl) {
     const db = await openDb({ databaseUrl: options.databaseUrl });
     await migrate(db);
@@ -187,7 +187,7 @@ export function tokensFrom(request: ReturnType<typeof requestsTo>) {
   };
 }
 
-export async function createTestStore(options: StoreOptions = {}) {
+export async function createTestRuntime(options: RuntimeOptions = {}) {
   const { db, drop } = await openTestDb(options);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-api-'));
   const config = loadConfig({
@@ -259,4 +259,4 @@ export async function createTestStore(options: StoreOptions = {}) {
     },
   };
 }
-export type TestStore = Awaited<ReturnType<typeof createTestStore>>;
+export type TestRuntime = Awaited<ReturnType<typeof createTestRuntime>>;

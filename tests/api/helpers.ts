@@ -1,6 +1,6 @@
 // Small shared steps for the API suites: make a tool, place and pay an order, fingerprint the data.
 import { expect } from 'vitest';
-import type { TestStore } from './harness';
+import type { TestRuntime } from './harness';
 
 export const ADDRESS = '12 Forge Lane, Dhaka 1207';
 export const PHONE = '01712345678';
@@ -10,11 +10,11 @@ export const DECLINED_CARD = { ...GOOD_CARD, number: '4000000000000002' };
 let toolCount = 0;
 /** A fresh tool made by an admin, so a test owns its stock (defaults: minimum 1, 50 available, $12.34). */
 export async function makeTool(
-  store: Pick<TestStore, 'request'>,
+  runtime: Pick<TestRuntime, 'request'>,
   adminToken: string,
   over: Record<string, unknown> = {},
 ): Promise<string> {
-  const res = await store.request('POST', '/api/tools', {
+  const res = await runtime.request('POST', '/api/tools', {
     token: adminToken,
     json: {
       name: `Test hammer ${++toolCount}`,
@@ -31,8 +31,8 @@ export async function makeTool(
 }
 
 /** Places an order and returns its id (the call must succeed). */
-export async function placeOrder(store: TestStore, token: string, toolId: string, quantity = 1): Promise<string> {
-  const res = await store.request('POST', '/api/booking', {
+export async function placeOrder(runtime: TestRuntime, token: string, toolId: string, quantity = 1): Promise<string> {
+  const res = await runtime.request('POST', '/api/booking', {
     token,
     json: { toolId, quantity, address: ADDRESS, phone: PHONE },
   });
@@ -41,10 +41,10 @@ export async function placeOrder(store: TestStore, token: string, toolId: string
 }
 
 /** The sandbox flow up to a succeeded intent; returns the intent id (the transaction id). */
-export async function confirmSandbox(store: TestStore, token: string, orderId: string): Promise<string> {
-  const intent = await store.request('POST', '/api/create-payment-intent', { token, json: { orderId } });
+export async function confirmSandbox(runtime: TestRuntime, token: string, orderId: string): Promise<string> {
+  const intent = await runtime.request('POST', '/api/create-payment-intent', { token, json: { orderId } });
   expect(intent.status, JSON.stringify(intent.data)).toBe(200);
-  const confirmed = await store.request('POST', '/api/sandbox/confirm', {
+  const confirmed = await runtime.request('POST', '/api/sandbox/confirm', {
     token,
     json: { clientSecret: intent.data.clientSecret, card: GOOD_CARD },
   });
@@ -53,9 +53,9 @@ export async function confirmSandbox(store: TestStore, token: string, orderId: s
 }
 
 /** Pays an order through the whole sandbox flow; returns the transaction id. */
-export async function payOrder(store: TestStore, token: string, orderId: string): Promise<string> {
-  const transactionId = await confirmSandbox(store, token, orderId);
-  const paid = await store.request('PUT', `/api/booking/makepayment/${orderId}`, {
+export async function payOrder(runtime: TestRuntime, token: string, orderId: string): Promise<string> {
+  const transactionId = await confirmSandbox(runtime, token, orderId);
+  const paid = await runtime.request('PUT', `/api/booking/makepayment/${orderId}`, {
     token,
     json: { appointment: orderId, transactionId },
   });
@@ -63,27 +63,27 @@ export async function payOrder(store: TestStore, token: string, orderId: string)
   return transactionId;
 }
 
-export async function stockOf(store: TestStore, toolId: string): Promise<number> {
-  const [row] = await store.db.query<{ n: number }>('SELECT available_quantity AS n FROM tools WHERE id = $1', [
+export async function stockOf(runtime: TestRuntime, toolId: string): Promise<number> {
+  const [row] = await runtime.db.query<{ n: number }>('SELECT available_quantity AS n FROM tools WHERE id = $1', [
     toolId,
   ]);
   return row.n;
 }
 
 /** Sets a tool's stock and minimum directly in the database (and drops the API's catalogue cache). */
-export async function setTool(store: TestStore, toolId: string, values: { minimum?: number; available?: number }) {
+export async function setTool(runtime: TestRuntime, toolId: string, values: { minimum?: number; available?: number }) {
   if (values.minimum !== undefined)
-    await store.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
+    await runtime.db.query('UPDATE tools SET minimum_order_quantity = $2 WHERE id = $1', [toolId, values.minimum]);
   if (values.available !== undefined) {
     // A correction in the stock ledger too, so its balance still equals the stock.
-    await store.db.query(
+    await runtime.db.query(
       `WITH old AS (SELECT available_quantity AS n FROM tools WHERE id = $1 FOR UPDATE),
          upd AS (UPDATE tools SET available_quantity = $2 WHERE id = $1)
        INSERT INTO stock_ledger (tool_id, delta, reason, balance) SELECT $1, $2 - n, 'correction', $2 FROM old WHERE n <> $2`,
       [toolId, values.available],
     );
   }
-  store.tools.invalidate();
+  runtime.tools.invalidate();
 }
 
 // Every stored fact; a payment's last card error is a record of an attempt, not data the caller wrote.
@@ -105,14 +105,14 @@ const TABLES: Record<string, string> = {
 };
 
 /** A fingerprint of every table (row count and a hash of the rows), to prove a refused call wrote nothing. */
-export async function snapshot(store: TestStore): Promise<Record<string, string>> {
+export async function snapshot(runtime: TestRuntime): Promise<Record<string, string>> {
   // One query for all tables, and an order-free sum of row hashes (sorting the rows costs twice as much
   // on PGlite): the bad-input sweep takes two snapshots per case.
   const columns = Object.entries(TABLES).map(
     ([table, select]) =>
       `(SELECT count(*) || ':' || coalesce(sum(hashtext(t::text)::bigint), 0) FROM (${select}) t) AS ${table}`,
   );
-  const [row] = await store.db.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
+  const [row] = await runtime.db.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
   return row;
 }
 
@@ -130,8 +130,8 @@ export function expectApiError(res: { status: number; data: any }, status?: numb
  * The stock ledger's invariant, for every tool of the store: its newest row's balance, and the sum of
  * its movements, equal the units for sale. Run after the race and rush suites (afterAll).
  */
-export async function expectStockLedgerBalanced(store: Pick<TestStore, 'db'>): Promise<void> {
-  const off = await store.db.query<{ id: string; available: number; balance: number | null; sum: number }>(
+export async function expectStockLedgerBalanced(runtime: Pick<TestRuntime, 'db'>): Promise<void> {
+  const off = await runtime.db.query<{ id: string; available: number; balance: number | null; sum: number }>(
     `SELECT t.id, t.available_quantity AS available,
        (SELECT balance FROM stock_ledger l WHERE l.tool_id = t.id ORDER BY seq DESC LIMIT 1) AS balance,
        (SELECT coalesce(sum(delta), 0)::int FROM stock_ledger l WHERE l.tool_id = t.id) AS sum

@@ -7,15 +7,15 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { openStore, type Store } from '../../src/server/store';
+import { openRuntime, type Runtime } from '../../src/server/runtime';
 import { PROJECT_ID } from './harness';
 
-let store: Store;
+let runtime: Runtime;
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-hold-timer-'));
-  store = await openStore(
+  runtime = await openRuntime(
     loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
@@ -28,17 +28,17 @@ beforeAll(async () => {
   );
 }, 60_000);
 afterAll(async () => {
-  await store?.close();
+  await runtime?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('an unpaid order is cancelled when its hold ends, with no read asking, and its units come back', async () => {
-  await store.db.query(
+  await runtime.db.query(
     `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
      VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'Timer Hammer', 'For the hold timer.', '/images/tools/rubber-mallet.svg', 1000, 1, 10)`,
   );
   const buyer = { email: 'timer@test.example', name: 'Tim', role: 'user' as const, uid: 'uid-timer' };
-  const id = await store.checkout.placeOne(buyer, {
+  const id = await runtime.checkout.placeOne(buyer, {
     toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
     quantity: 4,
     address: '1 Clock Lane',
@@ -46,7 +46,7 @@ it('an unpaid order is cancelled when its hold ends, with no read asking, and it
   });
   const state = async () =>
     (
-      await store.db.query<{ payment: string; stock: number }>(
+      await runtime.db.query<{ payment: string; stock: number }>(
         `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = 'aaaaaaaaaaaaaaaaaaaaaaaa'`,
         [id],
       )
@@ -58,7 +58,7 @@ it('an unpaid order is cancelled when its hold ends, with no read asking, and it
   expect(await state()).toEqual({ payment: 'cancelled', stock: 10 });
   // On time: the hold was 2 s; the timer wakes at its end (not at the next 30-second round).
   expect(Date.now() - started).toBeLessThan(5000);
-  const [event] = await store.db.query<{ type: string; actor: string | null }>(
+  const [event] = await runtime.db.query<{ type: string; actor: string | null }>(
     `SELECT type, actor FROM events WHERE subject = $1 AND type = 'order.cancelled'`,
     [id],
   );

@@ -4,40 +4,40 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { firebaseIdentity, type Identity } from '../../src/server/auth/identity';
 import { DEMO_ADMIN, loadConfig, startupConfigWarnings } from '../../src/server/config';
 import { seedIfEmpty } from '../../src/server/db/seed';
-import { logger } from '../../src/server/logger';
-import { ADMIN, PROJECT_ID, createTestStore, emulatorAdmin, idTokenFor, type TestStore } from './harness';
+import { logger } from '../../src/server/observability/logger';
+import { ADMIN, PROJECT_ID, createTestRuntime, emulatorAdmin, idTokenFor, type TestRuntime } from './harness';
 import { expectApiError, makeTool, placeOrder } from './helpers';
 
 const CLAIMED = 'claimed@test.example';
 const CHIEF = 'chief@test.example';
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 
 /** Our access token through the real exchange, for a fresh (uncached) ID token. */
 async function exchange(email: string, idToken: string): Promise<string> {
-  const res = await store.request('PUT', `/api/user/${email}`, { token: idToken, json: { email } });
+  const res = await runtime.request('PUT', `/api/user/${email}`, { token: idToken, json: { email } });
   expect(res.status, JSON.stringify(res.data)).toBe(200);
   return res.data.token;
 }
 const uidOf = (idToken: string) =>
   JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()).user_id as string;
 const adminSays = async (email: string, token: string) =>
-  (await store.request('GET', `/api/admin/${email}`, { token })).data.admin;
-const canAdminister = async (token: string) => (await store.request('GET', '/api/allusers', { token })).status;
+  (await runtime.request('GET', `/api/admin/${email}`, { token })).data.admin;
+const canAdminister = async (token: string) => (await runtime.request('GET', '/api/allusers', { token })).status;
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { ADMIN_EMAILS: `${ADMIN},${CLAIMED},${CHIEF}` } });
-  admin = await store.tokenFor(ADMIN);
+  runtime = await createTestRuntime({ env: { ADMIN_EMAILS: `${ADMIN},${CLAIMED},${CHIEF}` } });
+  admin = await runtime.tokenFor(ADMIN);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 describe('roles need a verified email', () => {
   it('an unverified password account for an ADMIN_EMAILS address stays a user; once verified, the next exchange makes it admin', async () => {
     const token = await exchange(CLAIMED, await idTokenFor(CLAIMED, 'Claimer', { verified: false }));
     expect(await adminSays(CLAIMED, token)).toBe(false);
     expect(await canAdminister(token)).toBe(403);
-    expect((await store.request('PUT', `/api/allusers/makeadmin/${CLAIMED}`, { token })).status).toBe(403);
-    expect((await store.request('GET', `/api/userprofile/${CLAIMED}`, { token })).data.role).toBe('user');
+    expect((await runtime.request('PUT', `/api/allusers/makeadmin/${CLAIMED}`, { token })).status).toBe(403);
+    expect((await runtime.request('GET', `/api/userprofile/${CLAIMED}`, { token })).data.role).toBe('user');
 
     const verified = await exchange(CLAIMED, await idTokenFor(CLAIMED));
     expect(await adminSays(CLAIMED, verified)).toBe(true);
@@ -45,7 +45,7 @@ describe('roles need a verified email', () => {
   });
 
   it('the seeded demo admin row, claimed by an unverified account, is not an admin', async () => {
-    const [seeded] = await store.db.query<{ role: string; firebase_uid: string | null }>(
+    const [seeded] = await runtime.db.query<{ role: string; firebase_uid: string | null }>(
       'SELECT role, firebase_uid FROM users WHERE email = $1',
       [DEMO_ADMIN.email],
     );
@@ -76,10 +76,10 @@ describe('a user row belongs to one sign-in account', () => {
     const email = 'phoenix@test.example';
     const firstId = await idTokenFor(email);
     const first = await exchange(email, firstId);
-    expect((await store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin })).status).toBe(200);
+    expect((await runtime.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin })).status).toBe(200);
     expect(
       (
-        await store.request('PUT', `/api/userupdate/${email}`, {
+        await runtime.request('PUT', `/api/userupdate/${email}`, {
           token: first,
           json: {
             name: 'Phoenix',
@@ -91,8 +91,8 @@ describe('a user row belongs to one sign-in account', () => {
         })
       ).status,
     ).toBe(200);
-    const toolId = await makeTool(store, admin, { availableQuantity: 100 });
-    const orderId = await placeOrder(store, first, toolId);
+    const toolId = await makeTool(runtime, admin, { availableQuantity: 100 });
+    const orderId = await placeOrder(runtime, first, toolId);
 
     // The sign-in account is deleted outside the store (Firebase console), and someone signs up with the address.
     await emulatorAdmin('delete', { localId: uidOf(firstId) });
@@ -102,7 +102,7 @@ describe('a user row belongs to one sign-in account', () => {
 
     expect(await adminSays(email, second)).toBe(false);
     expect(await canAdminister(second)).toBe(403);
-    expect((await store.request('GET', `/api/userprofile/${email}`, { token: second })).data).toMatchObject({
+    expect((await runtime.request('GET', `/api/userprofile/${email}`, { token: second })).data).toMatchObject({
       name: 'Newcomer',
       education: '',
       social: '',
@@ -110,25 +110,25 @@ describe('a user row belongs to one sign-in account', () => {
       address: '',
       role: 'user',
     });
-    expect((await store.request('GET', `/api/booking/email/${email}`, { token: second })).data).toEqual([]);
-    expectApiError(await store.request('GET', `/api/booking/${orderId}`, { token: second }), 403);
+    expect((await runtime.request('GET', `/api/booking/email/${email}`, { token: second })).data).toEqual([]);
+    expectApiError(await runtime.request('GET', `/api/booking/${orderId}`, { token: second }), 403);
     expectApiError(
-      await store.request('POST', '/api/create-payment-intent', { token: second, json: { orderId } }),
+      await runtime.request('POST', '/api/create-payment-intent', { token: second, json: { orderId } }),
       403,
     );
-    expectApiError(await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: second }), 403);
+    expectApiError(await runtime.request('DELETE', `/api/booking/dlt/${orderId}`, { token: second }), 403);
     // The first account's token no longer works for the address.
-    expectApiError(await store.request('GET', `/api/admin/${email}`, { token: first }), 401);
+    expectApiError(await runtime.request('GET', `/api/admin/${email}`, { token: first }), 401);
     // The shop's books keep the order under the email.
     expect(
-      (await store.request('GET', `/api/booking/email/${email}`, { token: admin })).data.map(
+      (await runtime.request('GET', `/api/booking/email/${email}`, { token: admin })).data.map(
         (o: { _id: string }) => o._id,
       ),
     ).toEqual([orderId]);
     // The new account's own orders are its own.
-    const own = await placeOrder(store, second, toolId);
+    const own = await placeOrder(runtime, second, toolId);
     expect(
-      (await store.request('GET', `/api/booking/email/${email}`, { token: second })).data.map(
+      (await runtime.request('GET', `/api/booking/email/${email}`, { token: second })).data.map(
         (o: { _id: string }) => o._id,
       ),
     ).toEqual([own]);
@@ -137,7 +137,7 @@ describe('a user row belongs to one sign-in account', () => {
 
 describe('deleting a user whose sign-in account cannot be deleted', () => {
   let failing = true;
-  let withStub: TestStore;
+  let withStub: TestRuntime;
   beforeAll(async () => {
     const real = firebaseIdentity(
       loadConfig({
@@ -153,7 +153,7 @@ describe('deleting a user whose sign-in account cannot be deleted', () => {
         await real.deleteAccount(uid);
       },
     };
-    withStub = await createTestStore({ identity });
+    withStub = await createTestRuntime({ identity });
   });
   afterAll(() => withStub.close());
 
@@ -194,12 +194,12 @@ describe('demo accounts and admins outside the emulator', () => {
   it('an empty store seeds the demo accounts only in emulator mode', async () => {
     const reseed = async (demoAccounts: boolean) => {
       for (const table of ['payments', 'orders', 'reviews', 'tools', 'users'])
-        await store.db.query(`DELETE FROM ${table}`);
-      await seedIfEmpty(store.db, { demoAccounts });
-      return (await store.db.query<{ email: string }>('SELECT email FROM users ORDER BY email')).map((u) => u.email);
+        await runtime.db.query(`DELETE FROM ${table}`);
+      await seedIfEmpty(runtime.db, { demoAccounts });
+      return (await runtime.db.query<{ email: string }>('SELECT email FROM users ORDER BY email')).map((u) => u.email);
     };
     expect(await reseed(false)).toEqual([]);
-    expect((await store.db.query('SELECT id FROM tools')).length).toBeGreaterThan(0);
+    expect((await runtime.db.query('SELECT id FROM tools')).length).toBeGreaterThan(0);
     expect(await reseed(true)).toEqual([DEMO_ADMIN.email, 'shopper@ironcrest.test']);
     // The server passes config.emulator: false with a real Firebase project.
     expect(

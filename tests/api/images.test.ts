@@ -7,29 +7,30 @@ import sharp from 'sharp';
 import { VARIANT_FORMATS, VARIANT_WIDTHS } from '../../src/lib/image-variants';
 import { IMAGE_MAX_BYTES } from '../../src/lib/limits';
 import { databaseImageStore } from '../../src/server/images/images.service';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError } from './helpers';
 import { hugeCanvasPng, tinyPng } from './images.fixtures';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 const form = (bytes: Uint8Array<ArrayBuffer> | string, name: string, type: string) => {
   const f = new FormData();
   f.append('image', new Blob([bytes], { type }), name);
   return f;
 };
-const upload = (body: FormData, token: string | null = admin) => store.request('POST', '/api/images', { token, body });
+const upload = (body: FormData, token: string | null = admin) =>
+  runtime.request('POST', '/api/images', { token, body });
 const stored = () => {
   try {
-    return readdirSync(path.join(store.deps.config.dataDir, 'uploads')).length;
+    return readdirSync(path.join(runtime.deps.config.dataDir, 'uploads')).length;
   } catch {
     return 0;
   }
@@ -81,7 +82,7 @@ describe('POST /api/images', () => {
       status: 201,
       data: { success: true, data: { url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{32}\.png$/) } },
     });
-    const app = store.app;
+    const app = runtime.app;
     const served = await app.request(res.data.data.url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
@@ -96,7 +97,7 @@ describe('POST /api/images', () => {
     const res = await upload(form(new Uint8Array(bytes), `photo.${ext}`, type));
     expect(res.status).toBe(201);
     expect(res.data.data.url.endsWith(`.${ext}`)).toBe(true);
-    expect((await store.app.request(res.data.data.url)).headers.get('content-type')).toBe(type);
+    expect((await runtime.app.request(res.data.data.url)).headers.get('content-type')).toBe(type);
   });
 
   it('judges by content, not by name: a PNG called notes.txt is stored as a PNG', async () => {
@@ -155,7 +156,7 @@ describe('GET /api/images/{name}', () => {
   it.each(['0'.repeat(32) + '.png', 'nope.png', '..%2F..%2Fjwt-secret', 'x'.repeat(300)])(
     'answers 404 for %s',
     async (name) => {
-      expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+      expectApiError(await runtime.request('GET', `/api/images/${name}`), 404);
     },
   );
 });
@@ -173,7 +174,7 @@ describe('variants of an upload', () => {
     for (const width of VARIANT_WIDTHS) {
       for (const format of VARIANT_FORMATS) {
         const name = `${hash}-${width}.${format}`;
-        const served = await store.app.request(`/api/images/${name}`);
+        const served = await runtime.app.request(`/api/images/${name}`);
         expect(served.status, name).toBe(200);
         expect(served.headers.get('content-type')).toBe(`image/${format}`);
         cached(served, name);
@@ -183,7 +184,7 @@ describe('variants of an upload', () => {
           width,
           height: (width * 3) / 4,
         });
-        const again = await store.app.request(`/api/images/${name}`, { headers: { 'if-none-match': `"${name}"` } });
+        const again = await runtime.app.request(`/api/images/${name}`, { headers: { 'if-none-match': `"${name}"` } });
         expect(again.status).toBe(304);
         cached(again, name);
       }
@@ -193,25 +194,25 @@ describe('variants of an upload', () => {
   it('a variant wider than the upload is the upload at its own size (never enlarged)', async () => {
     const res = await upload(form(tinyPng(400, 300), 'small.png', 'image/png'));
     const hash = /([0-9a-f]{32})\.png$/.exec(res.data.data.url)![1];
-    const served = await store.app.request(`/api/images/${hash}-1280.webp`);
+    const served = await runtime.app.request(`/api/images/${hash}-1280.webp`);
     expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(400);
   });
 
   it('an upload stored before variants existed gets them on first request', async () => {
     const png = tinyPng(700, 525);
     const hash = createHash('sha256').update(png).digest('hex').slice(0, 32);
-    mkdirSync(path.join(store.deps.config.dataDir, 'uploads'), { recursive: true });
-    writeFileSync(path.join(store.deps.config.dataDir, 'uploads', `${hash}.png`), png);
+    mkdirSync(path.join(runtime.deps.config.dataDir, 'uploads'), { recursive: true });
+    writeFileSync(path.join(runtime.deps.config.dataDir, 'uploads', `${hash}.png`), png);
     const [a, b] = await Promise.all([
-      store.app.request(`/api/images/${hash}-640.avif`),
-      store.app.request(`/api/images/${hash}-360.webp`),
+      runtime.app.request(`/api/images/${hash}-640.avif`),
+      runtime.app.request(`/api/images/${hash}-360.webp`),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect((await sharp(Buffer.from(await b.arrayBuffer())).metadata()).width).toBe(360);
   });
 
   it('the database store (several servers) keeps the variants beside the upload', async () => {
-    const images = databaseImageStore(store.deps.db);
+    const images = databaseImageStore(runtime.deps.db);
     const url = await images.save(tinyPng(1000, 750), 'image/png');
     const hash = /([0-9a-f]{32})\.png$/.exec(url)![1];
     const variant = await images.read!(`${hash}-480.avif`);
@@ -226,6 +227,6 @@ describe('variants of an upload', () => {
     'a'.repeat(32) + '-640.png',
     'a'.repeat(32) + '-640.avif',
   ])('answers 404 for %s (no such upload, width or format)', async (name) => {
-    expectApiError(await store.request('GET', `/api/images/${name}`), 404);
+    expectApiError(await runtime.request('GET', `/api/images/${name}`), 404);
   });
 });

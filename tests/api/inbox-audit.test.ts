@@ -7,21 +7,21 @@ import { contactService } from '../../src/server/contact/contact.service';
 import type { Db, Queryable } from '../../src/server/db/client';
 import { emit } from '../../src/server/events/events.service';
 import { toolsService } from '../../src/server/tools/tools.service';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, makeTool } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${++serial}`;
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 /** The store's database, except that writing an event fails: a change made with its event must roll back. */
 function failingEvents(db: Db): Db {
@@ -36,18 +36,18 @@ function failingEvents(db: Db): Db {
 }
 
 const send = (message: string, name = 'Rina Das') =>
-  store.request('POST', '/api/contact', {
+  runtime.request('POST', '/api/contact', {
     json: { name, email: 'rina.das@example.com', message },
     headers: { 'x-test-ip': `inbox-${unique()}` },
   });
 
 const eventsAbout = (subject: string) =>
-  store.db.query<{ type: string; actor: string | null; data: any }>(
+  runtime.db.query<{ type: string; actor: string | null; data: any }>(
     'SELECT type, actor, data FROM events WHERE subject = $1 ORDER BY seq',
     [subject],
   );
 
-const eventCount = async () => (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events'))[0].n;
+const eventCount = async () => (await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events'))[0].n;
 
 describe('POST /contact: the message and its event', () => {
   it("stores the message and writes one 'contact.received' event with it, for the email consumer", async () => {
@@ -57,7 +57,7 @@ describe('POST /contact: the message and its event', () => {
       data: { acknowledged: true, insertedId: expect.stringMatching(/^[0-9a-f]{24}$/) },
     });
     const id = res.data.insertedId;
-    const [row] = await store.db.query('SELECT name, email, message, is_read FROM contact_messages WHERE id = $1', [
+    const [row] = await runtime.db.query('SELECT name, email, message, is_read FROM contact_messages WHERE id = $1', [
       id,
     ]);
     expect(row).toEqual({
@@ -78,7 +78,7 @@ describe('POST /contact: the message and its event', () => {
         },
       },
     ]);
-    const deliveries = await store.db.query(
+    const deliveries = await runtime.db.query(
       'SELECT d.consumer, d.state FROM event_deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.subject = $1',
       [id],
     );
@@ -88,9 +88,9 @@ describe('POST /contact: the message and its event', () => {
   it('keeps no message when its event cannot be written (one transaction)', async () => {
     const name = `Lost ${unique()}`;
     await expect(
-      contactService(failingEvents(store.db)).add({ name, email: 'lost@example.com', message: 'Hello?' }),
+      contactService(failingEvents(runtime.db)).add({ name, email: 'lost@example.com', message: 'Hello?' }),
     ).rejects.toThrow(/event/);
-    const rows = await store.db.query('SELECT id FROM contact_messages WHERE name = $1', [name]);
+    const rows = await runtime.db.query('SELECT id FROM contact_messages WHERE name = $1', [name]);
     expect(rows).toEqual([]);
   });
 });
@@ -102,10 +102,10 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
   });
 
   it('pages newest first with the total and the unread count', async () => {
-    const [{ total, unread }] = await store.db.query<{ total: number; unread: number }>(
+    const [{ total, unread }] = await runtime.db.query<{ total: number; unread: number }>(
       'SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT is_read))::int AS unread FROM contact_messages',
     );
-    const first = await store.request('GET', '/api/contact?limit=2', { token: admin });
+    const first = await runtime.request('GET', '/api/contact?limit=2', { token: admin });
     expect(first.status).toBe(200);
     expect(Object.keys(first.data).sort()).toEqual(['items', 'nextCursor', 'total', 'unread']);
     expect(first.data).toMatchObject({ total, unread, nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/) });
@@ -118,13 +118,15 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
       receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       read: false,
     });
-    const second = await store.request('GET', `/api/contact?limit=2&cursor=${first.data.nextCursor}`, { token: admin });
+    const second = await runtime.request('GET', `/api/contact?limit=2&cursor=${first.data.nextCursor}`, {
+      token: admin,
+    });
     expect(second.data.items[0]._id).toBe(ids[0]);
     // Every message once, in order, across the pages.
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { items: { _id: string }[]; nextCursor: string | null } } = await store.request(
+      const page: { data: { items: { _id: string }[]; nextCursor: string | null } } = await runtime.request(
         'GET',
         `/api/contact?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
         { token: admin },
@@ -139,28 +141,28 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
 
   it('marks a message read and unread again; the unread count follows', async () => {
     const unread = async () =>
-      (await store.request('GET', '/api/contact?limit=1', { token: admin })).data.unread as number;
+      (await runtime.request('GET', '/api/contact?limit=1', { token: admin })).data.unread as number;
     const before = await unread();
-    const read = await store.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: true } });
+    const read = await runtime.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: true } });
     expect(read).toMatchObject({ status: 200, data: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
     expect(await unread()).toBe(before - 1);
-    const page = (await store.request('GET', '/api/contact?limit=3', { token: admin })).data;
+    const page = (await runtime.request('GET', '/api/contact?limit=3', { token: admin })).data;
     expect(page.items.find((m: { _id: string }) => m._id === ids[1]).read).toBe(true);
     expect(
-      (await store.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: false } })).status,
+      (await runtime.request('PUT', `/api/contact/${ids[1]}/read`, { token: admin, json: { read: false } })).status,
     ).toBe(200);
     expect(await unread()).toBe(before);
   });
 
   it('answers 404 for an unknown message and 400 for bad input, changing nothing', async () => {
     expectApiError(
-      await store.request('PUT', `/api/contact/${'0'.repeat(24)}/read`, { token: admin, json: { read: true } }),
+      await runtime.request('PUT', `/api/contact/${'0'.repeat(24)}/read`, { token: admin, json: { read: true } }),
       404,
     );
     for (const json of [{}, { read: 'yes' }, { read: 1 }, { read: null }])
-      expectApiError(await store.request('PUT', `/api/contact/${ids[0]}/read`, { token: admin, json }), 400);
+      expectApiError(await runtime.request('PUT', `/api/contact/${ids[0]}/read`, { token: admin, json }), 400);
     expectApiError(
-      await store.request('PUT', '/api/contact/not-an-id/read', { token: admin, json: { read: true } }),
+      await runtime.request('PUT', '/api/contact/not-an-id/read', { token: admin, json: { read: true } }),
       400,
     );
     for (const query of [
@@ -170,8 +172,8 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
       'cursor=%25',
       `cursor=${Buffer.from('"x"').toString('base64url')}`,
     ])
-      expectApiError(await store.request('GET', `/api/contact?${query}`, { token: admin }), 400);
-    const [row] = await store.db.query<{ is_read: boolean }>('SELECT is_read FROM contact_messages WHERE id = $1', [
+      expectApiError(await runtime.request('GET', `/api/contact?${query}`, { token: admin }), 400);
+    const [row] = await runtime.db.query<{ is_read: boolean }>('SELECT is_read FROM contact_messages WHERE id = $1', [
       ids[0],
     ]);
     expect(row.is_read).toBe(false);
@@ -182,8 +184,8 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
       ['GET', '/api/contact', undefined],
       ['PUT', `/api/contact/${ids[0]}/read`, { read: true }],
     ] as const) {
-      expectApiError(await store.request(method, url, { json }), 401);
-      expectApiError(await store.request(method, url, { token: alice, json }), 403);
+      expectApiError(await runtime.request(method, url, { json }), 401);
+      expectApiError(await runtime.request(method, url, { token: alice, json }), 403);
     }
   });
 });
@@ -191,24 +193,26 @@ describe('GET /contact and PUT /contact/{id}/read: the inbox', () => {
 describe('the audit log: every admin action writes one event with its change', () => {
   /** Runs an admin action and returns the events it wrote (by their sequence, after the ones before it). */
   async function written(action: () => Promise<{ status: number; data: unknown }>, status = 200) {
-    const [{ last }] = await store.db.query<{ last: number }>('SELECT coalesce(max(seq), 0)::int AS last FROM events');
+    const [{ last }] = await runtime.db.query<{ last: number }>(
+      'SELECT coalesce(max(seq), 0)::int AS last FROM events',
+    );
     const res = await action();
     expect(res.status, JSON.stringify(res.data)).toBe(status);
-    return store.db.query<{ type: string; subject: string; actor: string | null; data: any }>(
+    return runtime.db.query<{ type: string; subject: string; actor: string | null; data: any }>(
       'SELECT type, subject, actor, data FROM events WHERE seq > $1 ORDER BY seq',
       [last],
     );
   }
   const victim = async () => {
     const email = `victim-${unique()}@test.example`;
-    await store.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Victor Tim']);
+    await runtime.db.query('INSERT INTO users (email, name) VALUES ($1, $2)', [email, 'Victor Tim']);
     return email;
   };
 
   it('add, restock and delete a tool', async () => {
     let toolId = '';
     const added = await written(async () => {
-      const res = await store.request('POST', '/api/tools', {
+      const res = await runtime.request('POST', '/api/tools', {
         token: admin,
         json: {
           name: 'Audit mallet',
@@ -236,7 +240,7 @@ describe('the audit log: every admin action writes one event with its change', (
     ]);
 
     const restocked = await written(() =>
-      store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 75 } }),
+      runtime.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 75 } }),
     );
     expect(restocked).toEqual([
       {
@@ -252,7 +256,7 @@ describe('the audit log: every admin action writes one event with its change', (
       },
     ]);
 
-    const deleted = await written(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }));
+    const deleted = await written(() => runtime.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }));
     expect(deleted).toEqual([
       {
         type: 'tool.deleted',
@@ -262,10 +266,12 @@ describe('the audit log: every admin action writes one event with its change', (
       },
     ]);
     // A tool that is not there: a 404, and nothing recorded.
-    expect(await written(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }), 404)).toEqual([]);
+    expect(await written(() => runtime.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }), 404)).toEqual(
+      [],
+    );
     expect(
       await written(
-        () => store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 5 } }),
+        () => runtime.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 5 } }),
         404,
       ),
     ).toEqual([]);
@@ -273,7 +279,7 @@ describe('the audit log: every admin action writes one event with its change', (
 
   it('make admin and delete a user', async () => {
     const email = await victim();
-    const made = await written(() => store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }));
+    const made = await written(() => runtime.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }));
     expect(made).toEqual([
       {
         type: 'user.made_admin',
@@ -283,10 +289,12 @@ describe('the audit log: every admin action writes one event with its change', (
       },
     ]);
     // Already an admin: nothing changed, nothing recorded.
-    expect(await written(() => store.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }))).toEqual([]);
+    expect(await written(() => runtime.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin }))).toEqual(
+      [],
+    );
 
     const other = await victim();
-    const deleted = await written(() => store.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }));
+    const deleted = await written(() => runtime.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }));
     expect(deleted).toEqual([
       {
         type: 'user.deleted',
@@ -295,17 +303,17 @@ describe('the audit log: every admin action writes one event with its change', (
         data: { target: other, before: { email: other, name: 'Victor Tim', role: 'user' }, after: null },
       },
     ]);
-    expect(await written(() => store.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }), 404)).toEqual(
+    expect(await written(() => runtime.request('DELETE', `/api/allusers/dlt/${other}`, { token: admin }), 404)).toEqual(
       [],
     );
   });
 
   it('hide and show a review', async () => {
-    const [{ id, name }] = await store.db.query<{ id: string; name: string }>(
+    const [{ id, name }] = await runtime.db.query<{ id: string; name: string }>(
       'SELECT id, name FROM reviews WHERE NOT hidden ORDER BY ordinal DESC LIMIT 1',
     );
     const hidden = await written(() =>
-      store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } }),
+      runtime.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } }),
     );
     expect(hidden).toEqual([
       {
@@ -316,10 +324,10 @@ describe('the audit log: every admin action writes one event with its change', (
       },
     ]);
     expect(
-      await written(() => store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } })),
+      await written(() => runtime.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: true } })),
     ).toEqual([]);
     const shown = await written(() =>
-      store.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: false } }),
+      runtime.request('PUT', `/api/reviews/hide/${id}`, { token: admin, json: { hidden: false } }),
     );
     expect(shown).toEqual([
       {
@@ -332,10 +340,10 @@ describe('the audit log: every admin action writes one event with its change', (
   });
 
   it('writes the event in the change’s transaction: no event, no change', async () => {
-    const toolId = await makeTool(store, admin, { availableQuantity: 40 });
-    const tools = toolsService(failingEvents(store.db), store.deps.changes);
+    const toolId = await makeTool(runtime, admin, { availableQuantity: 40 });
+    const tools = toolsService(failingEvents(runtime.db), runtime.deps.changes);
     await expect(tools.restock(toolId, 99, ADMIN)).rejects.toThrow(/event/);
-    const [row] = await store.db.query<{ available_quantity: number }>(
+    const [row] = await runtime.db.query<{ available_quantity: number }>(
       'SELECT available_quantity FROM tools WHERE id = $1',
       [toolId],
     );
@@ -356,14 +364,14 @@ describe('the audit log: every admin action writes one event with its change', (
         ADMIN,
       ),
     ).rejects.toThrow(/event/);
-    expect(await store.db.query('SELECT id FROM tools WHERE name = $1', [name])).toEqual([]);
+    expect(await runtime.db.query('SELECT id FROM tools WHERE name = $1', [name])).toEqual([]);
   });
 });
 
 describe('GET /audit', () => {
   beforeAll(async () => {
     // What the order flow will write: a buyer's order is not an admin action; an admin's shipping is.
-    await store.db.transaction(async (tx) => {
+    await runtime.db.transaction(async (tx) => {
       await emit(tx, { type: 'order.placed', subject: 'order-audit-1', actor: ALICE, data: {} });
       await emit(tx, {
         type: 'order.shipped',
@@ -373,17 +381,17 @@ describe('GET /audit', () => {
       });
     });
     for (const availableQuantity of [11, 12, 13]) {
-      const toolId = await makeTool(store, admin);
-      await store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity } });
+      const toolId = await makeTool(runtime, admin);
+      await runtime.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity } });
     }
   });
 
   it('pages the admin actions newest first, each with its time, actor, action, target and change', async () => {
-    const [{ total }] = await store.db.query<{ total: number }>(
+    const [{ total }] = await runtime.db.query<{ total: number }>(
       'SELECT count(*)::int AS total FROM events WHERE actor IS NOT NULL AND type = ANY($1)',
       [AUDIT_ACTION_TYPES],
     );
-    const first = await store.request('GET', '/api/audit?limit=2', { token: admin });
+    const first = await runtime.request('GET', '/api/audit?limit=2', { token: admin });
     expect(first.status).toBe(200);
     expect(Object.keys(first.data).sort()).toEqual(['items', 'nextCursor', 'total']);
     expect(first.data.total).toBe(total);
@@ -402,7 +410,7 @@ describe('GET /audit', () => {
     const types = new Set<string>();
     do {
       const page: { status: number; data: { items: { seq: number; type: string }[]; nextCursor: string | null } } =
-        await store.request('GET', `/api/audit?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: admin });
+        await runtime.request('GET', `/api/audit?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: admin });
       expect(page.status).toBe(200);
       for (const entry of page.data.items) {
         seen.push(entry.seq);
@@ -418,7 +426,7 @@ describe('GET /audit', () => {
   });
 
   it('filters by one type, and refuses an unknown one', async () => {
-    const shipped = await store.request('GET', '/api/audit?type=order.shipped', { token: admin });
+    const shipped = await runtime.request('GET', '/api/audit?type=order.shipped', { token: admin });
     expect(shipped.status).toBe(200);
     expect(shipped.data.total).toBe(1);
     expect(shipped.data.items).toEqual([
@@ -430,23 +438,23 @@ describe('GET /audit', () => {
         after: { shippingStatus: 'shipped' },
       }),
     ]);
-    const restocked = await store.request('GET', '/api/audit?type=tool.restocked&limit=100', { token: admin });
+    const restocked = await runtime.request('GET', '/api/audit?type=tool.restocked&limit=100', { token: admin });
     expect(restocked.data.items.every((e: { type: string }) => e.type === 'tool.restocked')).toBe(true);
     for (const query of ['type=order.placed', 'type=contact.received', 'type=', 'type=%27%3B', 'limit=0', 'cursor=%25'])
-      expectApiError(await store.request('GET', `/api/audit?${query}`, { token: admin }), 400);
+      expectApiError(await runtime.request('GET', `/api/audit?${query}`, { token: admin }), 400);
   });
 
   it('is for admins only: 401 signed out, 403 for a shopper', async () => {
-    expectApiError(await store.request('GET', '/api/audit'), 401);
-    expectApiError(await store.request('GET', '/api/audit', { token: alice }), 403);
+    expectApiError(await runtime.request('GET', '/api/audit'), 401);
+    expectApiError(await runtime.request('GET', '/api/audit', { token: alice }), 403);
   });
 
   it('cannot be written, edited or deleted through the API', async () => {
     const before = await eventCount();
-    const [{ seq }] = await store.db.query<{ seq: number }>('SELECT max(seq)::int AS seq FROM events');
+    const [{ seq }] = await runtime.db.query<{ seq: number }>('SELECT max(seq)::int AS seq FROM events');
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
       for (const url of ['/api/audit', `/api/audit/${seq}`, '/api/audit?type=tool.restocked']) {
-        const res = await store.request(method, url, {
+        const res = await runtime.request(method, url, {
           token: admin,
           json: { type: 'tool.added', actor: 'mallory@example.com' },
         });

@@ -2,15 +2,15 @@
 // payments at once and payments rolled back; each invoice keeps what it said when issued.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicesService } from '../../src/server/invoices/invoices.service';
-import { createTestStore, type TestStore } from './harness';
+import { createTestRuntime, type TestRuntime } from './harness';
 import { pdfText } from './pdf-text';
 
-let store: TestStore;
+let runtime: TestRuntime;
 const invoices = invoicesService({ name: 'Ironcrest Tools', address: '1 Forge Road\nDhaka', taxId: 'BIN-0042' });
 beforeAll(async () => {
-  store = await createTestStore();
+  runtime = await createTestRuntime();
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 const issue =
   (orderId: string, at = new Date('2026-06-01T10:00:00Z'), kind: 'invoice' | 'credit note' = 'invoice') =>
@@ -29,7 +29,7 @@ describe('numbers', () => {
   it('are sequential with no gaps: 40 at once, 10 rolled back in between', async () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        store.db
+        runtime.db
           .transaction(async (tx) => {
             const number = await issue(`order-${i}`)(tx);
             if (i % 5 === 0) throw new Error('the payment failed after its number was taken');
@@ -44,17 +44,17 @@ describe('numbers', () => {
   });
 
   it('start again each year, and credit notes count apart', async () => {
-    const next = await store.db.transaction(issue('order-y', new Date('2027-01-01T00:00:01Z')));
+    const next = await runtime.db.transaction(issue('order-y', new Date('2027-01-01T00:00:01Z')));
     expect(next).toBe('INV-2027-000001');
-    const note = await store.db.transaction(issue('order-y', new Date('2027-01-02T00:00:00Z'), 'credit note'));
+    const note = await runtime.db.transaction(issue('order-y', new Date('2027-01-02T00:00:00Z'), 'credit note'));
     expect(note).toBe('CN-2027-000001');
   });
 });
 
 describe('documents', () => {
   it('keep what they said when issued, and render as a PDF with the seller, the buyer, the lines and the total', async () => {
-    const number = await store.db.transaction(issue('order-pdf'));
-    const [invoice] = await invoices.forOrder(store.db, 'order-pdf');
+    const number = await runtime.db.transaction(issue('order-pdf'));
+    const [invoice] = await invoices.forOrder(runtime.db, 'order-pdf');
     expect(invoice).toMatchObject({ number, kind: 'invoice', orderId: 'order-pdf', amountCents: 12400 });
     const pdf = await invoices.pdf(invoice);
     expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe('%PDF-');

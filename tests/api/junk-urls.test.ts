@@ -11,11 +11,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicReads, type PublicReads } from '../../src/server/public-reads';
-import { staticSite, type StaticSite } from '../../src/server/static-files';
-import { createTestStore, type TestStore } from './harness';
+import { publicReads, type PublicReads } from '../../src/server/host/public-reads';
+import { staticSite, type StaticSite } from '../../src/server/host/static-files';
+import { createTestRuntime, type TestRuntime } from './harness';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let server: Server;
 let base = '';
 let reads: PublicReads;
@@ -24,18 +24,18 @@ let dist = '';
 let toolId = '';
 
 beforeAll(async () => {
-  store = await createTestStore();
+  runtime = await createTestRuntime();
   dist = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-junk-'));
   mkdirSync(path.join(dist, '_astro'));
   mkdirSync(path.join(dist, 'tools', 'a'), { recursive: true });
   writeFileSync(path.join(dist, 'index.html'), `<!doctype html><title>Home</title>${'<p>x</p>'.repeat(500)}`);
   writeFileSync(path.join(dist, '_astro', 'app.js'), 'console.log(1);'.repeat(200));
   writeFileSync(path.join(dist, 'tools', 'a', 'index.html'), '<!doctype html><title>Tool</title>');
-  reads = publicReads({ changes: store.deps.changes });
+  reads = publicReads({ changes: runtime.deps.changes });
   site = staticSite(dist, path.join(dist, '_headers.json'), "default-src 'self'");
   const api = getRequestListener((request, env) => {
     const { incoming } = env as HttpBindings;
-    return store.app.fetch(request, { clientAddress: '127.0.0.1', keep: reads.keeper(incoming.url!) });
+    return runtime.app.fetch(request, { clientAddress: '127.0.0.1', keep: reads.keeper(incoming.url!) });
   });
   server = createServer((req, res) => {
     if (req.url!.startsWith('/api/')) {
@@ -48,11 +48,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  toolId = (await store.firstTool())._id;
+  toolId = (await runtime.firstTool())._id;
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await store.close();
+  await runtime.close();
   rmSync(dist, { recursive: true, force: true });
 });
 

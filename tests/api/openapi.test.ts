@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/lib/contracts/api';
 import type { RouteContract } from '../../src/lib/contracts/route';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
-import { createTestStore, type TestStore } from './harness';
+import { createTestRuntime, type TestRuntime } from './harness';
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -68,15 +68,15 @@ const SPEC_CALLS: [string, { bearer: boolean; body: boolean }][] = [
   ['POST /orders', { bearer: true, body: true }],
 ];
 
-let store: TestStore;
+let runtime: TestRuntime;
 let doc: Document;
 beforeAll(async () => {
-  store = await createTestStore();
-  const res = await store.request('GET', '/api/openapi.json');
+  runtime = await createTestRuntime();
+  const res = await runtime.request('GET', '/api/openapi.json');
   expect(res.status).toBe(200);
   doc = res.data;
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (checked by @seriousme/openapi-schema-validator)', async () => {
@@ -88,20 +88,22 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('describes exactly the routes the API serves: no route without a contract, no contract without a route', () => {
-    expect(described(doc)).toEqual(served(store.app as never));
+    expect(described(doc)).toEqual(served(runtime.app as never));
     // Every contract is bound; the Stripe webhook only with Stripe configured (see below).
     expect(contracted().filter((call) => !described(doc).includes(call))).toEqual(['POST /webhooks/stripe']);
   });
 
   it('tells a route bound without a contract (the check itself)', () => {
-    const rogue = new Hono<never>().route('/', store.app as never).get('/api/rogue/:id', (c) => c.text('no contract'));
+    const rogue = new Hono<never>()
+      .route('/', runtime.app as never)
+      .get('/api/rogue/:id', (c) => c.text('no contract'));
     const missing = served(rogue).filter((call) => !described(doc).includes(call));
     expect(missing).toEqual(['GET /rogue/{id}']);
   });
 
   it('with Stripe configured, describes its webhook too, and still every route', async () => {
     const stripe = stripeClient('sk_test_x', 'http://127.0.0.1:9');
-    const withStripe = await createTestStore({
+    const withStripe = await createTestRuntime({
       env: {
         STRIPE_SECRET_KEY: 'sk_test_x',
         PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
@@ -175,7 +177,7 @@ describe('GET /api/openapi.json', () => {
 
 describe('GET /api/docs', () => {
   it('is a page of every call, from our own origin, with no script and a strict policy', async () => {
-    const res = await store.request('GET', '/api/docs');
+    const res = await runtime.request('GET', '/api/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = res.data as string;
@@ -192,8 +194,8 @@ describe('GET /api/docs', () => {
   });
 
   it('answers a repeated read with 304', async () => {
-    const first = await store.request('GET', '/api/docs');
+    const first = await runtime.request('GET', '/api/docs');
     const etag = first.headers.get('etag')!;
-    expect((await store.request('GET', '/api/docs', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await runtime.request('GET', '/api/docs', { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 });

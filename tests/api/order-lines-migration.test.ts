@@ -1,6 +1,6 @@
 // Migration 7: orders placed before carts (one tool each) become one-line orders, unchanged to the buyer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryBus } from '../../src/server/changes';
+import { memoryBus } from '../../src/server/caching/changes';
 import { openDb, type Db } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations';

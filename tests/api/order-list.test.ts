@@ -2,10 +2,10 @@
 // state and by date, sorts them by date or total, and pages through any of these views without
 // repeating or skipping an order. All Users finds users by email. Admin only; bad queries are 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let ann: string;
 let bob: string;
@@ -25,7 +25,7 @@ interface Page {
   nextCursor: string | null;
 }
 
-const get = (url: string, token = admin) => store.request('GET', url, { token });
+const get = (url: string, token = admin) => runtime.request('GET', url, { token });
 
 async function view(query: string): Promise<Page> {
   const res = await get(`/api/booking?${query}`);
@@ -47,24 +47,24 @@ async function walk(query: string, limit: number): Promise<Page['items']> {
 }
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  ann = await store.tokenFor('ann.smith@list.test', 'Ann Smith');
-  bob = await store.tokenFor('bob_jones@list.test', 'Bob Jones');
-  const tool = await makeTool(store, admin, { price: 10, minimumOrderQuantity: 1, availableQuantity: 1000 });
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  ann = await runtime.tokenFor('ann.smith@list.test', 'Ann Smith');
+  bob = await runtime.tokenFor('bob_jones@list.test', 'Bob Jones');
+  const tool = await makeTool(runtime, admin, { price: 10, minimumOrderQuantity: 1, availableQuantity: 1000 });
   // Ann: 3 orders (1 paid and shipped, 1 paid, 1 unpaid); Bob: 2 unpaid, different totals.
-  ids.annShipped = await placeOrder(store, ann, tool, 5);
-  ids.annPaid = await placeOrder(store, ann, tool, 7);
-  ids.annUnpaid = await placeOrder(store, ann, tool, 2);
-  ids.bobSmall = await placeOrder(store, bob, tool, 1);
-  ids.bobBig = await placeOrder(store, bob, tool, 30);
-  await payOrder(store, ann, ids.annShipped);
-  await payOrder(store, ann, ids.annPaid);
-  expect((await store.request('PUT', `/api/booking/ship/${ids.annShipped}`, { token: admin })).status).toBe(200);
+  ids.annShipped = await placeOrder(runtime, ann, tool, 5);
+  ids.annPaid = await placeOrder(runtime, ann, tool, 7);
+  ids.annUnpaid = await placeOrder(runtime, ann, tool, 2);
+  ids.bobSmall = await placeOrder(runtime, bob, tool, 1);
+  ids.bobBig = await placeOrder(runtime, bob, tool, 30);
+  await payOrder(runtime, ann, ids.annShipped);
+  await payOrder(runtime, ann, ids.annPaid);
+  expect((await runtime.request('PUT', `/api/booking/ship/${ids.annShipped}`, { token: admin })).status).toBe(200);
   // One old order, placed last year.
-  await store.db.query(`UPDATE orders SET created_at = now() - interval '400 days' WHERE id = $1`, [ids.bobSmall]);
+  await runtime.db.query(`UPDATE orders SET created_at = now() - interval '400 days' WHERE id = $1`, [ids.bobSmall]);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 describe('GET /api/booking: search, filters, date range and sort (admin)', () => {
   it("without a query it is still the spec's array of every order", async () => {
@@ -133,7 +133,7 @@ describe('GET /api/booking: search, filters, date range and sort (admin)', () =>
 
   it('is for admins only: a buyer gets 403, nobody signed in 401', async () => {
     expect((await get('/api/booking?q=ann', ann)).status).toBe(403);
-    expect((await store.request('GET', '/api/booking?payment=paid')).status).toBe(401);
+    expect((await runtime.request('GET', '/api/booking?payment=paid')).status).toBe(401);
   });
 });
 

@@ -5,21 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/client';
 import { emit, eventsAbout, type StoredEvent } from '../../src/server/events/events.service';
 import { backoffMs, outbox, type Consumer } from '../../src/server/events/outbox';
-import { createTestStore, type TestStore } from './harness';
+import { createTestRuntime, type TestRuntime } from './harness';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let second: Db;
 beforeAll(async () => {
-  store = await createTestStore();
+  runtime = await createTestRuntime();
   // A second server: its own connections to the same database (PGlite has one process, so the same handle).
-  if (store.db.kind === 'postgres') {
-    const [{ schema }] = await store.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  if (runtime.db.kind === 'postgres') {
+    const [{ schema }] = await runtime.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     second = await openDb({ databaseUrl: process.env.TEST_DATABASE_URL, schema });
-  } else second = store.db;
+  } else second = runtime.db;
 });
 afterAll(async () => {
-  if (second !== store.db) await second.close();
-  await store.close();
+  if (second !== runtime.db) await second.close();
+  await runtime.close();
 });
 
 let serial = 0;
@@ -50,7 +50,7 @@ function recorder(name = 'email', failTimes = 0) {
 
 const delivery = async (seq: number) =>
   (
-    await store.db.query<{ state: string; attempts: number; last_error: string | null; next_at: string }>(
+    await runtime.db.query<{ state: string; attempts: number; last_error: string | null; next_at: string }>(
       `SELECT state, attempts, last_error, next_at FROM event_deliveries WHERE event_seq = $1 AND consumer = 'email'`,
       [seq],
     )
@@ -60,22 +60,22 @@ describe('events are written with their change', () => {
   it('a rolled-back change leaves no event and no delivery; a committed one leaves both', async () => {
     const about = subject();
     await expect(
-      store.db.transaction(async (tx) => {
+      runtime.db.transaction(async (tx) => {
         await emit(tx, { type: 'order.placed', subject: about, actor: 'a@b.co', data: { total: 1 } });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect(await eventsAbout(store.db, about)).toEqual([]);
-    const seq = await store.db.transaction((tx) =>
+    expect(await eventsAbout(runtime.db, about)).toEqual([]);
+    const seq = await runtime.db.transaction((tx) =>
       emit(tx, { type: 'order.placed', subject: about, actor: 'a@b.co', data: { total: 1 } }),
     );
-    const [event] = await eventsAbout(store.db, about);
+    const [event] = await eventsAbout(runtime.db, about);
     expect(event).toMatchObject({ seq, type: 'order.placed', subject: about, actor: 'a@b.co', data: { total: 1 } });
     expect(await delivery(seq)).toMatchObject({ state: 'pending', attempts: 0 });
   });
 
   it('an event no consumer acts on gets no delivery', async () => {
-    const seq = await store.db.transaction((tx) =>
+    const seq = await runtime.db.transaction((tx) =>
       emit(tx, { type: 'tool.added', subject: subject(), actor: 'admin@x.co' }),
     );
     expect(await delivery(seq)).toBeUndefined();
@@ -87,10 +87,12 @@ describe('the outbox worker', () => {
     await drain();
     const seqs: number[] = [];
     for (let i = 0; i < 60; i++)
-      seqs.push(await store.db.transaction((tx) => emit(tx, { type: 'order.paid', subject: subject(), data: { i } })));
+      seqs.push(
+        await runtime.db.transaction((tx) => emit(tx, { type: 'order.paid', subject: subject(), data: { i } })),
+      );
     const { consumer, handled } = recorder();
     const workers = [
-      outbox(store.db, [consumer], { batch: 5 }),
+      outbox(runtime.db, [consumer], { batch: 5 }),
       outbox(second, [consumer], { batch: 5 }),
       outbox(second, [consumer], { batch: 7 }),
     ];
@@ -103,15 +105,15 @@ describe('the outbox worker', () => {
 
   it('retries a failure with backoff, keeping the attempts and the error visible, then delivers it once', async () => {
     await drain();
-    const seq = await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() }));
+    const seq = await runtime.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() }));
     const { consumer, handled } = recorder('email', 2);
-    const worker = outbox(store.db, [consumer]);
+    const worker = outbox(runtime.db, [consumer]);
     await worker.run();
     expect(await delivery(seq)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the mail server is away' });
     // Not due yet: a run now does nothing.
     await worker.run();
     expect((await delivery(seq)).attempts).toBe(1);
-    const due = () => store.db.query(`UPDATE event_deliveries SET next_at = now() WHERE event_seq = $1`, [seq]);
+    const due = () => runtime.db.query(`UPDATE event_deliveries SET next_at = now() WHERE event_seq = $1`, [seq]);
     await due();
     await worker.run();
     expect(await delivery(seq)).toMatchObject({ state: 'pending', attempts: 2 });
@@ -126,9 +128,9 @@ describe('the outbox worker', () => {
     await drain();
     const seqs: number[] = [];
     for (let i = 0; i < 3; i++)
-      seqs.push(await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })));
+      seqs.push(await runtime.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })));
     const { consumer, handled } = recorder('email', 1);
-    await outbox(store.db, [consumer]).run();
+    await outbox(runtime.db, [consumer]).run();
     expect(await delivery(seqs[0])).toMatchObject({
       state: 'pending',
       attempts: 1,
@@ -139,11 +141,11 @@ describe('the outbox worker', () => {
 
     await drain();
     const more = [
-      await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
-      await store.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
+      await runtime.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
+      await runtime.db.transaction((tx) => emit(tx, { type: 'order.shipped', subject: subject() })),
     ];
     const broken: Consumer = { name: 'email', handle: () => Promise.reject(new Error('the database went away')) };
-    await outbox(store.db, [broken]).run();
+    await outbox(runtime.db, [broken]).run();
     for (const seq of more)
       expect(await delivery(seq)).toMatchObject({
         state: 'pending',
@@ -154,9 +156,9 @@ describe('the outbox worker', () => {
 
   it('a worker that stopped after leasing (a crash between commit and send) loses nothing: the lease runs out and another delivers', async () => {
     await drain();
-    const seq = await store.db.transaction((tx) => emit(tx, { type: 'order.delivered', subject: subject() }));
+    const seq = await runtime.db.transaction((tx) => emit(tx, { type: 'order.delivered', subject: subject() }));
     // The crashed worker: it leased the row and never came back.
-    const crashed = outbox(store.db, [{ name: 'email', handle: () => new Promise(() => {}) }], { leaseMs: 300 });
+    const crashed = outbox(runtime.db, [{ name: 'email', handle: () => new Promise(() => {}) }], { leaseMs: 300 });
     void crashed.run();
     await expect.poll(async () => (await delivery(seq)).attempts).toBe(1);
     const { consumer, handled } = recorder();
@@ -172,5 +174,5 @@ describe('the outbox worker', () => {
 
 /** Marks earlier tests' deliveries done, so each test sees only its own. */
 async function drain() {
-  await store.db.query(`UPDATE event_deliveries SET state = 'done' WHERE state = 'pending'`);
+  await runtime.db.query(`UPDATE event_deliveries SET state = 'done' WHERE state = 'pending'`);
 }

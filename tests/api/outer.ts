@@ -1,4 +1,4 @@
-// The outer server (src/server/outer-server.ts) in-process over a test store, on a real port, with a
+// The outer server (src/server/host/outer-server.ts) in-process over a test store, on a real port, with a
 // small prebuilt site and a stand-in for Astro that records what reached it. Requests go over raw
 // sockets: fetch would normalise the paths these tests are about.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { outerServer, type AstroHandler } from '../../src/server/outer-server';
-import type { Store } from '../../src/server/store';
-import type { TestStore } from './harness';
+import { outerServer, type AstroHandler } from '../../src/server/host/outer-server';
+import type { Runtime } from '../../src/server/runtime';
+import type { TestRuntime } from './harness';
 
 export interface RawResponse {
   status: number;
@@ -19,7 +19,7 @@ export interface RawResponse {
 }
 
 export async function startOuter(
-  store: TestStore,
+  runtime: TestRuntime,
   options: { trustProxy?: number; env?: Record<string, string>; buildsDir?: string } = {},
 ) {
   const dirs: string[] = [];
@@ -40,15 +40,15 @@ export async function startOuter(
     res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><title>Not found</title>');
   };
-  const asStore = { ...store, changes: store.deps.changes, close: async () => {} } as unknown as Store;
-  const config = { ...store.deps.config, trustProxy: options.trustProxy ?? store.deps.config.trustProxy };
+  const asRuntime = { ...runtime, changes: runtime.deps.changes, close: async () => {} } as unknown as Runtime;
+  const config = { ...runtime.deps.config, trustProxy: options.trustProxy ?? runtime.deps.config.trustProxy };
   const outer = outerServer({
     config,
     dist,
     astro,
     buildId: '20261126-100000-aaaa',
     buildsDir: options.buildsDir,
-    store: () => asStore,
+    runtime: () => asRuntime,
     env: options.env ?? {},
   });
   const server: Server = createServer(outer.listener);

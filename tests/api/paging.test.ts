@@ -2,17 +2,17 @@
 // /booking and /booking/email/{email} answer {items, total, nextCursor}: keyset pages in the list's
 // order (no row skipped or repeated across inserts and deletes), at most 100 rows, bad parameters 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, makeTool, placeOrder } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 interface Page<T> {
   items: T[];
@@ -20,7 +20,7 @@ interface Page<T> {
   nextCursor: string | null;
 }
 
-const get = (url: string) => store.request('GET', url, { token: admin });
+const get = (url: string) => runtime.request('GET', url, { token: admin });
 
 /** Every page of a list, following nextCursor from the first. */
 async function walk<T>(path: string, limit: number): Promise<{ pages: Page<T>[]; rows: T[] }> {
@@ -42,7 +42,7 @@ describe('GET /allusers paged', () => {
   beforeAll(async () => {
     // 130 users; ten share one sign-up instant and six more differ from it by microseconds only (a
     // JavaScript Date could not tell them apart), so the page boundaries fall inside ties.
-    await store.db.query(
+    await runtime.db.query(
       `INSERT INTO users (email, name, sign_up_date)
        SELECT 'pager' || lpad(g::text, 3, '0') || '@test.example', 'Pager ' || g,
               CASE WHEN g <= 10 THEN timestamptz '2024-05-01 10:00:00.123456+00'
@@ -73,8 +73,8 @@ describe('GET /allusers paged', () => {
     const all = ((await get('/api/allusers')).data as { email: string }[]).map((u) => u.email);
     const seen = first.items.map((u) => u.email);
     // A newer user (goes before the cursor) and one deleted from the page already shown.
-    await store.db.query(`INSERT INTO users (email, name) VALUES ('newcomer@test.example', 'Newcomer')`);
-    await store.db.query('DELETE FROM users WHERE email = $1', [seen[5]]);
+    await runtime.db.query(`INSERT INTO users (email, name) VALUES ('newcomer@test.example', 'Newcomer')`);
+    await runtime.db.query('DELETE FROM users WHERE email = $1', [seen[5]]);
     const next = (await get(`/api/allusers?limit=20&cursor=${first.nextCursor}`)).data as Page<{ email: string }>;
     expect(next.items.map((u) => u.email)).toEqual(all.slice(20, 40));
     expect(next.total).toBe(all.length);
@@ -108,29 +108,29 @@ describe('GET /allusers paged', () => {
 
 describe("GET /tools paged (the admin's product list)", () => {
   beforeAll(async () => {
-    await store.db.query(
+    await runtime.db.query(
       `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
        SELECT lpad(to_hex(g + 4096), 24, '0'), 'Pager tool ' || g, 'A tool to fill pages.', '/images/tools/hammer.webp', 1000 + g, 1, 10
        FROM generate_series(1, 75) AS g`,
     );
-    store.tools.invalidate('tools');
+    runtime.tools.invalidate('tools');
   });
 
   it('without paging parameters: the whole catalogue, as the storefront reads it', async () => {
-    const res = await store.request('GET', '/api/tools');
+    const res = await runtime.request('GET', '/api/tools');
     expect(Array.isArray(res.data)).toBe(true);
     expect(res.data.length).toBeGreaterThanOrEqual(75);
   });
 
   it('pages cover the catalogue once, newest first, each with the total; a new tool does not shift the next page', async () => {
-    const all = (await store.request('GET', '/api/tools')).data as { _id: string }[];
+    const all = (await runtime.request('GET', '/api/tools')).data as { _id: string }[];
     const { pages, rows } = await walk<{ _id: string }>('/api/tools', 10);
     // An admin's page adds the low-stock fields to each tool.
     expect(rows).toEqual(all.map((t) => expect.objectContaining(t)));
     expect(pages.every((p) => p.total === all.length)).toBe(true);
 
     const first = (await get('/api/tools?limit=10')).data as Page<{ _id: string }>;
-    await store.db.query(
+    await runtime.db.query(
       `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
        VALUES (lpad(to_hex(99999), 24, '0'), 'Brand new', 'Newest.', '/images/tools/hammer.webp', 500, 1, 1)`,
     );
@@ -149,7 +149,7 @@ describe("GET /tools paged (the admin's product list)", () => {
       `cursor=${forged(1.5)}`,
       'cursor=!!',
     ]) {
-      expectApiError(await store.request('GET', `/api/tools?${query}`), 400);
+      expectApiError(await runtime.request('GET', `/api/tools?${query}`), 400);
     }
   });
 });
@@ -160,11 +160,11 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
   let toolId: string;
 
   beforeAll(async () => {
-    buyer = await store.tokenFor(BUYER);
-    toolId = (await makeTool(store, admin, { availableQuantity: 10_000 })) as string;
+    buyer = await runtime.tokenFor(BUYER);
+    toolId = (await makeTool(runtime, admin, { availableQuantity: 10_000 })) as string;
     // 23 orders of the buyer's through the API, among 40 of other shoppers written directly.
-    for (let i = 0; i < 23; i++) await placeOrder(store, buyer, toolId);
-    await store.db.query(
+    for (let i = 0; i < 23; i++) await placeOrder(runtime, buyer, toolId);
+    await runtime.db.query(
       `INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, user_name, email, address, phone, expires_at, total_cents)
        SELECT 'ab' || lpad(to_hex(g), 22, '0'), NULL, 'Old hammer', 1000, 1, 'Someone', 'someone' || g || '@test.example', 'Somewhere', '01712345678',
               now() + interval '1 day', 1000
@@ -182,31 +182,31 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
 
   it('the kept total follows orders placed and deleted, in the API and directly', async () => {
     const total = async () => ((await get('/api/booking?limit=1')).data as Page<unknown>).total;
-    const counted = async () => (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders'))[0].n;
+    const counted = async () => (await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders'))[0].n;
     expect(await total()).toBe(await counted());
-    const id = await placeOrder(store, buyer, toolId);
+    const id = await placeOrder(runtime, buyer, toolId);
     expect(await total()).toBe(await counted());
-    expect((await store.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
-    await store.db.query(`DELETE FROM orders WHERE id = 'ab' || lpad(to_hex(1), 22, '0')`);
+    expect((await runtime.request('DELETE', `/api/booking/dlt/${id}`, { token: buyer })).status).toBe(200);
+    await runtime.db.query(`DELETE FROM orders WHERE id = 'ab' || lpad(to_hex(1), 22, '0')`);
     expect(await total()).toBe(await counted());
   });
 
   it("a buyer's pages hold only their orders, with their total; a new order does not shift the next page", async () => {
     const path = `/api/booking/email/${BUYER}`;
-    const mine = (await store.request('GET', path, { token: buyer })).data as { _id: string; email: string }[];
+    const mine = (await runtime.request('GET', path, { token: buyer })).data as { _id: string; email: string }[];
     expect(mine).toHaveLength(23);
-    const first = (await store.request('GET', `${path}?limit=10`, { token: buyer })).data as Page<{
+    const first = (await runtime.request('GET', `${path}?limit=10`, { token: buyer })).data as Page<{
       _id: string;
       email: string;
     }>;
     expect(first.total).toBe(23);
     expect(first.items).toEqual(mine.slice(0, 10));
-    await placeOrder(store, buyer, toolId);
-    const second = (await store.request('GET', `${path}?limit=10&cursor=${first.nextCursor}`, { token: buyer }))
+    await placeOrder(runtime, buyer, toolId);
+    const second = (await runtime.request('GET', `${path}?limit=10&cursor=${first.nextCursor}`, { token: buyer }))
       .data as Page<{ _id: string }>;
     expect(second.items).toEqual(mine.slice(10, 20));
     expect(second.total).toBe(24);
-    const third = (await store.request('GET', `${path}?limit=10&cursor=${second.nextCursor}`, { token: buyer }))
+    const third = (await runtime.request('GET', `${path}?limit=10&cursor=${second.nextCursor}`, { token: buyer }))
       .data as Page<{ _id: string }>;
     expect(third.items).toEqual(mine.slice(20));
     expect(third.nextCursor).toBeNull();
@@ -216,12 +216,12 @@ describe('GET /booking and GET /booking/email/{email} paged', () => {
 
   it("a buyer's pages leave out orders an earlier account placed under the same email; the admin's include them", async () => {
     const path = `/api/booking/email/${BUYER}`;
-    await store.db.query(
+    await runtime.db.query(
       `INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, user_name, email, address, phone, expires_at, total_cents, buyer_uid)
        VALUES ('cd' || lpad('1', 22, '0'), NULL, 'Earlier hammer', 1000, 1, 'Earlier', $1, 'Somewhere', '01712345678', now() + interval '1 day', 1000, 'an-earlier-account')`,
       [BUYER],
     );
-    const mine = (await store.request('GET', `${path}?limit=100`, { token: buyer })).data as Page<{ _id: string }>;
+    const mine = (await runtime.request('GET', `${path}?limit=100`, { token: buyer })).data as Page<{ _id: string }>;
     const theirs = (await get(`${path}?limit=100`)).data as Page<{ _id: string }>;
     expect(mine.items.map((o) => o._id)).not.toContain('cd' + '1'.padStart(22, '0'));
     expect(theirs.items.map((o) => o._id)).toContain('cd' + '1'.padStart(22, '0'));

@@ -1,70 +1,70 @@
 // The outer server answers repeated public reads from memory until the change bus's version changes
-// (src/server/public-reads.ts). Every write that changes what GET /tools, /tools/{id} or /reviews
+// (src/server/host/public-reads.ts). Every write that changes what GET /tools, /tools/{id} or /reviews
 // answers must bump it, or the store would show stale stock; a read or a refused write need not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { makeTool, placeOrder } from './helpers';
 import { startOuter } from './outer';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 /** Whether running `write` bumped the version public copies are checked against. */
 async function bumps(write: () => Promise<unknown>): Promise<boolean> {
-  const before = store.deps.changes.version;
+  const before = runtime.deps.changes.version;
   await write();
-  return store.deps.changes.version !== before;
+  return runtime.deps.changes.version !== before;
 }
 
 describe('writes that change public reads drop the copies of them', () => {
   it('adding, restocking and deleting a tool', async () => {
     let toolId = '';
-    expect(await bumps(async () => (toolId = await makeTool(store, admin)))).toBe(true);
+    expect(await bumps(async () => (toolId = await makeTool(runtime, admin)))).toBe(true);
     expect(
       await bumps(() =>
-        store.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 9 } }),
+        runtime.request('PUT', `/api/tool/update/${toolId}`, { token: admin, json: { availableQuantity: 9 } }),
       ),
     ).toBe(true);
-    expect(await bumps(() => store.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }))).toBe(true);
+    expect(await bumps(() => runtime.request('DELETE', `/api/tools/dlt/${toolId}`, { token: admin }))).toBe(true);
   });
 
   it('placing an order and deleting it (stock taken, then given back)', async () => {
-    const toolId = await makeTool(store, admin);
+    const toolId = await makeTool(runtime, admin);
     let orderId = '';
-    expect(await bumps(async () => (orderId = await placeOrder(store, alice, toolId, 2)))).toBe(true);
-    expect(await bumps(() => store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice }))).toBe(true);
+    expect(await bumps(async () => (orderId = await placeOrder(runtime, alice, toolId, 2)))).toBe(true);
+    expect(await bumps(() => runtime.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice }))).toBe(true);
   });
 
   it('an order whose hold runs out (its units come back)', async () => {
-    const toolId = await makeTool(store, admin);
-    await placeOrder(store, alice, toolId, 3);
-    store.advance(25 * 3600_000);
-    expect(await bumps(() => store.checkout.expireHolds())).toBe(true);
+    const toolId = await makeTool(runtime, admin);
+    await placeOrder(runtime, alice, toolId, 3);
+    runtime.advance(25 * 3600_000);
+    expect(await bumps(() => runtime.checkout.expireHolds())).toBe(true);
   });
 
   it('a new review', async () => {
     const review = { name: 'Public Reads', Messege: 'Shows on the first page at once.', ratings: 4 };
-    expect(await bumps(() => store.request('POST', '/api/review', { token: alice, json: review }))).toBe(true);
-    const page = (await store.request('GET', '/api/reviews?limit=5&pageNumber=0')).data;
+    expect(await bumps(() => runtime.request('POST', '/api/review', { token: alice, json: review }))).toBe(true);
+    const page = (await runtime.request('GET', '/api/reviews?limit=5&pageNumber=0')).data;
     expect(page.services[0]).toMatchObject({ name: review.name, Messege: review.Messege });
   });
 
   it('reads and refused writes keep them', async () => {
-    const toolId = await makeTool(store, admin);
-    expect(await bumps(() => store.request('GET', '/api/tools'))).toBe(false);
-    expect(await bumps(() => store.request('GET', `/api/tools/${toolId}`))).toBe(false);
-    expect(await bumps(() => store.request('GET', '/api/reviews?limit=5&pageNumber=0'))).toBe(false);
+    const toolId = await makeTool(runtime, admin);
+    expect(await bumps(() => runtime.request('GET', '/api/tools'))).toBe(false);
+    expect(await bumps(() => runtime.request('GET', `/api/tools/${toolId}`))).toBe(false);
+    expect(await bumps(() => runtime.request('GET', '/api/reviews?limit=5&pageNumber=0'))).toBe(false);
     expect(
       await bumps(() =>
-        store.request('PUT', `/api/tool/update/${toolId}`, { token: alice, json: { availableQuantity: 1 } }),
+        runtime.request('PUT', `/api/tool/update/${toolId}`, { token: alice, json: { availableQuantity: 1 } }),
       ),
     ).toBe(false);
   });
@@ -72,8 +72,8 @@ describe('writes that change public reads drop the copies of them', () => {
 
 describe('while orders flow, reads stay exact and copies of other tools stay', () => {
   it('a read through the outer server after an order commits never shows the old count, with reads in flight all along', async () => {
-    const toolId = await makeTool(store, admin, { availableQuantity: 60, minimumOrderQuantity: 1 });
-    const outer = await startOuter(store);
+    const toolId = await makeTool(runtime, admin, { availableQuantity: 60, minimumOrderQuantity: 1 });
+    const outer = await startOuter(runtime);
     try {
       const stockOf = async (path: string) => {
         const res = await outer.raw('GET', path);
@@ -89,10 +89,10 @@ describe('while orders flow, reads stay exact and copies of other tools stay', (
       });
       try {
         for (let n = 1; n <= 12; n++) {
-          await placeOrder(store, alice, toolId, 1);
+          await placeOrder(runtime, alice, toolId, 1);
           expect(await stockOf(`/api/tools/${toolId}`)).toBe(60 - n);
           expect(await stockOf('/api/tools')).toBe(60 - n);
-          expect((await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(60 - n);
+          expect((await runtime.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(60 - n);
         }
       } finally {
         flowing = false;
@@ -104,20 +104,20 @@ describe('while orders flow, reads stay exact and copies of other tools stay', (
   });
 
   it("an order names its tool: copies of another tool's answer stay current, the list's do not", async () => {
-    const mine = await makeTool(store, admin);
-    const other = await makeTool(store, admin);
-    const changes = store.deps.changes;
+    const mine = await makeTool(runtime, admin);
+    const other = await makeTool(runtime, admin);
+    const changes = runtime.deps.changes;
     const otherCopy = changes.versionOf(['tools', 'stock'], [other]);
     const mineCopy = changes.versionOf(['tools', 'stock'], [mine]);
     const list = changes.versionOf(['tools', 'stock']);
     const reviews = changes.versionOf(['reviews']);
-    const orderId = await placeOrder(store, alice, mine, 2);
+    const orderId = await placeOrder(runtime, alice, mine, 2);
     expect(changes.versionOf(['tools', 'stock'], [other])).toBe(otherCopy);
     expect(changes.versionOf(['reviews'])).toBe(reviews);
     expect(changes.versionOf(['tools', 'stock'], [mine])).not.toBe(mineCopy);
     expect(changes.versionOf(['tools', 'stock'])).not.toBe(list);
     const before = changes.versionOf(['tools', 'stock'], [mine]);
-    expect((await store.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice })).status).toBe(200);
+    expect((await runtime.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice })).status).toBe(200);
     expect(changes.versionOf(['tools', 'stock'], [mine])).not.toBe(before);
     expect(changes.versionOf(['tools', 'stock'], [other])).toBe(otherCopy);
   });

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OPEN_QUOTES } from '../../src/lib/limits';
 import { messages } from '../../src/lib/messages';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, expectApiError, makeTool, payOrder, setTool, snapshot, stockOf } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let buyer: string;
 let other: string;
@@ -18,25 +18,25 @@ const DAY = 24 * 3600_000;
 const DELIVERY = { address: ADDRESS, phone: PHONE };
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { SHOP_EMAIL: 'shop@test.example' } });
-  admin = await store.tokenFor(ADMIN);
-  buyer = await store.tokenFor(BUYER, 'Quinn Buyer');
-  other = await store.tokenFor(OTHER);
+  runtime = await createTestRuntime({ env: { SHOP_EMAIL: 'shop@test.example' } });
+  admin = await runtime.tokenFor(ADMIN);
+  buyer = await runtime.tokenFor(BUYER, 'Quinn Buyer');
+  other = await runtime.tokenFor(OTHER);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
-const ask = (token: string | null, json: unknown) => store.request('POST', '/api/quotes', { token, json });
+const ask = (token: string | null, json: unknown) => runtime.request('POST', '/api/quotes', { token, json });
 const answer = (id: string, token: string | null, json: unknown) =>
-  store.request('PUT', `/api/quotes/${id}/answer`, { token, json });
+  runtime.request('PUT', `/api/quotes/${id}/answer`, { token, json });
 const accept = (id: string, token: string | null, json: unknown = DELIVERY) =>
-  store.request('POST', `/api/quotes/${id}/accept`, { token, json });
-const decline = (id: string, token: string | null) => store.request('POST', `/api/quotes/${id}/decline`, { token });
-const get = (id: string, token: string | null) => store.request('GET', `/api/quotes/${id}`, { token });
-const inDays = (days: number) => new Date(store.deps.now().getTime() + days * DAY).toISOString();
+  runtime.request('POST', `/api/quotes/${id}/accept`, { token, json });
+const decline = (id: string, token: string | null) => runtime.request('POST', `/api/quotes/${id}/decline`, { token });
+const get = (id: string, token: string | null) => runtime.request('GET', `/api/quotes/${id}`, { token });
+const inDays = (days: number) => new Date(runtime.deps.now().getTime() + days * DAY).toISOString();
 
 /** A trade tool: $10.00, breaks at 100 ($9.00) and 500 ($8.00), packs of 10, quotes above 200 units. */
 const tradeTool = (over: Record<string, unknown> = {}) =>
-  makeTool(store, admin, {
+  makeTool(runtime, admin, {
     price: 10,
     minimumOrderQuantity: 20,
     packSize: 10,
@@ -109,7 +109,7 @@ describe('asking for a quote', () => {
         { toolId: other2, quantity: 30, listPrice: 10, price: null },
       ],
     });
-    const [row] = await store.db.query<{ buyer_uid: string | null }>('SELECT buyer_uid FROM quotes WHERE id = $1', [
+    const [row] = await runtime.db.query<{ buyer_uid: string | null }>('SELECT buyer_uid FROM quotes WHERE id = $1', [
       res.data.insertedId,
     ]);
     expect(row.buyer_uid).toBeTruthy();
@@ -123,12 +123,12 @@ describe('asking for a quote', () => {
     ['below the minimum order', 10, messages.quantityBelowMinimum],
     ['not a whole number of packs', 25, messages.quantityNotMultiple(10)],
   ])('refuses a line %s (422, naming the line) and writes nothing', async (_, quantity, message) => {
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await ask(buyer, { items: [{ toolId: tool, quantity }] });
     expectApiError(res, 422);
     expect(res.data.error.message).toContain(message);
     expect(res.data.error.fields).toEqual({ 'items.0.quantity': message });
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('refuses an unknown tool (422, naming the line)', async () => {
@@ -159,7 +159,7 @@ describe('asking for a quote', () => {
 
   it(`lets a buyer wait for at most ${MAX_OPEN_QUOTES} answers at once (409)`, async () => {
     const email = 'quote.spammer@test.example';
-    const token = await store.tokenFor(email);
+    const token = await runtime.tokenFor(email);
     for (let i = 0; i < MAX_OPEN_QUOTES; i++) await requested([{ toolId: tool, quantity: 20 }], token);
     const res = await ask(token, { items: [{ toolId: tool, quantity: 20 }] });
     expectApiError(res, 409);
@@ -183,22 +183,25 @@ describe('who sees a quote', () => {
   });
 
   it('GET /quotes lists the caller’s own newest first; an admin all, filtered by state; pages with limit/cursor', async () => {
-    const mine = (await store.request('GET', '/api/quotes', { token: buyer })).data as { _id: string; email: string }[];
+    const mine = (await runtime.request('GET', '/api/quotes', { token: buyer })).data as {
+      _id: string;
+      email: string;
+    }[];
     expect(mine[0]._id).toBe(id);
     expect(mine.every((q) => q.email === BUYER)).toBe(true);
-    expect((await store.request('GET', '/api/quotes', { token: other })).data).toEqual([]);
-    const all = (await store.request('GET', '/api/quotes?state=requested', { token: admin })).data as {
+    expect((await runtime.request('GET', '/api/quotes', { token: other })).data).toEqual([]);
+    const all = (await runtime.request('GET', '/api/quotes?state=requested', { token: admin })).data as {
       email: string;
       state: string;
     }[];
     expect(new Set(all.map((q) => q.email))).toEqual(new Set([BUYER, 'quote.spammer@test.example']));
     expect(all.every((q) => q.state === 'requested')).toBe(true);
-    const first = (await store.request('GET', '/api/quotes?limit=2', { token: buyer })).data;
+    const first = (await runtime.request('GET', '/api/quotes?limit=2', { token: buyer })).data;
     expect(first).toMatchObject({ items: [{ _id: id }, {}], total: mine.length, nextCursor: expect.any(String) });
-    const second = (await store.request('GET', `/api/quotes?limit=2&cursor=${first.nextCursor}`, { token: buyer }))
+    const second = (await runtime.request('GET', `/api/quotes?limit=2&cursor=${first.nextCursor}`, { token: buyer }))
       .data;
     expect(second.items[0]._id).toBe(mine[2]._id);
-    expectApiError(await store.request('GET', '/api/quotes?state=lost', { token: admin }), 400);
+    expectApiError(await runtime.request('GET', '/api/quotes?state=lost', { token: admin }), 400);
   });
 });
 
@@ -240,11 +243,11 @@ describe('answering a quote (admins)', () => {
     ],
     ['an expiry in the past', () => ({ lines: [{ toolId: tool, price: 7 }], expiresAt: inDays(-1) }), 'expiresAt'],
   ])('refuses %s (422) and writes nothing', async (_, body, field) => {
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await answer(id, admin, body());
     expectApiError(res, 422);
     expect(Object.keys(res.data.error.fields)).toEqual([field]);
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('records the prices and expiry, answers the quote, and can answer it again before acceptance', async () => {
@@ -260,12 +263,12 @@ describe('answering a quote (admins)', () => {
     });
     const again = await answer(id, admin, { lines: [{ toolId: tool, price: 7.25 }], expiresAt });
     expect(again.data).toMatchObject({ state: 'answered', totalCents: 217_500 });
-    const [row] = await store.db.query<{ answered_by: string }>('SELECT answered_by FROM quotes WHERE id = $1', [id]);
+    const [row] = await runtime.db.query<{ answered_by: string }>('SELECT answered_by FROM quotes WHERE id = $1', [id]);
     expect(row.answered_by).toBe(ADMIN);
   });
 
   it('is an admin action in the audit log', async () => {
-    const { data } = await store.request('GET', '/api/audit?type=quote.answered', { token: admin });
+    const { data } = await runtime.request('GET', '/api/audit?type=quote.answered', { token: admin });
     expect(data.items[0]).toMatchObject({
       actor: ADMIN,
       subject: id,
@@ -274,15 +277,15 @@ describe('answering a quote (admins)', () => {
   });
 
   it('emails the shop the request and the buyer the answer', async () => {
-    await store.outbox.run();
-    const rows = await store.db.query<{ id: string }>(
+    await runtime.outbox.run();
+    const rows = await runtime.db.query<{ id: string }>(
       `SELECT m.id FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1 ORDER BY m.seq`,
       [id],
     );
     const mails = await Promise.all(
       rows.map(
         async (r) =>
-          (await store.emails.get(r.id)) as unknown as {
+          (await runtime.emails.get(r.id)) as unknown as {
             kind: string;
             recipient: string;
             text: string;
@@ -312,11 +315,11 @@ describe('accepting a quote', () => {
       { toolId: a, quantity: 400, price: 7.1 },
       { toolId: b, quantity: 3, price: 4.99 },
     ]);
-    const stock = await stockOf(store, a);
+    const stock = await stockOf(runtime, a);
     const res = await accept(id, buyer);
     expect(res.status, JSON.stringify(res.data)).toBe(201);
     const orderId = res.data.insertedId;
-    const order = (await store.request('GET', `/api/booking/${orderId}`, { token: buyer })).data;
+    const order = (await runtime.request('GET', `/api/booking/${orderId}`, { token: buyer })).data;
     expect(order).toMatchObject({
       email: BUYER,
       payment: 'unpaid',
@@ -326,21 +329,21 @@ describe('accepting a quote', () => {
         { toolId: b, quantity: 3, price: 4.99 },
       ],
     });
-    expect(await stockOf(store, a)).toBe(stock - 400);
+    expect(await stockOf(runtime, a)).toBe(stock - 400);
     expect((await get(id, buyer)).data).toMatchObject({ state: 'accepted', orderId });
-    await payOrder(store, buyer, orderId);
-    expect((await store.request('GET', `/api/booking/${orderId}`, { token: buyer })).data.payment).toBe('paid');
+    await payOrder(runtime, buyer, orderId);
+    expect((await runtime.request('GET', `/api/booking/${orderId}`, { token: buyer })).data.payment).toBe('paid');
   });
 
   it('a second accept is 409 and places nothing', async () => {
     const tool = await tradeTool();
     const id = await answered([{ toolId: tool, quantity: 300, price: 7 }]);
     expect((await accept(id, buyer)).status).toBe(201);
-    const before = await snapshot(store);
+    const before = await snapshot(runtime);
     const res = await accept(id, buyer);
     expectApiError(res, 409);
     expect(res.data.error.message).toBe(messages.quoteClosed('accepted'));
-    expect(await snapshot(store)).toEqual(before);
+    expect(await snapshot(runtime)).toEqual(before);
   });
 
   it('two accepts at once make exactly one order', async () => {
@@ -348,24 +351,24 @@ describe('accepting a quote', () => {
     const id = await answered([{ toolId: tool, quantity: 300, price: 7 }]);
     const results = await Promise.all([accept(id, buyer), accept(id, buyer), accept(id, buyer)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    const [{ n }] = await store.db.query<{ n: number }>(
+    const [{ n }] = await runtime.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM order_items WHERE tool_id = $1`,
       [tool],
     );
     expect(n).toBe(1);
-    expect(await stockOf(store, tool)).toBe(5000 - 300);
+    expect(await stockOf(runtime, tool)).toBe(5000 - 300);
   });
 
   it('an expired quote is 409 (and reads as expired); an unanswered one 409', async () => {
     const tool = await tradeTool();
     const id = await answered([{ toolId: tool, quantity: 300, price: 7 }], 1);
-    store.advance(DAY + 60_000);
+    runtime.advance(DAY + 60_000);
     expect((await get(id, buyer)).data.state).toBe('expired');
     const res = await accept(id, buyer);
     expectApiError(res, 409);
     expect(res.data.error.message).toBe(messages.quoteExpired);
     expect(
-      (await store.request('GET', '/api/quotes?state=expired', { token: admin })).data.map(
+      (await runtime.request('GET', '/api/quotes?state=expired', { token: admin })).data.map(
         (q: { _id: string }) => q._id,
       ),
     ).toContain(id);
@@ -376,7 +379,7 @@ describe('accepting a quote', () => {
   it('the usual stock rule applies: not enough units is 422 and the quote stays answered', async () => {
     const tool = await tradeTool({ availableQuantity: 1000 });
     const id = await answered([{ toolId: tool, quantity: 800, price: 7 }]);
-    await setTool(store, tool, { available: 500 });
+    await setTool(runtime, tool, { available: 500 });
     const res = await accept(id, buyer);
     expectApiError(res, 422);
     expect(res.data.error.message).toContain(messages.quantityAboveAvailable);
@@ -386,7 +389,7 @@ describe('accepting a quote', () => {
   it('a tool deleted since is 422', async () => {
     const tool = await tradeTool();
     const id = await answered([{ toolId: tool, quantity: 300, price: 7 }]);
-    expect((await store.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin })).status).toBe(200);
+    expect((await runtime.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin })).status).toBe(200);
     const res = await accept(id, buyer);
     expectApiError(res, 422);
     expect(res.data.error.message).toBe(messages.quoteToolGone);

@@ -3,7 +3,7 @@
 // the units once; each refund has its credit note, its email and its step in the order's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient, stripeGateway } from '../../src/server/payments/stripe';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, expectStockLedgerBalanced, makeTool, payOrder, placeOrder, stockOf } from './helpers';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in';
 
@@ -11,7 +11,7 @@ const BUYER = 'refund.buyer@test.example';
 
 for (const provider of ['sandbox', 'stripe'] as const) {
   describe(`refunds through the ${provider}`, () => {
-    let store: TestStore;
+    let runtime: TestRuntime;
     let standIn: StripeStandIn | undefined;
     let admin: string;
     let buyer: string;
@@ -21,7 +21,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       if (provider === 'stripe') {
         standIn = await startStripeStandIn();
         const stripe = stripeClient('sk_test_refunds', standIn.url);
-        store = await createTestStore({
+        runtime = await createTestRuntime({
           env: {
             STRIPE_SECRET_KEY: 'sk_test_refunds',
             PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
@@ -30,45 +30,47 @@ for (const provider of ['sandbox', 'stripe'] as const) {
           payments: () => stripeGateway(stripe),
           stripe,
         });
-      } else store = await createTestStore();
-      admin = await store.tokenFor(ADMIN);
-      buyer = await store.tokenFor(BUYER, 'Rita Refund');
-      tool = await makeTool(store, admin, { name: 'Refund Hammer', price: 10, availableQuantity: 100 });
+      } else runtime = await createTestRuntime();
+      admin = await runtime.tokenFor(ADMIN);
+      buyer = await runtime.tokenFor(BUYER, 'Rita Refund');
+      tool = await makeTool(runtime, admin, { name: 'Refund Hammer', price: 10, availableQuantity: 100 });
     });
     afterAll(async () => {
       // Refund restocks are in the stock ledger too.
-      await expectStockLedgerBalanced(store);
-      await store.close();
+      await expectStockLedgerBalanced(runtime);
+      await runtime.close();
       await standIn?.close();
     });
 
     /** A paid order of `quantity` hammers ($10 each). */
     async function paid(quantity: number): Promise<string> {
-      const id = await placeOrder(store, buyer, tool, quantity);
+      const id = await placeOrder(runtime, buyer, tool, quantity);
       if (provider === 'stripe') {
-        const { data } = await store.request('POST', '/api/create-payment-intent', {
+        const { data } = await runtime.request('POST', '/api/create-payment-intent', {
           token: buyer,
           json: { orderId: id },
         });
         const intentId = String(data.clientSecret).split('_secret_')[0];
         standIn!.succeed(intentId);
-        const res = await store.request('PUT', `/api/booking/makepayment/${id}`, {
+        const res = await runtime.request('PUT', `/api/booking/makepayment/${id}`, {
           token: buyer,
           json: { appointment: id, transactionId: intentId },
         });
         expect(res.status, JSON.stringify(res.data)).toBe(200);
-      } else await payOrder(store, buyer, id);
+      } else await payOrder(runtime, buyer, id);
       return id;
     }
     const refund = (id: string, json: unknown, token = admin) =>
-      store.request('PUT', `/api/booking/refund/${id}`, { token, json });
+      runtime.request('PUT', `/api/booking/refund/${id}`, { token, json });
 
     it('refuses an unpaid order (409), a non-admin (403), nobody (401) and bad input (400)', async () => {
-      const unpaid = await placeOrder(store, buyer, tool, 1);
+      const unpaid = await placeOrder(runtime, buyer, tool, 1);
       expect((await refund(unpaid, { restock: false })).data.error.message).toBe('Only paid orders can be refunded');
       const id = await paid(1);
       expect((await refund(id, { restock: false }, buyer)).status).toBe(403);
-      expect((await store.request('PUT', `/api/booking/refund/${id}`, { json: { restock: false } })).status).toBe(401);
+      expect((await runtime.request('PUT', `/api/booking/refund/${id}`, { json: { restock: false } })).status).toBe(
+        401,
+      );
       for (const body of [
         {},
         { restock: 'yes' },
@@ -81,7 +83,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
 
     it('a part, then the rest with a restock: two credit notes, the units back once, then nothing left (409)', async () => {
       const id = await paid(5);
-      const stockBefore = await stockOf(store, tool);
+      const stockBefore = await stockOf(runtime, tool);
       const part = await refund(id, { restock: false, amount: 12.5 });
       expect(part.status, JSON.stringify(part.data)).toBe(200);
       expect(part.data.refund).toMatchObject({
@@ -91,7 +93,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
         creditNote: expect.stringMatching(/^CN-\d{4}-\d{6}$/),
       });
       expect(part.data.order).toMatchObject({ refundedCents: 1250, payment: 'paid' });
-      expect(await stockOf(store, tool)).toBe(stockBefore);
+      expect(await stockOf(runtime, tool)).toBe(stockBefore);
 
       const tooMuch = await refund(id, { restock: true, amount: 40 });
       expectApiError(tooMuch, 422);
@@ -99,7 +101,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
 
       const rest = await refund(id, { restock: true });
       expect(rest.data.refund).toMatchObject({ amountCents: 3750, full: true, restocked: true });
-      expect(await stockOf(store, tool)).toBe(stockBefore + 5);
+      expect(await stockOf(runtime, tool)).toBe(stockBefore + 5);
       expect(rest.data.order.history.map((s: { status: string }) => s.status)).toEqual([
         'placed',
         'paid',
@@ -113,7 +115,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       ]);
 
       expect((await refund(id, { restock: true })).data.error.message).toBe('This order was refunded in full already');
-      expect(await stockOf(store, tool)).toBe(stockBefore + 5);
+      expect(await stockOf(runtime, tool)).toBe(stockBefore + 5);
 
       if (standIn) {
         const atStripe = [...standIn.refunds.values()].filter(
@@ -121,8 +123,8 @@ for (const provider of ['sandbox', 'stripe'] as const) {
         );
         expect(atStripe.map((r) => r.amount).sort()).toEqual([1250, 3750]);
       }
-      await store.outbox.run();
-      const mails = await store.db.query<{ kind: string; attachments: unknown; text_body: string }>(
+      await runtime.outbox.run();
+      const mails = await runtime.db.query<{ kind: string; attachments: unknown; text_body: string }>(
         `SELECT m.kind, m.attachments, m.text_body FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1 AND m.kind = 'order-refunded' ORDER BY m.seq`,
         [id],
       );
@@ -135,7 +137,7 @@ for (const provider of ['sandbox', 'stripe'] as const) {
       const id = await paid(2);
       const results = await Promise.all([refund(id, { restock: true }), refund(id, { restock: true })]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const [{ n }] = await store.db.query<{ n: number }>(
+      const [{ n }] = await runtime.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM refunds WHERE order_id = $1 AND state = 'done'`,
         [id],
       );

@@ -1,36 +1,36 @@
 // Reviews beyond the spec's list: no reviewer's email in any anonymous answer, a per-user posting
 // limit, and admin moderation (hide/unhide) with the public paging math unchanged over what is visible.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ALICE, BOB, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, BOB, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let bob: string;
 const EMAIL = /[^\s"@]+@[^\s"@]+\.[a-z]{2,}/i;
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { REVIEW_RATE_LIMIT: '3' } });
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
-  bob = await store.tokenFor(BOB);
+  runtime = await createTestRuntime({ env: { REVIEW_RATE_LIMIT: '3' } });
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
+  bob = await runtime.tokenFor(BOB);
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 const post = (token: string, Messege: string) =>
-  store.request('POST', '/api/review', { token, json: { name: 'Rev', Messege, ratings: 4 } });
+  runtime.request('POST', '/api/review', { token, json: { name: 'Rev', Messege, ratings: 4 } });
 const publicPage = async (limit: number, pageNumber: number) =>
-  (await store.request('GET', `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`)).data as {
+  (await runtime.request('GET', `/api/reviews?limit=${limit}&pageNumber=${pageNumber}`)).data as {
     services: { _id: string }[];
     count: number;
   };
 const hide = (id: string, hidden: boolean, token = admin) =>
-  store.request('PUT', `/api/reviews/hide/${id}`, { token, json: { hidden } });
+  runtime.request('PUT', `/api/reviews/hide/${id}`, { token, json: { hidden } });
 
 /** Every visible review, newest first, as the moderation list sees the whole table. */
 async function visibleIds(): Promise<string[]> {
-  const all = (await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin })).data;
+  const all = (await runtime.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin })).data;
   return all.services.filter((r: { hidden: boolean }) => !r.hidden).map((r: { _id: string }) => r._id);
 }
 
@@ -41,7 +41,7 @@ describe('privacy', () => {
     expect(count).toBeGreaterThan(0);
     for (const limit of [1, 2, 5, 10, 20, 100]) {
       for (let p = 0; p <= Math.ceil(count / limit); p++) {
-        const res = await store.request('GET', `/api/reviews?limit=${limit}&pageNumber=${p}`);
+        const res = await runtime.request('GET', `/api/reviews?limit=${limit}&pageNumber=${p}`);
         expect(res.status).toBe(200);
         const body = JSON.stringify(res.data);
         expect(body).not.toMatch(EMAIL);
@@ -53,7 +53,7 @@ describe('privacy', () => {
 
 describe('POST /review is limited per user', () => {
   it('refuses the user past REVIEW_RATE_LIMIT an hour with a 429 and writes nothing; other users still post', async () => {
-    const fresh = await createTestStore({ env: { REVIEW_RATE_LIMIT: '2' } });
+    const fresh = await createTestRuntime({ env: { REVIEW_RATE_LIMIT: '2' } });
     try {
       const token = await fresh.tokenFor(ALICE);
       const send = (t: string, ip: string) =>
@@ -81,7 +81,7 @@ describe('POST /review is limited per user', () => {
 describe('moderation', () => {
   it('the moderation list has every review with addedBy and hidden, newest first, paged', async () => {
     const id = (await post(bob, 'Moderation list entry')).data.insertedId;
-    const res = await store.request('GET', '/api/reviews/moderation?limit=2&pageNumber=0', { token: admin });
+    const res = await runtime.request('GET', '/api/reviews/moderation?limit=2&pageNumber=0', { token: admin });
     expect(res.status).toBe(200);
     expect(res.data.services[0]).toEqual({
       _id: id,
@@ -92,16 +92,17 @@ describe('moderation', () => {
       hidden: false,
     });
     expect(res.data.services).toHaveLength(2);
-    const total = (await store.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin })).data;
+    const total = (await runtime.request('GET', '/api/reviews/moderation?limit=100&pageNumber=0', { token: admin }))
+      .data;
     expect(total.count).toBe(total.services.length);
-    const page1 = (await store.request('GET', '/api/reviews/moderation?limit=2&pageNumber=1', { token: admin })).data;
+    const page1 = (await runtime.request('GET', '/api/reviews/moderation?limit=2&pageNumber=1', { token: admin })).data;
     expect(page1.services).toEqual(total.services.slice(2, 4));
   });
 
   it('a hidden review leaves the public count and pages; the pages stay ceil(visible/limit), newest first; unhiding brings it back', async () => {
     // Enough reviews that hidden ones fall on the first page, the middle and the oldest end.
     for (let i = 0; i < 9; i++)
-      await store.db.query(
+      await runtime.db.query(
         "INSERT INTO reviews (id, name, message, ratings, added_by) VALUES ($1, 'Filler', $2, 3, 'filler@test.example')",
         [`${'f'.repeat(22)}${String(i).padStart(2, '0')}`, `Filler ${i}`],
       );
@@ -134,8 +135,8 @@ describe('moderation', () => {
 
   it('hiding an unknown review is a 404; only admins may moderate', async () => {
     expectApiError(await hide('0'.repeat(24), true), 404);
-    const id = (await store.request('GET', '/api/reviews?limit=1&pageNumber=0')).data.services[0]._id;
+    const id = (await runtime.request('GET', '/api/reviews?limit=1&pageNumber=0')).data.services[0]._id;
     expectApiError(await hide(id, true, alice), 403);
-    expectApiError(await store.request('GET', '/api/reviews/moderation', { token: alice }), 403);
+    expectApiError(await runtime.request('GET', '/api/reviews/moderation', { token: alice }), 403);
   });
 });

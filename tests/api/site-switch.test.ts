@@ -5,19 +5,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestStore, type TestStore } from './harness';
+import { createTestRuntime, type TestRuntime } from './harness';
 import { startOuter, type Outer } from './outer';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let outer: Outer;
 const buildsDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-builds-'));
 beforeAll(async () => {
-  store = await createTestStore();
-  outer = await startOuter(store, { buildsDir });
+  runtime = await createTestRuntime();
+  outer = await startOuter(runtime, { buildsDir });
 });
 afterAll(async () => {
   await outer?.close();
-  await store?.close();
+  await runtime?.close();
   rmSync(buildsDir, { recursive: true, force: true });
 });
 

@@ -6,7 +6,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { makeTool, payOrder, placeOrder } from './helpers';
 
 const received: ParsedMail[] = [];
@@ -33,36 +33,36 @@ async function startSmtp(onPort = 0): Promise<number> {
 }
 const stopSmtp = () => new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let buyer: string;
 const BUYER = 'smtp.buyer@test.example';
 
 beforeAll(async () => {
   port = await startSmtp();
-  store = await createTestStore({
+  runtime = await createTestRuntime({
     env: {
       SMTP_URL: `smtp://127.0.0.1:${port}`,
       MAIL_FROM: 'Ironcrest Tools <orders@shop.example>',
       SHOP_EMAIL: 'shop@shop.example',
     },
   });
-  admin = await store.tokenFor(ADMIN);
-  buyer = await store.tokenFor(BUYER, 'Sam Smtp');
+  admin = await runtime.tokenFor(ADMIN);
+  buyer = await runtime.tokenFor(BUYER, 'Sam Smtp');
 });
 afterAll(async () => {
   await stopSmtp();
-  await store.close();
+  await runtime.close();
 });
 
 const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address;
 
 describe('emails through SMTP', () => {
   it('an order and its payment: the buyer gets both emails, the receipt with its invoice PDF; the shop hears of the sale', async () => {
-    const tool = await makeTool(store, admin, { name: 'Smtp Claw Hammer', price: 10, availableQuantity: 100 });
-    const id = await placeOrder(store, buyer, tool, 3);
-    await payOrder(store, buyer, id);
-    await store.outbox.run();
+    const tool = await makeTool(runtime, admin, { name: 'Smtp Claw Hammer', price: 10, availableQuantity: 100 });
+    const id = await placeOrder(runtime, buyer, tool, 3);
+    await payOrder(runtime, buyer, id);
+    await runtime.outbox.run();
     const mine = received.filter((m) => to(m) === BUYER);
     expect(mine.map((m) => m.subject)).toEqual([
       expect.stringMatching(/placed: \$30\.00 to pay$/),
@@ -82,17 +82,17 @@ describe('emails through SMTP', () => {
   it('SMTP down: the order still places, the failure is kept; back up and after a restart, the email arrives exactly once', async () => {
     await stopSmtp();
     const before = received.length;
-    const tool = await makeTool(store, admin, { name: 'Outage Mallet', price: 5, availableQuantity: 100 });
-    const id = await placeOrder(store, buyer, tool, 2);
-    await store.outbox.run();
-    const [delivery] = await store.db.query<{ state: string; attempts: number; last_error: string | null }>(
+    const tool = await makeTool(runtime, admin, { name: 'Outage Mallet', price: 5, availableQuantity: 100 });
+    const id = await placeOrder(runtime, buyer, tool, 2);
+    await runtime.outbox.run();
+    const [delivery] = await runtime.db.query<{ state: string; attempts: number; last_error: string | null }>(
       `SELECT d.state, d.attempts, d.last_error FROM event_deliveries d JOIN events e ON e.seq = d.event_seq
         WHERE e.subject = $1 AND e.type = 'order.placed' AND d.consumer = 'email'`,
       [id],
     );
     expect(delivery).toMatchObject({ state: 'pending', attempts: 1 });
     expect(delivery.last_error).toBeTruthy();
-    const [email] = await store.db.query<{ state: string; last_error: string }>(
+    const [email] = await runtime.db.query<{ state: string; last_error: string }>(
       `SELECT m.state, m.last_error FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1`,
       [id],
     );
@@ -102,15 +102,15 @@ describe('emails through SMTP', () => {
     // The server comes back on the same port; the store's process restarts (a new app on the same
     // database, whose outbox has never seen this event); the backoff has run out.
     await startSmtp(port);
-    const restarted = createApp(store.deps);
-    await store.db.query(`UPDATE event_deliveries SET next_at = now() WHERE state = 'pending'`);
+    const restarted = createApp(runtime.deps);
+    await runtime.db.query(`UPDATE event_deliveries SET next_at = now() WHERE state = 'pending'`);
     await restarted.outbox.run();
     await restarted.outbox.run();
-    await store.outbox.run();
+    await runtime.outbox.run();
     const arrived = received.slice(before).filter((m) => m.text?.includes('Outage Mallet'));
     expect(arrived).toHaveLength(1);
     expect(to(arrived[0])).toBe(BUYER);
-    const [sent] = await store.db.query<{ state: string; attempts: number }>(
+    const [sent] = await runtime.db.query<{ state: string; attempts: number }>(
       `SELECT m.state, m.attempts FROM emails m JOIN events e ON e.seq = m.event_seq WHERE e.subject = $1`,
       [id],
     );

@@ -3,20 +3,20 @@
 // sends (inside and outside transactions; BEGIN and COMMIT not counted).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../src/server/db/client';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { makeTool } from './helpers';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let statements: string[] | undefined;
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
   // Count what the services send: they call db.query and db.transaction's tx.query at call time.
-  const db = store.db as Db & Record<string, unknown>;
+  const db = runtime.db as Db & Record<string, unknown>;
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   db.query = ((sql: string, params?: unknown[]) => (statements?.push(sql), query(sql, params))) as Db['query'];
@@ -31,7 +31,7 @@ beforeAll(async () => {
       }),
     )) as Db['transaction'];
 });
-afterAll(() => store.close());
+afterAll(() => runtime.close());
 
 async function counted(request: () => Promise<{ status: number; data: unknown }>, status = 201): Promise<number> {
   statements = [];
@@ -45,9 +45,9 @@ async function counted(request: () => Promise<{ status: number; data: unknown }>
 const address = '12 Forge Lane, Dhaka 1207';
 const phone = '01712345678';
 const oneLine = (toolId: string) => () =>
-  store.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 1, address, phone } });
+  runtime.request('POST', '/api/booking', { token: alice, json: { toolId, quantity: 1, address, phone } });
 const cart = (toolIds: string[]) => () =>
-  store.request('POST', '/api/orders', {
+  runtime.request('POST', '/api/orders', {
     token: alice,
     json: { items: toolIds.map((toolId) => ({ toolId, quantity: 1 })), address, phone },
   });
@@ -56,17 +56,17 @@ describe('statements per order placed', () => {
   it('one line: at most 8, and a 10-line cart a fixed number, the same with 200 more tools and 40 more orders', async () => {
     const tools = [];
     for (let i = 0; i < 11; i++)
-      tools.push(await makeTool(store, admin, { availableQuantity: 1000, minimumOrderQuantity: 1 }));
+      tools.push(await makeTool(runtime, admin, { availableQuantity: 1000, minimumOrderQuantity: 1 }));
     // Warm: the first order of a store reads what later ones find in memory.
     await counted(oneLine(tools[0]));
     const one = await counted(oneLine(tools[0]));
     const ten = await counted(cart(tools.slice(1)));
     // Unpaid orders do not pile up against the buyer's limit: delete them before growing the data.
-    await store.db.query(`DELETE FROM orders WHERE email = $1`, [ALICE]);
+    await runtime.db.query(`DELETE FROM orders WHERE email = $1`, [ALICE]);
 
-    for (let i = 0; i < 200; i++) await makeTool(store, admin);
+    for (let i = 0; i < 200; i++) await makeTool(runtime, admin);
     for (let i = 0; i < 40; i++) {
-      await store.db.query(
+      await runtime.db.query(
         `INSERT INTO orders (id, tool_id, product_name, unit_price_cents, quantity, total_cents, user_name, email, address, phone,
            expires_at, payment, subtotal_cents)
          VALUES ($1, $2, 'Old', 100, 1, 100, 'Alice', $3, $4, $5, now(), 'paid', 100)`,
@@ -76,18 +76,18 @@ describe('statements per order placed', () => {
     expect(await counted(oneLine(tools[0]))).toBe(one);
     expect(await counted(cart(tools.slice(1)))).toBe(ten);
     expect(one).toBeLessThanOrEqual(8);
-    console.log(`statements: one line ${one}, a 10-line cart ${ten} (${store.db.kind})`);
+    console.log(`statements: one line ${one}, a 10-line cart ${ten} (${runtime.db.kind})`);
   });
 
   it('deleting an unpaid one-line order (its units back, with their ledger row and its event): at most 7', async () => {
-    const toolId = await makeTool(store, admin, { availableQuantity: 100 });
+    const toolId = await makeTool(runtime, admin, { availableQuantity: 100 });
     const placed = await oneLine(toolId)();
     const removed = await counted(
-      () => store.request('DELETE', `/api/booking/dlt/${placed.data.insertedId}`, { token: alice }),
+      () => runtime.request('DELETE', `/api/booking/dlt/${placed.data.insertedId}`, { token: alice }),
       200,
     );
     expect(removed).toBeLessThanOrEqual(7);
-    expect((await store.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(100);
-    console.log(`statements: deleting a one-line order ${removed} (${store.db.kind})`);
+    expect((await runtime.request('GET', `/api/tools/${toolId}`)).data.availableQuantity).toBe(100);
+    console.log(`statements: deleting a one-line order ${removed} (${runtime.db.kind})`);
   });
 });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/server/db/client';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, makeTool } from './helpers';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
@@ -22,11 +22,11 @@ interface Flow {
 }
 
 /** Places one-unit orders from a few buyers at once until `stop` says so. */
-async function orderStream(store: TestStore, tokens: string[], toolId: string, stop: () => boolean, flow: Flow) {
+async function orderStream(runtime: TestRuntime, tokens: string[], toolId: string, stop: () => boolean, flow: Flow) {
   await Promise.all(
     tokens.map(async (token) => {
       while (!stop()) {
-        const res = await store.request('POST', '/api/booking', {
+        const res = await runtime.request('POST', '/api/booking', {
           token,
           json: { toolId, quantity: 1, address: ADDRESS, phone: PHONE },
         });
@@ -47,12 +47,12 @@ async function until(check: () => Promise<boolean> | boolean, ms: number, what: 
 }
 
 /** Stock taken equals the units of the orders that exist: nothing half-written. */
-async function expectStockAccountedFor(store: TestStore, toolId: string, initial: number) {
-  const [{ available }] = await store.db.query<{ available: number }>(
+async function expectStockAccountedFor(runtime: TestRuntime, toolId: string, initial: number) {
+  const [{ available }] = await runtime.db.query<{ available: number }>(
     'SELECT available_quantity AS available FROM tools WHERE id = $1',
     [toolId],
   );
-  const [{ units }] = await store.db.query<{ units: number }>(
+  const [{ units }] = await runtime.db.query<{ units: number }>(
     'SELECT coalesce(sum(quantity), 0)::int AS units FROM order_items WHERE tool_id = $1',
     [toolId],
   );
@@ -61,16 +61,16 @@ async function expectStockAccountedFor(store: TestStore, toolId: string, initial
 
 describe.runIf(!onPostgres && root)('the embedded store on a disk that fills up', () => {
   let mount = '';
-  let store: TestStore;
+  let runtime: TestRuntime;
   const filler = () => path.join(mount, 'filler');
 
   beforeAll(async () => {
     mount = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-full-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', mount]);
-    store = await createTestStore({ pgliteDir: path.join(mount, 'data') });
+    runtime = await createTestRuntime({ pgliteDir: path.join(mount, 'data') });
   });
   afterAll(async () => {
-    await store?.close().catch(() => {});
+    await runtime?.close().catch(() => {});
     if (mount) {
       execFileSync('umount', [mount]);
       rmSync(mount, { recursive: true, force: true });
@@ -78,24 +78,24 @@ describe.runIf(!onPostgres && root)('the embedded store on a disk that fills up'
   });
 
   it('refuses orders with 503 while full, loses none it acknowledged, says so on /api/ready, and recovers by itself', async () => {
-    const admin = await store.tokenFor(ADMIN);
+    const admin = await runtime.tokenFor(ADMIN);
     const buyers = await Promise.all(
-      [ALICE, 'bo@test.example', 'cy@test.example', 'di@test.example'].map((e) => store.tokenFor(e)),
+      [ALICE, 'bo@test.example', 'cy@test.example', 'di@test.example'].map((e) => runtime.tokenFor(e)),
     );
     const initial = 1_000_000;
-    const toolId = await makeTool(store, admin, { availableQuantity: initial });
-    expect((await store.request('GET', '/api/ready')).status).toBe(200);
+    const toolId = await makeTool(runtime, admin, { availableQuantity: initial });
+    expect((await runtime.request('GET', '/api/ready')).status).toBe(200);
 
     const flow: Flow = { statuses: [], acknowledged: [] };
     let phase: 'filling' | 'full' | 'freed' | 'done' = 'filling';
-    const stream = orderStream(store, buyers, toolId, () => phase === 'done', flow);
+    const stream = orderStream(runtime, buyers, toolId, () => phase === 'done', flow);
 
     // Fill the disk but for a few pages while orders flow.
     const disk = statfsSync(mount);
     writeFileSync(filler(), Buffer.alloc(Math.max(0, Number(disk.bavail * disk.bsize) - 64 * 1024)));
     await until(() => flow.statuses.includes(503), 30_000, 'an order refused for want of space');
     phase = 'full';
-    const ready = await store.request('GET', '/api/ready');
+    const ready = await runtime.request('GET', '/api/ready');
     expect(ready.status).toBe(503);
     expect(ready.data.error.code).toBe('storage_unavailable');
     expect(ready.data.error.message).toMatch(/disk is full/);
@@ -108,18 +108,20 @@ describe.runIf(!onPostgres && root)('the embedded store on a disk that fills up'
     phase = 'done';
     await stream;
     await until(
-      async () => (await store.request('GET', '/api/ready')).status === 200,
+      async () => (await runtime.request('GET', '/api/ready')).status === 200,
       15_000,
       '/api/ready back to 200',
     );
 
     expect(flow.statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
-    const found = await store.db.query<{ id: string }>('SELECT id FROM orders WHERE id = ANY($1)', [flow.acknowledged]);
+    const found = await runtime.db.query<{ id: string }>('SELECT id FROM orders WHERE id = ANY($1)', [
+      flow.acknowledged,
+    ]);
     expect(found.length).toBe(flow.acknowledged.length);
-    await expectStockAccountedFor(store, toolId, initial);
+    await expectStockAccountedFor(runtime, toolId, initial);
 
     // And they are on disk: the directory opened again holds every acknowledged order.
-    await store.close();
+    await runtime.close();
     const reopened = await openDb({ dataDir: path.join(mount, 'data') });
     try {
       const kept = await reopened.query<{ id: string }>('SELECT id FROM orders WHERE id = ANY($1)', [
@@ -141,7 +143,7 @@ describe.runIf(onPostgres)('PostgreSQL going read-only', () => {
     return url.href;
   };
   const admin = () => new pg.Client({ connectionString: base });
-  let store: TestStore;
+  let runtime: TestRuntime;
 
   async function asAdmin(sql: string) {
     const client = admin();
@@ -155,21 +157,21 @@ describe.runIf(onPostgres)('PostgreSQL going read-only', () => {
 
   beforeAll(async () => {
     await asAdmin(`CREATE DATABASE ${name}`);
-    store = await createTestStore({ databaseUrl: scratchUrl() });
+    runtime = await createTestRuntime({ databaseUrl: scratchUrl() });
   });
   afterAll(async () => {
-    await store?.close().catch(() => {});
+    await runtime?.close().catch(() => {});
     await asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
 
   it('refuses orders with 503 while read-only, says so on /api/ready, and takes orders again once writable', async () => {
-    const adminToken = await store.tokenFor(ADMIN);
-    const buyers = await Promise.all([ALICE, 'bo@test.example'].map((e) => store.tokenFor(e)));
+    const adminToken = await runtime.tokenFor(ADMIN);
+    const buyers = await Promise.all([ALICE, 'bo@test.example'].map((e) => runtime.tokenFor(e)));
     const initial = 100_000;
-    const toolId = await makeTool(store, adminToken, { availableQuantity: initial });
+    const toolId = await makeTool(runtime, adminToken, { availableQuantity: initial });
     const flow: Flow = { statuses: [], acknowledged: [] };
     let done = false;
-    const stream = orderStream(store, buyers, toolId, () => done, flow);
+    const stream = orderStream(runtime, buyers, toolId, () => done, flow);
     await until(() => flow.acknowledged.length > 5, 10_000, 'orders placed');
 
     // The operator makes the database read-only and ends its sessions, so new ones begin read-only.
@@ -179,7 +181,7 @@ describe.runIf(onPostgres)('PostgreSQL going read-only', () => {
     );
     const refusedFrom = flow.statuses.length;
     await until(() => flow.statuses.slice(refusedFrom).filter((s) => s === 503).length > 5, 15_000, 'orders refused');
-    const ready = await store.request('GET', '/api/ready');
+    const ready = await runtime.request('GET', '/api/ready');
     expect(ready.status).toBe(503);
     expect(ready.data.error.message).toMatch(/read-only/);
 
@@ -189,14 +191,16 @@ describe.runIf(onPostgres)('PostgreSQL going read-only', () => {
     done = true;
     await stream;
     await until(
-      async () => (await store.request('GET', '/api/ready')).status === 200,
+      async () => (await runtime.request('GET', '/api/ready')).status === 200,
       15_000,
       '/api/ready back to 200',
     );
 
     expect(flow.statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
-    const found = await store.db.query<{ id: string }>('SELECT id FROM orders WHERE id = ANY($1)', [flow.acknowledged]);
+    const found = await runtime.db.query<{ id: string }>('SELECT id FROM orders WHERE id = ANY($1)', [
+      flow.acknowledged,
+    ]);
     expect(found.length).toBe(flow.acknowledged.length);
-    await expectStockAccountedFor(store, toolId, initial);
+    await expectStockAccountedFor(runtime, toolId, initial);
   });
 });

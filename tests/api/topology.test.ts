@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { firebaseIdentity } from '../../src/server/auth/identity';
-import { postgresBus, memoryBus, type ChangeBus } from '../../src/server/changes';
+import { postgresBus, memoryBus, type ChangeBus } from '../../src/server/caching/changes';
 import { loadConfig } from '../../src/server/config';
 import { openDb, type Db } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';

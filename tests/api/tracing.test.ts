@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE } from './helpers';
 import { startOuter, type Outer } from './outer';
 import { startReceiver } from './webhook-receiver';
@@ -27,9 +27,9 @@ const attr = (span: OtlpSpan, key: string) => {
 const received: OtlpSpan[] = [];
 const services = new Set<string>();
 let collector: Server;
-let store: TestStore;
+let runtime: TestRuntime;
 let outer: Outer;
-let tracer: NonNullable<Awaited<ReturnType<typeof import('../../src/server/tracing').startTracing>>>;
+let tracer: NonNullable<Awaited<ReturnType<typeof import('../../src/server/observability/tracing').startTracing>>>;
 
 beforeAll(async () => {
   collector = createServer((req, res) => {
@@ -52,14 +52,14 @@ beforeAll(async () => {
   // Every request (the store's default traces one in twenty).
   process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
   // Before the store opens, as main.ts does: the database driver loads after the pg instrumentation.
-  const { startTracing } = await import('../../src/server/tracing');
+  const { startTracing } = await import('../../src/server/observability/tracing');
   tracer = (await startTracing(process.env))!;
-  store = await createTestStore();
-  outer = await startOuter(store);
+  runtime = await createTestRuntime();
+  outer = await startOuter(runtime);
 });
 afterAll(async () => {
   await outer?.close();
-  await store?.close();
+  await runtime?.close();
   await tracer?.shutdown();
   collector?.close();
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -68,16 +68,16 @@ afterAll(async () => {
 
 describe('traces', () => {
   it('a span per request, named by its route template, with the status and the database work as children', async () => {
-    const admin = await store.tokenFor(ADMIN);
-    const alice = await store.tokenFor(ALICE);
-    const toolId = (await store.firstTool())._id;
+    const admin = await runtime.tokenFor(ADMIN);
+    const alice = await runtime.tokenFor(ALICE);
+    const toolId = (await runtime.firstTool())._id;
     const placed = await outer.raw(
       'POST',
       '/api/booking',
       { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
       JSON.stringify({
         toolId,
-        quantity: (await store.firstTool()).minimumOrderQuantity,
+        quantity: (await runtime.firstTool()).minimumOrderQuantity,
         address: ADDRESS,
         phone: PHONE,
       }),
@@ -94,7 +94,7 @@ describe('traces', () => {
     expect(
       (await outer.raw('GET', '/api/booking/000000000000000000000000', { authorization: `Bearer ${admin}` })).status,
     ).toBe(404);
-    await store.outbox.run(); // the order's emails: an outbox batch
+    await runtime.outbox.run(); // the order's emails: an outbox batch
 
     await tracer.flush();
     const spans = await waitFor(
@@ -141,20 +141,20 @@ describe('traces of webhook deliveries', () => {
   it('each attempt is a trace of its own, with the delivery it made and its statements', async () => {
     const receiver = await startReceiver();
     try {
-      const admin = await store.tokenFor(ADMIN);
-      const endpoint = await store.request('POST', '/api/webhooks', {
+      const admin = await runtime.tokenFor(ADMIN);
+      const endpoint = await runtime.request('POST', '/api/webhooks', {
         token: admin,
         json: { url: receiver.url, events: ['order.placed'] },
       });
       expect(endpoint.status).toBe(201);
-      const alice = await store.tokenFor(ALICE);
-      const tool = await store.firstTool();
-      const placed = await store.request('POST', '/api/booking', {
+      const alice = await runtime.tokenFor(ALICE);
+      const tool = await runtime.firstTool();
+      const placed = await runtime.request('POST', '/api/booking', {
         token: alice,
         json: { toolId: tool._id, quantity: tool.minimumOrderQuantity, address: ADDRESS, phone: PHONE },
       });
       expect(placed.status).toBe(201);
-      await store.webhooks.run();
+      await runtime.webhooks.run();
       await tracer.flush();
       const spans = await waitFor(() => received.some((s) => s.name === 'webhook attempt'));
       const attempt = spans.find((s) => s.name === 'webhook attempt')!;

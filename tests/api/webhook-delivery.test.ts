@@ -11,21 +11,21 @@ import { openDb, type Db } from '../../src/server/db/client';
 import { emit } from '../../src/server/events/events.service';
 import { secretBox } from '../../src/server/webhooks/signing';
 import { webhookWorker } from '../../src/server/webhooks/webhook-worker';
-import { ADMIN, createTestStore, type TestStore } from './harness';
+import { ADMIN, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, makeTool } from './helpers';
 import { startReceiver, verify, type Receiver } from './webhook-receiver';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  store = await createTestStore();
-  admin = await store.tokenFor(ADMIN);
+  runtime = await createTestRuntime();
+  admin = await runtime.tokenFor(ADMIN);
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
-  await store.close();
+  await runtime.close();
 });
 
 async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
@@ -35,7 +35,7 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
 }
 
 async function addEndpoint(url: string, events: string[] = ['tool.created']) {
-  const res = await store.request('POST', '/api/webhooks', { token: admin, json: { url, events } });
+  const res = await runtime.request('POST', '/api/webhooks', { token: admin, json: { url, events } });
   expect(res.status, JSON.stringify(res.data)).toBe(201);
   return res.data as { id: string; secret: string };
 }
@@ -50,18 +50,18 @@ interface DeliveryRow {
   wait_ms: number;
 }
 const deliveries = (endpoint: string) =>
-  store.db.query<DeliveryRow>(
+  runtime.db.query<DeliveryRow>(
     `SELECT id, state, attempts, last_status, last_error, last_ms, round(extract(epoch FROM next_at - last_at) * 1000)::int AS wait_ms
        FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY seq`,
     [endpoint],
   );
 /** The retry's time has come. */
 const due = (endpoint: string) =>
-  store.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [
+  runtime.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [
     endpoint,
   ]);
 const endpointOf = async (id: string) =>
-  (await store.request('GET', '/api/webhooks', { token: admin })).data.find((e: { id: string }) => e.id === id);
+  (await runtime.request('GET', '/api/webhooks', { token: admin })).data.find((e: { id: string }) => e.id === id);
 
 /** Events as a tool's addition writes them, without the API (many at once). */
 let made = 0;
@@ -70,7 +70,7 @@ async function toolEvents(count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const subject = `tool-${++made}`;
     subjects.push(subject);
-    await store.db.transaction((tx) =>
+    await runtime.db.transaction((tx) =>
       emit(tx, { type: 'tool.added', subject, actor: ADMIN, data: { tool: { _id: subject, name: `Tool ${made}` } } }),
     );
   }
@@ -80,7 +80,7 @@ async function toolEvents(count: number): Promise<string[]> {
 const worker = (db: Db, options: { timeoutMs?: number; concurrency?: number } = {}) =>
   webhookWorker(db, {
     guard: { production: false, allowPrivate: true },
-    box: secretBox(store.deps.jwtSecret),
+    box: secretBox(runtime.deps.jwtSecret),
     ...options,
   });
 
@@ -88,8 +88,8 @@ describe('retries', () => {
   it('a failed attempt is retried after about 5 s, then 30 s (stretched 0–20 %), with the same webhook-id and body, until it gets through', async () => {
     const r = await receiver((_, n) => (n < 2 ? { status: 500, body: 'database locked' } : 200));
     const { id, secret } = await addEndpoint(r.url);
-    await makeTool(store, admin);
-    await store.webhooks.run();
+    await makeTool(runtime, admin);
+    await runtime.webhooks.run();
     let [d] = await deliveries(id);
     expect(d).toMatchObject({
       state: 'pending',
@@ -100,16 +100,16 @@ describe('retries', () => {
     expect(d.wait_ms).toBeGreaterThanOrEqual(5000);
     expect(d.wait_ms).toBeLessThanOrEqual(6000);
     // Not due yet: nothing is sent.
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect(r.received).toHaveLength(1);
     await due(id);
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     [d] = await deliveries(id);
     expect(d).toMatchObject({ state: 'pending', attempts: 2 });
     expect(d.wait_ms).toBeGreaterThanOrEqual(30_000);
     expect(d.wait_ms).toBeLessThanOrEqual(36_000);
     await due(id);
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect(await deliveries(id)).toMatchObject([
       { state: 'delivered', attempts: 3, last_status: 200, last_error: null },
     ]);
@@ -117,7 +117,7 @@ describe('retries', () => {
     expect(new Set(r.received.map((x) => x.id))).toEqual(new Set([d.id]));
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
     for (const request of r.received) expect(verify(secret, request)).toBe(true);
-    const log = await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin });
+    const log = await runtime.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin });
     expect(log.data).toMatchObject({
       total: 1,
       nextCursor: null,
@@ -125,14 +125,14 @@ describe('retries', () => {
     });
 
     // Replay: the same event again, with the same webhook-id, a fresh count of attempts.
-    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${d.id}/replay`, { token: admin });
+    const replayed = await runtime.request('POST', `/api/webhooks/${id}/deliveries/${d.id}/replay`, { token: admin });
     expect(replayed.status).toBe(200);
     expect(replayed.data).toMatchObject({ id: d.id, state: 'pending', attempts: 0 });
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect(r.received.map((x) => x.id)).toEqual([d.id, d.id, d.id, d.id]);
     expect(await deliveries(id)).toMatchObject([{ state: 'delivered', attempts: 1 }]);
     expectApiError(
-      await store.request('POST', `/api/webhooks/${id}/deliveries/msg_${'0'.repeat(32)}/replay`, { token: admin }),
+      await runtime.request('POST', `/api/webhooks/${id}/deliveries/msg_${'0'.repeat(32)}/replay`, { token: admin }),
       404,
     );
   });
@@ -143,14 +143,14 @@ describe('pause, resume, replay', () => {
     let status = 503;
     const r = await receiver(() => ({ status, body: 'down for maintenance' }));
     const { id } = await addEndpoint(r.url, ['tool.created', 'tool.deleted']);
-    const tool = await makeTool(store, admin);
-    await store.webhooks.run();
+    const tool = await makeTool(runtime, admin);
+    await runtime.webhooks.run();
     // A day of retries later: the last attempt is due.
-    await store.db.query(
+    await runtime.db.query(
       `UPDATE webhook_deliveries SET attempts = $2, next_at = now(), first_at = now() - interval '26 hours' WHERE endpoint_id = $1`,
       [id, WEBHOOK_MAX_ATTEMPTS - 1],
     );
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     const [givenUp] = await deliveries(id);
     expect(givenUp).toMatchObject({ state: 'failed', attempts: WEBHOOK_MAX_ATTEMPTS, last_status: 503 });
     const paused = await endpointOf(id);
@@ -158,29 +158,29 @@ describe('pause, resume, replay', () => {
     expect(paused.pausedReason).toBe(
       `No delivery succeeded for 26 hours: ${WEBHOOK_MAX_ATTEMPTS} attempts of one event failed, the last with HTTP 503: down for maintenance`,
     );
-    const [event] = await store.db.query<{ actor: string | null }>(
+    const [event] = await runtime.db.query<{ actor: string | null }>(
       `SELECT actor FROM events WHERE type = 'webhook.paused' AND subject = $1`,
       [id],
     );
     expect(event).toEqual({ actor: null });
 
     // Paused: a new event waits, unsent; a replay is refused until the endpoint is resumed.
-    await store.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin });
-    await store.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1`, [id]);
-    await store.webhooks.run();
+    await runtime.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin });
+    await runtime.db.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1`, [id]);
+    await runtime.webhooks.run();
     expect(r.received).toHaveLength(2);
     expect(await endpointOf(id)).toMatchObject({ state: 'paused', pending: 1 });
-    const refused = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
+    const refused = await runtime.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
       token: admin,
     });
     expectApiError(refused, 409);
 
     // The receiver is back; Resume sends what waited.
     status = 200;
-    const resumed = await store.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
+    const resumed = await runtime.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
     expect(resumed.status).toBe(200);
     expect(resumed.data).toMatchObject({ id, state: 'active', pausedReason: null, pausedAt: null });
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect(r.received.map((x) => x.payload.type)).toEqual(['tool.created', 'tool.created', 'tool.deleted']);
     expect(await endpointOf(id)).toMatchObject({
       state: 'active',
@@ -190,14 +190,14 @@ describe('pause, resume, replay', () => {
     });
 
     // The given-up one, replayed: the same webhook-id.
-    const replayed = await store.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
+    const replayed = await runtime.request('POST', `/api/webhooks/${id}/deliveries/${givenUp.id}/replay`, {
       token: admin,
     });
     expect(replayed.status).toBe(200);
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect(r.received.at(-1)!.id).toBe(givenUp.id);
     expect((await deliveries(id))[0]).toMatchObject({ state: 'delivered', attempts: 1 });
-    const audit = await store.request('GET', '/api/audit?limit=5', { token: admin });
+    const audit = await runtime.request('GET', '/api/audit?limit=5', { token: admin });
     expect(audit.data.items.map((e: { type: string }) => e.type).slice(0, 2)).toEqual([
       'webhook.replayed',
       'webhook.resumed',
@@ -207,15 +207,15 @@ describe('pause, resume, replay', () => {
   it('one delivery out of attempts while others get through is given up alone: the endpoint stays active', async () => {
     const r = await receiver((request) => (request.payload.data.name === 'Poison' ? 400 : 200));
     const { id } = await addEndpoint(r.url);
-    await makeTool(store, admin, { name: 'Poison' });
-    await store.webhooks.run();
-    await makeTool(store, admin, { name: 'Fine' });
-    await store.webhooks.run();
-    await store.db.query(
+    await makeTool(runtime, admin, { name: 'Poison' });
+    await runtime.webhooks.run();
+    await makeTool(runtime, admin, { name: 'Fine' });
+    await runtime.webhooks.run();
+    await runtime.db.query(
       `UPDATE webhook_deliveries SET attempts = $2, next_at = now(), first_at = now() - interval '26 hours' WHERE endpoint_id = $1 AND state = 'pending'`,
       [id, WEBHOOK_MAX_ATTEMPTS - 1],
     );
-    await store.webhooks.run();
+    await runtime.webhooks.run();
     expect((await deliveries(id)).map((d) => d.state)).toEqual(['failed', 'delivered']);
     expect(await endpointOf(id)).toMatchObject({ state: 'active', pausedReason: null, failed: 1 });
   });
@@ -223,17 +223,17 @@ describe('pause, resume, replay', () => {
   it('resuming an active endpoint changes nothing; unknown endpoints are 404', async () => {
     const r = await receiver();
     const { id } = await addEndpoint(r.url);
-    const res = await store.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
+    const res = await runtime.request('POST', `/api/webhooks/${id}/resume`, { token: admin });
     expect(res.data).toMatchObject({ id, state: 'active' });
-    expectApiError(await store.request('POST', `/api/webhooks/${'0'.repeat(24)}/resume`, { token: admin }), 404);
+    expectApiError(await runtime.request('POST', `/api/webhooks/${'0'.repeat(24)}/resume`, { token: admin }), 404);
   });
 });
 
 describe('several workers, slow receivers', () => {
   it('each event reaches each endpoint exactly once with three workers (servers) sending at once', async () => {
-    let second: Db = store.db;
-    if (store.db.kind === 'postgres') {
-      const [{ schema }] = await store.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    let second: Db = runtime.db;
+    if (runtime.db.kind === 'postgres') {
+      const [{ schema }] = await runtime.db.query<{ schema: string }>('SELECT current_schema() AS schema');
       second = await openDb({ databaseUrl: process.env.TEST_DATABASE_URL, schema });
     }
     try {
@@ -241,7 +241,7 @@ describe('several workers, slow receivers', () => {
       const endpoints = [await addEndpoint(a.url), await addEndpoint(b.url)];
       const subjects = await toolEvents(30);
       const workers = [
-        worker(store.db, { concurrency: 4 }),
+        worker(runtime.db, { concurrency: 4 }),
         worker(second, { concurrency: 4 }),
         worker(second, { concurrency: 3 }),
       ];
@@ -253,7 +253,7 @@ describe('several workers, slow receivers', () => {
       for (const { id } of endpoints)
         expect((await deliveries(id)).every((d) => d.state === 'delivered' && d.attempts === 1)).toBe(true);
     } finally {
-      if (second !== store.db) await second.close();
+      if (second !== runtime.db) await second.close();
     }
   });
 
@@ -265,7 +265,7 @@ describe('several workers, slow receivers', () => {
     await addEndpoint(slow.url);
     await addEndpoint(fast.url);
     await toolEvents(6);
-    const running = worker(store.db, { timeoutMs: 10_000 }).run();
+    const running = worker(runtime.db, { timeoutMs: 10_000 }).run();
     await fast.waitFor(6);
     expect(slow.received).toHaveLength(2);
     release();
@@ -291,7 +291,7 @@ describe('several workers, slow receivers', () => {
         endless: (await addEndpoint(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/`)).id,
       };
       await toolEvents(1);
-      await worker(store.db, { timeoutMs: 1500 }).run();
+      await worker(runtime.db, { timeoutMs: 1500 }).run();
       const [quiet] = await deliveries(ids.silent);
       expect(quiet).toMatchObject({
         state: 'pending',
@@ -315,7 +315,7 @@ describe('several workers, slow receivers', () => {
 });
 
 describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
-  let guarded: TestStore;
+  let guarded: TestRuntime;
   let token: string;
   const names: Record<string, string[]> = {
     'hooks.example.test': ['93.184.216.34'],
@@ -330,7 +330,7 @@ describe('where webhooks may go, without WEBHOOK_ALLOW_PRIVATE', () => {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   };
   beforeAll(async () => {
-    guarded = await createTestStore({ env: { WEBHOOK_ALLOW_PRIVATE: '0' }, resolveHost });
+    guarded = await createTestRuntime({ env: { WEBHOOK_ALLOW_PRIVATE: '0' }, resolveHost });
     token = await guarded.tokenFor(ADMIN);
   });
   afterAll(() => guarded.close());

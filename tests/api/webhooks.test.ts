@@ -5,36 +5,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../../src/lib/webhooks';
 import { emit } from '../../src/server/events/events.service';
-import { metricsText } from '../../src/server/metrics';
-import { ADMIN, ALICE, createTestStore, type TestStore } from './harness';
+import { metricsText } from '../../src/server/observability/metrics';
+import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError, makeTool, payOrder, placeOrder } from './helpers';
 import { startReceiver, verify, type Receiver } from './webhook-receiver';
 
-let store: TestStore;
+let runtime: TestRuntime;
 let admin: string;
 let alice: string;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  store = await createTestStore({ env: { LOW_STOCK_UNITS: '5' } });
-  admin = await store.tokenFor(ADMIN);
-  alice = await store.tokenFor(ALICE);
+  runtime = await createTestRuntime({ env: { LOW_STOCK_UNITS: '5' } });
+  admin = await runtime.tokenFor(ADMIN);
+  alice = await runtime.tokenFor(ALICE);
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await receiver.close();
-  await store.close();
+  await runtime.close();
 });
 
 async function addEndpoint(url: string, events: readonly string[] = WEBHOOK_EVENT_TYPES) {
-  const res = await store.request('POST', '/api/webhooks', { token: admin, json: { url, events } });
+  const res = await runtime.request('POST', '/api/webhooks', { token: admin, json: { url, events } });
   expect(res.status, JSON.stringify(res.data)).toBe(201);
   return res.data as { id: string; secret: string };
 }
 
 /** Delivers what is due and answers what reached the receiver since `from`. */
 async function sent(from: number) {
-  await store.webhooks.run();
+  await runtime.webhooks.run();
   return receiver.received.slice(from);
 }
 
@@ -43,7 +43,7 @@ const csv = (rows: string[]) =>
 
 describe('POST /webhooks, GET /webhooks', () => {
   it('answers 201 {id, secret} with a Standard Webhooks secret, shown once: no read answers it, the database keeps it sealed', async () => {
-    const res = await store.request('POST', '/api/webhooks', {
+    const res = await runtime.request('POST', '/api/webhooks', {
       token: admin,
       json: { url: receiver.url, events: ['order.paid'] },
     });
@@ -53,7 +53,7 @@ describe('POST /webhooks, GET /webhooks', () => {
     expect(res.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
     expect(Buffer.from(res.data.secret.slice(6), 'base64')).toHaveLength(32);
 
-    const list = await store.request('GET', '/api/webhooks', { token: admin });
+    const list = await runtime.request('GET', '/api/webhooks', { token: admin });
     expect(list.status).toBe(200);
     const mine = list.data.find((e: { id: string }) => e.id === res.data.id);
     expect(mine).toEqual({
@@ -71,12 +71,12 @@ describe('POST /webhooks, GET /webhooks', () => {
     });
     const secretPart = res.data.secret.slice(6);
     expect(JSON.stringify(list.data)).not.toContain(secretPart);
-    const [row] = await store.db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [
+    const [row] = await runtime.db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [
       res.data.id,
     ]);
     expect(row.secret).not.toContain(secretPart);
     expect(row.secret).toMatch(/^v1\./);
-    expect((await store.request('DELETE', `/api/webhooks/${res.data.id}`, { token: admin })).status).toBe(200);
+    expect((await runtime.request('DELETE', `/api/webhooks/${res.data.id}`, { token: admin })).status).toBe(200);
   });
 
   it('refuses a URL that is not http(s), an unknown event, none or one twice (400); the audit log has the addition', async () => {
@@ -87,8 +87,8 @@ describe('POST /webhooks, GET /webhooks', () => {
       { url: receiver.url, events: ['order.exploded'] },
       { url: receiver.url, events: ['order.paid', 'order.paid'] },
     ])
-      expectApiError(await store.request('POST', '/api/webhooks', { token: admin, json }), 400);
-    const audit = await store.request('GET', '/api/audit?type=webhook.created', { token: admin });
+      expectApiError(await runtime.request('POST', '/api/webhooks', { token: admin, json }), 400);
+    const audit = await runtime.request('GET', '/api/audit?type=webhook.created', { token: admin });
     expect(audit.data.items[0]).toMatchObject({
       type: 'webhook.created',
       actor: ADMIN,
@@ -102,13 +102,13 @@ describe('deliveries', () => {
   it('every listed event reaches an endpoint subscribed to all, once, signed, as {type, timestamp, data} with its facts', async () => {
     const { id, secret } = await addEndpoint(receiver.url);
     const from = receiver.received.length;
-    const tool = await makeTool(store, admin, {
+    const tool = await makeTool(runtime, admin, {
       name: 'Webhook Sledge',
       price: 20,
       availableQuantity: 12,
       minimumOrderQuantity: 1,
     });
-    await store.request('PUT', `/api/tools/${tool}`, {
+    await runtime.request('PUT', `/api/tools/${tool}`, {
       token: admin,
       json: {
         name: 'Webhook Sledge II',
@@ -118,18 +118,18 @@ describe('deliveries', () => {
         img: '/images/tools/anvil.svg',
       },
     });
-    await store.request('PUT', `/api/tool/update/${tool}`, { token: admin, json: { availableQuantity: 10 } });
-    const paid = await placeOrder(store, alice, tool, 6); // 4 left: below the low-stock level (5)
-    await payOrder(store, alice, paid);
-    await store.request('PUT', `/api/booking/ship/${paid}`, {
+    await runtime.request('PUT', `/api/tool/update/${tool}`, { token: admin, json: { availableQuantity: 10 } });
+    const paid = await placeOrder(runtime, alice, tool, 6); // 4 left: below the low-stock level (5)
+    await payOrder(runtime, alice, paid);
+    await runtime.request('PUT', `/api/booking/ship/${paid}`, {
       token: admin,
       json: { carrier: 'DHL', trackingNumber: 'JD0001' },
     });
-    await store.request('PUT', `/api/booking/deliver/${paid}`, { token: admin });
-    await store.request('PUT', `/api/booking/refund/${paid}`, { token: admin, json: { restock: false, amount: 5 } });
-    const dropped = await placeOrder(store, alice, tool, 1);
-    await store.request('DELETE', `/api/booking/dlt/${dropped}`, { token: alice });
-    const imported = await store.request('POST', '/api/import/tools?apply=1', {
+    await runtime.request('PUT', `/api/booking/deliver/${paid}`, { token: admin });
+    await runtime.request('PUT', `/api/booking/refund/${paid}`, { token: admin, json: { restock: false, amount: 5 } });
+    const dropped = await placeOrder(runtime, alice, tool, 1);
+    await runtime.request('DELETE', `/api/booking/dlt/${dropped}`, { token: alice });
+    const imported = await runtime.request('POST', '/api/import/tools?apply=1', {
       token: admin,
       body: csv([
         `,Imported Mallet,Rubber.,/images/tools/rubber-mallet.svg,9.50,1,30`,
@@ -138,7 +138,7 @@ describe('deliveries', () => {
       headers: { 'content-type': 'text/csv' },
     });
     expect(imported.status, JSON.stringify(imported.data)).toBe(200);
-    await store.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin });
+    await runtime.request('DELETE', `/api/tools/dlt/${tool}`, { token: admin });
 
     const got = await sent(from);
     const types = got.map((r) => r.payload.type);
@@ -202,7 +202,7 @@ describe('deliveries', () => {
       expect(Object.keys(request.payload.data)).not.toEqual(expect.arrayContaining(['target']));
 
     // The log says so: every delivery delivered, one attempt each, its status and time kept.
-    const log = await store.request('GET', `/api/webhooks/${id}/deliveries?limit=100`, { token: admin });
+    const log = await runtime.request('GET', `/api/webhooks/${id}/deliveries?limit=100`, { token: admin });
     expect(log.status).toBe(200);
     expect(log.data.total).toBe(got.length);
     for (const delivery of log.data.items)
@@ -224,16 +224,16 @@ describe('deliveries', () => {
   });
 
   it('an endpoint gets only the events it chose, and none from before it was added', async () => {
-    const tool = await makeTool(store, admin, { availableQuantity: 50 });
-    const before = await placeOrder(store, alice, tool);
-    await store.webhooks.run();
+    const tool = await makeTool(runtime, admin, { availableQuantity: 50 });
+    const before = await placeOrder(runtime, alice, tool);
+    await runtime.webhooks.run();
     const from = receiver.received.length;
     const other = await startReceiver();
     try {
       const { secret } = await addEndpoint(other.url, ['order.paid']);
-      await payOrder(store, alice, before);
-      await placeOrder(store, alice, tool);
-      await store.webhooks.run();
+      await payOrder(runtime, alice, before);
+      await placeOrder(runtime, alice, tool);
+      await runtime.webhooks.run();
       expect(other.received.map((r) => [r.payload.type, r.payload.data._id])).toEqual([['order.paid', before]]);
       expect(verify(secret, other.received[0])).toBe(true);
     } finally {
@@ -249,14 +249,14 @@ describe('deliveries', () => {
   });
 
   it('an event and its deliveries are one transaction: a rolled-back change leaves none', async () => {
-    const [{ n: before }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
+    const [{ n: before }] = await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
     await expect(
-      store.db.transaction(async (tx) => {
+      runtime.db.transaction(async (tx) => {
         await emit(tx, { type: 'order.paid', subject: 'rolled-back', data: {} });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    const [{ n: after }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
+    const [{ n: after }] = await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries');
     expect(after).toBe(before);
   });
 });
@@ -266,28 +266,28 @@ describe('DELETE /webhooks/{id}', () => {
     const gone = await startReceiver();
     try {
       const { id } = await addEndpoint(gone.url, ['tool.created']);
-      await makeTool(store, admin); // waits, unsent
-      const res = await store.request('DELETE', `/api/webhooks/${id}`, { token: admin });
+      await makeTool(runtime, admin); // waits, unsent
+      const res = await runtime.request('DELETE', `/api/webhooks/${id}`, { token: admin });
       expect(res.status).toBe(200);
       expect(res.data).toEqual({ acknowledged: true, deletedCount: 1 });
-      await makeTool(store, admin);
-      await store.webhooks.run();
+      await makeTool(runtime, admin);
+      await runtime.webhooks.run();
       expect(gone.received).toEqual([]);
-      const list = await store.request('GET', '/api/webhooks', { token: admin });
+      const list = await runtime.request('GET', '/api/webhooks', { token: admin });
       expect(list.data.map((e: { id: string }) => e.id)).not.toContain(id);
-      const rows = await store.db.query<{ state: string; last_error: string }>(
+      const rows = await runtime.db.query<{ state: string; last_error: string }>(
         'SELECT state, last_error FROM webhook_deliveries WHERE endpoint_id = $1',
         [id],
       );
       expect(rows).toEqual([{ state: 'failed', last_error: 'The endpoint was deleted' }]);
-      const [endpoint] = await store.db.query<{ secret: string }>(
+      const [endpoint] = await runtime.db.query<{ secret: string }>(
         'SELECT secret FROM webhook_endpoints WHERE id = $1',
         [id],
       );
       expect(endpoint.secret).toBe('');
-      expectApiError(await store.request('DELETE', `/api/webhooks/${id}`, { token: admin }), 404);
-      expectApiError(await store.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin }), 404);
-      const audit = await store.request('GET', '/api/audit?type=webhook.deleted', { token: admin });
+      expectApiError(await runtime.request('DELETE', `/api/webhooks/${id}`, { token: admin }), 404);
+      expectApiError(await runtime.request('GET', `/api/webhooks/${id}/deliveries`, { token: admin }), 404);
+      const audit = await runtime.request('GET', '/api/audit?type=webhook.deleted', { token: admin });
       expect(audit.data.items[0]).toMatchObject({ actor: ADMIN, subject: id, target: gone.url, after: null });
     } finally {
       await gone.close();

@@ -1,6 +1,6 @@
 // The one mechanism behind the user lookups, rate-limit hits and one-tool orders of a rush.
 import { describe, expect, it } from 'vitest';
-import { batched } from '../../src/server/batched';
+import { batched } from '../../src/server/db/batched';
 
 describe('batched', () => {
   it('answers calls made together with one run, each with its own result, in arrival order', async () => {

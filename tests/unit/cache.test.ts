@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoise, ttlCache } from '../../src/server/cache';
+import { memoise, ttlCache } from '../../src/server/caching/cache';
 
 describe('ttlCache', () => {
   it('keeps a value for its TTL, then reads again', async () => {

@@ -15,14 +15,14 @@ import {
 } from '../../src/lib/catalogue';
 import type { Tool } from '../../src/lib/entities';
 import { SEARCH_BASE_PATH } from '../../src/lib/search';
-import { compressHtml } from '../../src/server/compress-html';
+import { compressHtml } from '../../src/server/host/compress-html';
 import {
   buildSearchFiles,
   liveSearchIndex,
   searchFileResponse,
   writeSearchFiles,
   type SearchFile,
-} from '../../src/server/search-index';
+} from '../../src/server/host/search-index';
 
 const tool = (n: number, extra: Partial<Tool> = {}): Tool => ({
   _id: `id${n}`,

@@ -6,7 +6,7 @@ import { isEmail } from '../../src/lib/rules';
 import { emailSchema } from '../../src/lib/schemas';
 import { withoutTrailingSlashes } from '../../src/lib/text';
 import { requestTarget } from '../../src/server/http/paths';
-import { routeLabel } from '../../src/server/metrics';
+import { routeLabel } from '../../src/server/observability/metrics';
 
 /** The spec's pattern as it was written: the reference for what isEmail accepts. */
 const SPEC_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

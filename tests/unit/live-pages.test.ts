@@ -1,10 +1,10 @@
-// Pages kept by the outer server (src/server/live-pages.ts) go stale only when what they show changes:
+// Pages kept by the outer server (src/server/host/live-pages.ts) go stale only when what they show changes:
 // a catalogue page when the catalogue does or one of its own tools' stock does, not another tool's.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryBus, type Shows } from '../../src/server/changes';
-import { livePages } from '../../src/server/live-pages';
+import { memoryBus, type Shows } from '../../src/server/caching/changes';
+import { livePages } from '../../src/server/host/live-pages';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

@@ -1,6 +1,6 @@
 // The server's batched log output (src/server/log-out.ts): nothing lost, few writes.
 import { describe, expect, it, vi } from 'vitest';
-import { batched } from '../../src/server/log-batches';
+import { batched } from '../../src/server/observability/log-batches';
 
 describe('batched log output', () => {
   it('writes once the batch is full, in order, with nothing lost', () => {

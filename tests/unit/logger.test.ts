@@ -1,6 +1,6 @@
-// The access log line (src/server/logger.ts): one JSON object per request whatever the client sent.
+// The access log line (src/server/observability/logger.ts): one JSON object per request whatever the client sent.
 import { describe, expect, it } from 'vitest';
-import { accessLine, requestIdFrom } from '../../src/server/logger';
+import { accessLine, requestIdFrom } from '../../src/server/observability/logger';
 
 describe('access log line', () => {
   it('is one line of valid JSON for hostile paths, addresses and request ids', () => {

@@ -1,4 +1,4 @@
-// Prometheus metrics (src/server/metrics.ts): bounded route labels, the counters the services call,
+// Prometheus metrics (src/server/observability/metrics.ts): bounded route labels, the counters the services call,
 // the pool getter, and who may read /metrics (loopback port, or the bearer token in constant time).
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
@@ -11,8 +11,8 @@ import {
   observeRequest,
   registerPoolStats,
   routeLabel,
-} from '../../src/server/metrics';
-import { serveMetricsWithToken, startMetricsServer } from '../../src/server/metrics-server';
+} from '../../src/server/observability/metrics';
+import { serveMetricsWithToken, startMetricsServer } from '../../src/server/observability/metrics-server';
 
 const servers: Server[] = [];
 afterEach(async () => {

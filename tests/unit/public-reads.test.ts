@@ -1,10 +1,10 @@
-// The outer server's copies of public API reads (src/server/public-reads.ts): served from memory
+// The outer server's copies of public API reads (src/server/host/public-reads.ts): served from memory
 // only while nothing changed, through a real node:http server as main.ts uses them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { publicReads, type PublicReads } from '../../src/server/public-reads';
-import { memoryBus } from '../../src/server/changes';
+import { publicReads, type PublicReads } from '../../src/server/host/public-reads';
+import { memoryBus } from '../../src/server/caching/changes';
 import type { PublicAnswer } from '../../src/server/types';
 
 const bus = memoryBus();

@@ -1,7 +1,7 @@
-// Request counts and latency kept in plain numbers (src/server/request-metrics.ts), written in the
+// Request counts and latency kept in plain numbers (src/server/observability/request-metrics.ts), written in the
 // Prometheus text format at scrape.
 import { describe, expect, it } from 'vitest';
-import { requestMetrics } from '../../src/server/request-metrics';
+import { requestMetrics } from '../../src/server/observability/request-metrics';
 
 const lines = (text: string) => text.trim().split('\n');
 

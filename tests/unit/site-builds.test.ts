@@ -13,7 +13,14 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildsDirOf, lockBuilds, newBuildId, pointAt, pruneBuilds, servedBuild } from '../../src/server/site-builds';
+import {
+  buildsDirOf,
+  lockBuilds,
+  newBuildId,
+  pointAt,
+  pruneBuilds,
+  servedBuild,
+} from '../../src/server/builds/site-builds';
 
 let root: string;
 let dist: string;

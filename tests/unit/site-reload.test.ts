@@ -1,11 +1,11 @@
-// A running server follows DIST_DIR's link (src/server/site-reload.ts): at once when asked (SIGHUP calls
+// A running server follows DIST_DIR's link (src/server/builds/site-reload.ts): at once when asked (SIGHUP calls
 // `check`), else by reading the link; each new build's Astro handler is imported from its own directory.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildsDirOf, pointAt } from '../../src/server/site-builds';
-import { followBuilds, loadBuild, type LoadedBuild } from '../../src/server/site-reload';
+import { buildsDirOf, pointAt } from '../../src/server/builds/site-builds';
+import { followBuilds, loadBuild, type LoadedBuild } from '../../src/server/builds/site-reload';
 
 let root: string;
 let dist: string;

@@ -1,7 +1,7 @@
-// Which requests are traced (src/server/otel.ts, requestSampler): decided before any span exists, from
+// Which requests are traced (src/server/observability/otel.ts, requestSampler): decided before any span exists, from
 // OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the OpenTelemetry specification names them.
 import { describe, expect, it } from 'vitest';
-import { requestSampler } from '../../src/server/otel';
+import { requestSampler } from '../../src/server/observability/otel';
 
 const sampledParent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const unsampledParent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00';

@@ -9,9 +9,9 @@ import { openDb, type Db } from '../../../src/server/db/client.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
 import { seedTools } from '../../../src/server/db/seed-data.ts';
-import { memoryBus } from '../../../src/server/changes.ts';
+import { memoryBus } from '../../../src/server/caching/changes.ts';
 import * as pagefind from 'pagefind';
-import { buildSearchFiles } from '../../../src/server/search-index.ts';
+import { buildSearchFiles } from '../../../src/server/host/search-index.ts';
 import { toolsService } from '../../../src/server/tools/tools.service.ts';
 import { BROWSER_HEADERS, hammer, round, timedGets, percentile } from '../load.ts';
 import { ordersAtScale, renderOrdersScale, type OrdersScaleRun } from '../orders-scale.ts';
@@ -271,7 +271,7 @@ export function render(data: ScaleData): Rendered {
     '',
     'A scratch store seeded with SQL (generate_series), then `npm run build`: `astro build`, then scripts/postbuild.ts (the',
     'Pagefind search index of the catalogue, then brotli + gzip of every page). "Live rebuild" is the same index built in memory,',
-    'as each server does when tools change (src/server/search-index.ts), with the size of its files.',
+    'as each server does when tools change (src/server/host/search-index.ts), with the size of its files.',
     '',
     '| tools | HTML pages | astro build | search index + precompress | total | pages/s | live rebuild |',
     '|---|---|---|---|---|---|---|',

@@ -8,5 +8,5 @@ export const prerender = false;
 
 export const ALL: APIRoute = ({ request, clientAddress, locals }) =>
   import.meta.env.DEV
-    ? locals.store!.app.fetch(request, { clientAddress })
+    ? locals.runtime!.app.fetch(request, { clientAddress })
     : Response.json({ error: { code: 'not_found', message: 'No such API route' } }, { status: 404 });

@@ -6,7 +6,7 @@ import { REAUTH_MAX_AGE_MS } from '../../lib/limits.ts';
 import { messages } from '../../lib/messages.ts';
 import type { VerifiedIdentity } from '../auth/identity.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
 import type { ReviewsService } from '../reviews/reviews.service.ts';

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import { batched } from '../batched.ts';
+import { batched } from '../db/batched.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv, CurrentUser, Deps } from '../types.ts';
 import { verifyAccessToken } from './jwt.ts';

@@ -1,6 +1,6 @@
 // Firebase Auth on the server: checks ID tokens (PUT /user) and removes deleted users' accounts.
 import { serverRefusals, type Config } from '../config.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 
 export interface VerifiedIdentity {
   uid: string;

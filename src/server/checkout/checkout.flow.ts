@@ -11,7 +11,7 @@
 //  - letting an unpaid order go (a delete, an account deletion): its payments are closed first.
 import type { OrderInput, CartOrderInput } from '../../lib/schemas.ts';
 import { messages } from '../../lib/messages.ts';
-import { memoise } from '../cache.ts';
+import { memoise } from '../caching/cache.ts';
 import { isBuyer } from '../auth/guards.ts';
 import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import type { OrderRow, OrdersService, PaidOutcome } from '../orders/orders.service.ts';

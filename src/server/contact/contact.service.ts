@@ -3,7 +3,7 @@ import type { ContactInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 
 interface ContactRow {
   id: string;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Transaction } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
-import { tracer } from '../tracing.ts';
+import { tracer } from '../observability/tracing.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;

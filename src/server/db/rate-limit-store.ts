@@ -7,7 +7,7 @@
 // count, in arrival order, exactly as one statement each would have given.
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { batched } from '../batched.ts';
+import { batched } from './batched.ts';
 import type { RateLimitStore } from '../types.ts';
 
 const TABLE = 'rate_limits';

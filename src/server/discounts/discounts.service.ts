@@ -10,7 +10,7 @@ import type { DiscountRule } from '../../lib/totals.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 
 interface DiscountRow {
   id: string;

@@ -9,8 +9,8 @@
 //   (LEASE_MS), and another run (or this one, restarted) takes the row again: nothing committed is lost.
 // - A run starts every POLL_MS, and at once when this process writes an event (`nudge`).
 import type { Db } from '../db/client.ts';
-import { logger } from '../logger.ts';
-import { traced } from '../tracing.ts';
+import { logger } from '../observability/logger.ts';
+import { traced } from '../observability/tracing.ts';
 import { eventsBySeq, type StoredEvent } from './events.service.ts';
 
 export interface Consumer {

@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { badRequest } from '../http/errors.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 
 export type Cell = string | number | null | undefined;
 

@@ -6,7 +6,7 @@ import { toCents } from '../../lib/money.ts';
 import type { OrderExportQuery } from '../../lib/schemas.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit, emitMany } from '../events/events.service.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import { recordMovements, type Movement } from '../tools/stock-ledger.ts';
 import { toolJson, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
 import { planImport, type KnownTool, type PlannedRow, type ToolCsvRow } from './tools-csv.ts';

@@ -1,7 +1,7 @@
 // Public reads: a weak ETag over the body, so browsers and proxies revalidate cheaply (304).
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Shows } from '../changes.ts';
+import type { Shows } from '../caching/changes.ts';
 
 /**
  * Body and ETag per answered object. The catalogue and review page caches hand out the same object

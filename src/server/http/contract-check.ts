@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { Answer, RouteContract } from '../../lib/contracts/route.ts';
 import { apiErrorSchema } from '../../lib/contracts/shared.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { AppEnv } from '../types.ts';
 
 const refused = (status: number, error: z.ZodError) =>

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, isStorageUnavailable } from '../db/client.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 
 /** An error the client caused or may see: JSON `{error: {code, message}}`, never a stack trace. */
 export class ApiError extends Error {

@@ -3,7 +3,7 @@ import { adminOnly, anyone } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readBounded } from '../http/validate.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { Deps } from '../types.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
 import { sniffImageType } from './images.service.ts';

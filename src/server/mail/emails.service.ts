@@ -7,7 +7,7 @@ import { createTransport } from 'nodemailer';
 import type { EmailAttachmentRef as AttachmentRef, ListPage, StoreEmail as EmailRow } from '../../lib/entities.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import type { Rendered } from './templates.ts';
 
 export interface OutgoingMail {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { metaContract } from '../../lib/contracts/meta.ts';
 import { anyone } from '../auth/guards.ts';
-import { compressHtml } from '../compress-html.ts';
+import { compressHtml } from '../host/compress-html.ts';
 import { cachedJson } from '../http/cache.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import type { AppEnv, Deps } from '../types.ts';

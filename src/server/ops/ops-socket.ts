@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import { writeStoreBackup, type BackupSource } from './backup.ts';
 
 export const opsSocketPath = (dataDir: string) => path.join(dataDir, '.ops.sock');

@@ -14,9 +14,9 @@ import { messages } from '../../lib/messages.ts';
 import type { RefundInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { ApiError, conflict, notFound, unprocessable } from '../http/errors.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 

@@ -5,7 +5,7 @@ import { messages } from '../../lib/messages.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import { readBounded } from '../http/validate.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { CurrentUser, Deps } from '../types.ts';
 import type { PaymentsService } from './payments.service.ts';

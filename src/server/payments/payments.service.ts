@@ -8,7 +8,7 @@ import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
 import { messages } from '../../lib/messages.ts';
 import type { Db } from '../db/client.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import type { IntentStatus, PaymentGateway } from './gateway.ts';
 import { sandboxCardError } from './sandbox-cards.ts';
 

@@ -14,7 +14,7 @@ import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import type { PageAsk } from '../http/paging.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { CurrentUser } from '../types.ts';
 import {

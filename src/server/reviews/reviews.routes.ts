@@ -6,7 +6,7 @@ import { contractRouter } from '../http/contract-router.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
 import { decodeCursor, encodeCursor, seqKeySchema } from '../http/paging.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import { hasPaidFor } from '../orders/purchases.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { Deps } from '../types.ts';

@@ -2,9 +2,9 @@
 // any page an index range); an admin hides one instead, and the public list skips hidden ones.
 import type { AuthoredReview, ModeratedReview, ModerationPage, Review, ReviewsPage } from '../../lib/entities.ts';
 import type { ReviewInput } from '../../lib/schemas.ts';
-import { ttlCache } from '../cache.ts';
+import { ttlCache } from '../caching/cache.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import type { ChangeBus } from '../changes.ts';
+import type { ChangeBus } from '../caching/changes.ts';
 import { emit } from '../events/events.service.ts';
 import { toolReviews } from './tool-reviews.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';

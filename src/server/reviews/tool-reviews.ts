@@ -3,8 +3,8 @@
 // Part of the reviews service (reviews.service.ts), which announces every change of reviews.
 import type { ToolReview, ToolReviewsPage } from '../../lib/entities.ts';
 import { TOOL_PAGE_REVIEWS } from '../../lib/limits.ts';
-import { ttlCache } from '../cache.ts';
-import type { ChangeBus } from '../changes.ts';
+import { ttlCache } from '../caching/cache.ts';
+import type { ChangeBus } from '../caching/changes.ts';
 import type { Db } from '../db/client.ts';
 import { encodeCursor } from '../http/paging.ts';
 

@@ -5,10 +5,10 @@ import type { PriceBreak, ToolEdit, ToolInput } from '../../lib/schemas.ts';
 import { ledgerPage, recordMovements } from './stock-ledger.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
 import { badRequest } from '../http/errors.ts';
-import type { Change, ChangeBus } from '../changes.ts';
+import type { Change, ChangeBus } from '../caching/changes.ts';
 import { catalogue as catalogueCache } from './catalogue.ts';
 
 export interface ToolRow {

@@ -4,7 +4,7 @@ import { adminOnly, bearer, firebaseIdToken, selfOnly, selfOrAdmin } from '../au
 import { signAccessToken } from '../auth/jwt.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import { ApiError, conflict, forbidden, notFound, unauthorized } from '../http/errors.ts';
-import { logger } from '../logger.ts';
+import { logger } from '../observability/logger.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { pageAsk } from '../http/paging.ts';
 import type { Deps } from '../types.ts';

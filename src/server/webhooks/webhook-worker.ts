@@ -12,9 +12,9 @@
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_WAITS_MS, type WebhookEvent } from '../../lib/webhooks.ts';
 import type { Db } from '../db/client.ts';
 import { emit, eventsBySeq } from '../events/events.service.ts';
-import { logger } from '../logger.ts';
-import { metrics } from '../metrics.ts';
-import { traced } from '../tracing.ts';
+import { logger } from '../observability/logger.ts';
+import { metrics } from '../observability/metrics.ts';
+import { traced } from '../observability/tracing.ts';
 import type { GuardOptions } from './address-guard.ts';
 import { webhookBody } from './payload.ts';
 import { postWebhook, type Attempt } from './send.ts';

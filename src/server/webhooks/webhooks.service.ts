@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { listPage, type PageAsk } from '../http/paging.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../db/ids.ts';
 import { checkEndpointUrl, type GuardOptions } from './address-guard.ts';
 import { newSecret, type SecretBox } from './signing.ts';
 

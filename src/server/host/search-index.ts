@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as pagefind from 'pagefind';
-import type { Tool } from '../lib/entities.ts';
-import { logger } from './logger.ts';
+import type { Tool } from '../../lib/entities.ts';
+import { logger } from '../observability/logger.ts';
 
 type Indexed = Pick<Tool, '_id' | 'name' | 'description'>;
 /** Pagefind's files by their path under /pagefind/. */

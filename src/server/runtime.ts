@@ -1,23 +1,23 @@
-// The store: everything the API needs, built once per process from the configuration. The outer
-// server (main.ts) owns it, serves /api with its app and hands it to Astro pages as `locals.store`;
+// The runtime: everything the API needs, built once per process from the configuration. The outer
+// server (main.ts) owns it, serves /api with its app and hands it to Astro pages as `locals.runtime`;
 // `astro dev` builds one through src/middleware.ts. Nothing else opens the database.
 import type { Config } from './config.ts';
 import { jwtSecret } from './config.ts';
 import { createApp, type Api } from './app.ts';
 import { firebaseIdentity } from './auth/identity.ts';
-import { memoryBus, postgresBus, type ChangeBus } from './changes.ts';
-import { liveSearchIndex, type LiveSearchIndex } from './search-index.ts';
+import { memoryBus, postgresBus, type ChangeBus } from './caching/changes.ts';
+import { liveSearchIndex, type LiveSearchIndex } from './host/search-index.ts';
 import { loadPg, openDb, PG_TIMEOUTS, type Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { memoryRateLimitStore } from './http/rate-limit.ts';
 import { databaseImageStore, diskImageStore, imgbbImageStore } from './images/images.service.ts';
-import { logger } from './logger.ts';
+import { logger } from './observability/logger.ts';
 import { sandboxGateway } from './payments/sandbox.ts';
 import { stripeClient, stripeGateway } from './payments/stripe.ts';
 
-export interface Store extends Api {
+export interface Runtime extends Api {
   db: Db;
   changes: ChangeBus;
   /** The header search's Pagefind index of the live catalogue (served at /pagefind/). */
@@ -30,7 +30,7 @@ const SWEEP_MS = 30_000;
 /** When a hold that ran out could not be let go (its payment provider did not answer), the next try. */
 const UNSETTLED_RETRY_MS = 5_000;
 
-export async function openStore(cfg: Config): Promise<Store> {
+export async function openRuntime(cfg: Config): Promise<Runtime> {
   const started = Date.now();
   const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   try {

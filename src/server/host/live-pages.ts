@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { withoutTrailingSlashes } from '../lib/text.ts';
-import type { ChangeBus, Shows } from './changes.ts';
+import { withoutTrailingSlashes } from '../../lib/text.ts';
+import type { ChangeBus, Shows } from '../caching/changes.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);

@@ -4,8 +4,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { withoutTrailingSlashes } from '../lib/text.ts';
-import { routeTemplate } from './http/route-templates.ts';
+import { withoutTrailingSlashes } from '../../lib/text.ts';
+import { routeTemplate } from '../http/route-templates.ts';
 import { requestMetrics } from './request-metrics.ts';
 
 export interface PoolStats {

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { staticSite, type StaticSite } from './static-files.ts';
+import { staticSite, type StaticSite } from '../host/static-files.ts';
 
 const BUILD_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
 /** How long a listing of the builds directory is trusted: asked at most this often, only on a miss. */

@@ -1,31 +1,31 @@
 // The outer server's request handling: every request, in this order. Its target is read once
 // (http/paths.ts: one canonical spelling, or a redirect, or a refusal), then a public read is answered
 // from memory, a prebuilt file from disk, /api by the Hono app, and any other page by Astro with the
-// store in `locals`. Every response gets the security headers, every line of log the request id.
-// main.ts builds it once and owns the process (listening, opening the store, shutting down); tests build
-// it in-process with a test store and a stand-in for Astro.
+// runtime in `locals`. Every response gets the security headers, every line of log the request id.
+// main.ts builds it once and owns the process (listening, opening the runtime, shutting down); tests build
+// it in-process with a test runtime and a stand-in for Astro.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import { baseCsp } from '../lib/csp.mjs';
-import { SEARCH_BASE_PATH } from '../lib/search.ts';
-import type { Config } from './config.ts';
-import { clientAddress, forwardedHttps } from './http/client-address.ts';
-import { allowedOrigin } from './http/origin.ts';
-import { requestTarget, type Target } from './http/paths.ts';
-import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from './logger.ts';
-import { metrics, observeRequest } from './metrics.ts';
-import { serveMetricsWithToken } from './metrics-server.ts';
-import type { Change, Shows } from './changes.ts';
+import { baseCsp } from '../../lib/csp.mjs';
+import { SEARCH_BASE_PATH } from '../../lib/search.ts';
+import type { Config } from '../config.ts';
+import { clientAddress, forwardedHttps } from '../http/client-address.ts';
+import { allowedOrigin } from '../http/origin.ts';
+import { requestTarget, type Target } from '../http/paths.ts';
+import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from '../observability/logger.ts';
+import { metrics, observeRequest } from '../observability/metrics.ts';
+import { serveMetricsWithToken } from '../observability/metrics-server.ts';
+import type { Change, Shows } from '../caching/changes.ts';
 import { livePages, type LivePages } from './live-pages.ts';
 import { modulePreloader } from './modulepreload.ts';
-import { otherBuilds } from './other-builds.ts';
+import { otherBuilds } from '../builds/other-builds.ts';
 import { publicReads } from './public-reads.ts';
 import { staticSite, type StaticSite } from './static-files.ts';
-import type { RequestSpan } from './otel.ts';
-import { routeTemplate, tracer } from './tracing.ts';
-import type { Store } from './store.ts';
+import type { RequestSpan } from '../observability/otel.ts';
+import { routeTemplate, tracer } from '../observability/tracing.ts';
+import type { Runtime } from '../runtime.ts';
 
 /** Astro's request handler (dist/server/entry.mjs in middleware mode). */
 export type AstroHandler = (
@@ -47,10 +47,10 @@ export interface OuterServerOptions {
   astro: AstroHandler;
   /** The build's name, shown by /api/health. */
   buildId?: string;
-  /** Where the builds are (src/server/site-builds.ts): assets of a build being switched in are served from there. */
+  /** Where the builds are (src/server/builds/site-builds.ts): assets of a build being switched in are served from there. */
   buildsDir?: string;
-  /** The store once its database is open; until then /api answers 503 and /api/health says alive. */
-  store: () => Store | undefined;
+  /** The runtime once its database is open; until then /api answers 503 and /api/health says alive. */
+  runtime: () => Runtime | undefined;
   env?: Record<string, string | undefined>;
 }
 
@@ -111,17 +111,17 @@ export function outerServer({
   astro,
   buildId = 'dist',
   buildsDir,
-  store,
+  runtime,
   env = process.env,
 }: OuterServerOptions) {
   // The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
   const csp = baseCsp(env);
   const changes = {
     get version() {
-      return store()?.changes.version ?? 0;
+      return runtime()?.changes.version ?? 0;
     },
-    versionOf: (kinds: readonly Change[], tools?: readonly string[]) => store()?.changes.versionOf(kinds, tools) ?? 0,
-    changedSince: (version: number, shows: Shows) => store()?.changes.changedSince(version, shows) ?? true,
+    versionOf: (kinds: readonly Change[], tools?: readonly string[]) => runtime()?.changes.versionOf(kinds, tools) ?? 0,
+    changedSince: (version: number, shows: Shows) => runtime()?.changes.changedSince(version, shows) ?? true,
   };
   const reads = publicReads({ policy: csp, changes });
 
@@ -152,7 +152,7 @@ export function outerServer({
   const api = getRequestListener((request, bindings) => {
     const { incoming } = bindings as HttpBindings;
     const read = incoming.method === 'GET' || incoming.method === 'HEAD';
-    return store()!.app.fetch(request, {
+    return runtime()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
       keep: read ? reads.keeper(incoming.url!) : undefined,
       route: tracer && ((template) => spanOf(incoming)?.route(routeTemplate(template))),
@@ -240,7 +240,7 @@ export function outerServer({
       return undefined;
     }
     // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
-    const liveSearch = store() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
+    const liveSearch = runtime() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
     if (
       !isApi &&
       !liveSearch &&
@@ -262,7 +262,7 @@ export function outerServer({
     if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
     // Alive whether or not the store is open, with the build this server serves (a deploy checks it).
     if (pathname === '/api/health') return sendJson(res, 200, { ok: true, build: build.id });
-    const current = store();
+    const current = runtime();
     if (isApi) {
       if (!current) return answerStarting(res, pathname);
       // A browser on another site cannot make a signed-in user's browser write here (our calls carry a
@@ -278,7 +278,10 @@ export function outerServer({
     res.setHeader('Content-Security-Policy', notFoundCsp);
     // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404. A page that
     // shows live data hands its rendering back to be kept (live-pages.ts, src/middleware.ts).
-    await astro(req, res, undefined, { store: current, livePage: read ? pages.handoff(pathname, preload) : undefined });
+    await astro(req, res, undefined, {
+      runtime: current,
+      livePage: read ? pages.handoff(pathname, preload) : undefined,
+    });
   }
 
   function failed(res: ServerResponse, error: Error) {

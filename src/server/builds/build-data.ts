@@ -2,14 +2,14 @@
 // the database. PGlite is one process's: while a store serves that DATA_DIR (a publish on a running
 // store), the build asks the store for the catalogue over HTTP instead; otherwise it opens the directory.
 import path from 'node:path';
-import type { Tool } from '../lib/entities.ts';
-import { memoise } from './cache.ts';
-import { memoryBus } from './changes.ts';
-import { config } from './config.ts';
-import { lockHolder, openDb } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { seedIfEmpty } from './db/seed.ts';
-import { toolsService } from './tools/tools.service.ts';
+import type { Tool } from '../../lib/entities.ts';
+import { memoise } from '../caching/cache.ts';
+import { memoryBus } from '../caching/changes.ts';
+import { config } from '../config.ts';
+import { lockHolder, openDb } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { seedIfEmpty } from '../db/seed.ts';
+import { toolsService } from '../tools/tools.service.ts';
 
 interface BuildData {
   tools: Tool[];

@@ -3,7 +3,7 @@
 import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { withoutTrailingSlashes } from '../lib/text.ts';
+import { withoutTrailingSlashes } from '../../lib/text.ts';
 import { withFramingRule } from './live-pages.ts';
 
 const TYPES: Record<string, string> = {

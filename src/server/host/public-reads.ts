@@ -5,8 +5,8 @@
 // bumped by a write on this server or, through LISTEN/NOTIFY, on any other sharing the database), and
 // for at most a second as a safety net for a missed announcement.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ChangeBus, Shows } from './changes.ts';
-import type { PublicAnswer } from './types.ts';
+import type { ChangeBus, Shows } from '../caching/changes.ts';
+import type { PublicAnswer } from '../types.ts';
 
 interface Copy {
   /** What it shows (none: everything), and the bus's count of changes to that when it was made. */

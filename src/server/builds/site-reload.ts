@@ -1,11 +1,11 @@
-// A running server follows the build DIST_DIR points at (src/server/site-builds.ts): on SIGHUP at once,
+// A running server follows the build DIST_DIR points at (src/server/builds/site-builds.ts): on SIGHUP at once,
 // and otherwise by reading the link every second (one readlink; it works the same on every file system,
 // where change notifications do not). A new build is loaded (its Astro handler imported from its own
 // directory, so it is a new module, not the cached old one) and then handed over in one assignment.
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AstroHandler } from './outer-server.ts';
+import type { AstroHandler } from '../host/outer-server.ts';
 import { servedBuild } from './site-builds.ts';
 
 export interface LoadedBuild {
