@@ -83,8 +83,8 @@ export default defineConfig({
   },
   vite: {
     plugins: [tailwindcss()],
-    // Each API call's method and path, from the contracts, for the browser's typed client (client/api.ts),
-    // and the public reads' alone for the light pages' (client/public-api.ts).
+    // Each API call's method and path, from the contracts, for the browser's typed client (client/infra/api.ts),
+    // and the public reads' alone for the light pages' (client/infra/public-api.ts).
     define: {
       __API_ROUTES__: JSON.stringify(routeTable(apiContracts)),
       __API_PUBLIC_READS__: JSON.stringify(routeTable(apiContracts, isPublicJsonRead)),

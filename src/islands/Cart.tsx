@@ -3,11 +3,11 @@
 // and checkout: one order of every line (POST /api/orders), signed in; or a quote for the whole cart.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, httpStatus } from '../client/api';
-import { $cart, acceptCurrent, removeCartItem, setQuantity, type CartLine } from '../client/cart';
+import { api, httpStatus } from '../client/infra/api';
+import { $cart, acceptCurrent, removeCartItem, setQuantity, type CartLine } from '../client/state/cart';
 // Loaded for its effect: the session module renews a refused token at checkout (it registers with
 // the API client on load) and loads no Firebase.
-import '../client/session';
+import '../client/state/session';
 import type { Order, Tool } from '../lib/entities';
 import { messages } from '../lib/messages';
 import { formatCents, orderTotalCents, toCents } from '../lib/money';

@@ -2,8 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { authErrorMessage } from '../lib/auth-errors';
 import { messages } from '../lib/messages';
 import { emailSchema, fieldErrors, loginSchema } from '../lib/schemas';
-import { publicApi } from '../client/public-api';
-import { toast } from '../client/toast';
+import { publicApi } from '../client/infra/public-api';
+import { toast } from '../client/infra/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
 import { useForm } from './ui/useForm';
@@ -32,14 +32,14 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
     }
   }
 
-  const go = async () => location.assign((await import('../client/session')).returnPath());
+  const go = async () => location.assign((await import('../client/state/session')).returnPath());
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const parsed = loginSchema.safeParse(values);
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     await run('login', async () => {
-      const { signIn } = await import('../client/session');
+      const { signIn } = await import('../client/state/session');
       await signIn(parsed.data.email, parsed.data.password);
       await go();
     });
@@ -57,7 +57,7 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
     const email = typedEmail();
     if (!email) return;
     await run('reset', async () => {
-      const { sendPasswordReset } = await import('../client/session');
+      const { sendPasswordReset } = await import('../client/state/session');
       await sendPasswordReset(email);
       toast.success(messages.resetEmailSent);
     });
@@ -67,7 +67,7 @@ export default function LoginForm({ emulator }: { emulator: boolean }) {
     const email = emulator ? typedEmail() : undefined;
     if (emulator && !email) return;
     await run('google', async () => {
-      const { signInWithGoogle } = await import('../client/session');
+      const { signInWithGoogle } = await import('../client/state/session');
       await signInWithGoogle(email ?? undefined);
       await go();
     });

@@ -5,10 +5,10 @@
 // form asks for a quote instead.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../client/api';
-import { addCartItem, cartQuantity } from '../client/cart';
-import { $user } from '../client/session-store';
-import { toast } from '../client/toast';
+import { api, errorMessage } from '../client/infra/api';
+import { addCartItem, cartQuantity } from '../client/state/cart';
+import { $user } from '../client/state/session-store';
+import { toast } from '../client/infra/toast';
 import { messages } from '../lib/messages';
 import { formatCents, orderTotalCents } from '../lib/money';
 import { pricingOfTool, unitPriceCents } from '../lib/pricing';

@@ -2,9 +2,9 @@
 // rules and messages); anyone else is told why not. The server decides again on the post.
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/api';
-import { $user, accessToken } from '../client/session-store';
-import { toast } from '../client/toast';
+import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/infra/api';
+import { $user, accessToken } from '../client/state/session-store';
+import { toast } from '../client/infra/toast';
 import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../lib/limits';
 import { messages } from '../lib/messages';
 import { isRating, reviewErrors } from '../lib/review-rules';

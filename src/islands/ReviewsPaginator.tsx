@@ -22,7 +22,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
     setLoading(!first.current);
     first.current = false;
     setError(null);
-    import('../client/api')
+    import('../client/infra/api')
       .then(({ api }) => api.reviews.list({ query: { limit: size, pageNumber: page } }, { signal: controller.signal }))
       .then(setData)
       .catch((e: Error) => {

@@ -1,7 +1,7 @@
 import { type FormEvent } from 'react';
 import { authErrorMessage } from '../lib/auth-errors';
 import { fieldErrors, signupSchema } from '../lib/schemas';
-import { toast } from '../client/toast';
+import { toast } from '../client/infra/toast';
 import { Field } from './ui/Field';
 import { SubmitButton } from './ui/SubmitButton';
 import { useForm } from './ui/useForm';
@@ -25,7 +25,7 @@ export default function SignupForm() {
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);
     try {
-      const { signUp, returnPath } = await import('../client/session');
+      const { signUp, returnPath } = await import('../client/state/session');
       await signUp(parsed.data.name, parsed.data.email, parsed.data.password);
       toast.success('Account created. Check your inbox to verify your email.');
       location.assign(returnPath());

@@ -3,7 +3,7 @@
 // server) and lets a buyer post one (ReviewThisTool). After a post it shows the fresh first page and
 // summary in place of the rendered ones (the page's kept HTML is dropped by the post on the server).
 import { useEffect, useState, type ReactNode } from 'react';
-import { api } from '../client/api';
+import { api } from '../client/infra/api';
 import type { ToolReview, ToolReviewsPage } from '../lib/entities';
 import { TOOL_PAGE_REVIEWS, TOOL_REVIEWS_PAGE_SIZE } from '../lib/limits';
 import { formatAverage, reviewCount } from '../lib/ratings';

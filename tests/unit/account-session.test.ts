@@ -1,4 +1,4 @@
-// The profile's account actions in src/client/session.ts, Firebase mocked: each re-authenticates first
+// The profile's account actions in src/client/state/session.ts, Firebase mocked: each re-authenticates first
 // (the password, or Google's popup with a real project: the emulator branch is browser-tested in e2e).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountAuthErrorMessage } from '../../src/lib/auth-errors';
@@ -31,7 +31,7 @@ const del = vi.fn(async () => {
   return { acknowledged: true };
 });
 
-vi.mock('../../src/client/firebase', () => ({ auth, usingEmulator: false }));
+vi.mock('../../src/client/infra/firebase', () => ({ auth, usingEmulator: false }));
 vi.mock('firebase/auth', () => ({
   EmailAuthProvider: { credential: (email: string, password: string) => ({ email, password }) },
   GoogleAuthProvider: class {
@@ -43,7 +43,7 @@ vi.mock('firebase/auth', () => ({
   updatePassword,
   signOut,
 }));
-vi.mock('../../src/client/api', () => ({ api: { account: { remove: del } }, onUnauthorized: () => {} }));
+vi.mock('../../src/client/infra/api', () => ({ api: { account: { remove: del } }, onUnauthorized: () => {} }));
 
 beforeEach(() => {
   calls.length = 0;
@@ -54,7 +54,7 @@ beforeEach(() => {
 
 describe('account actions', () => {
   it('change password: re-authenticates with the current password, then sets the new one', async () => {
-    const { changePassword } = await import('../../src/client/session');
+    const { changePassword } = await import('../../src/client/state/session');
     await changePassword('old-pass-1', 'new-pass-2');
     expect(reauthenticateWithCredential).toHaveBeenCalledWith(user, { email: user.email, password: 'old-pass-1' });
     expect(updatePassword).toHaveBeenCalledWith(user, 'new-pass-2');
@@ -62,8 +62,8 @@ describe('account actions', () => {
   });
 
   it('delete: a Google account re-authenticates through the popup, sends the fresh ID token, then signs out', async () => {
-    const { deleteAccount, signInMethods } = await import('../../src/client/session');
-    const { $user } = await import('../../src/client/session-store');
+    const { deleteAccount, signInMethods } = await import('../../src/client/state/session');
+    const { $user } = await import('../../src/client/state/session-store');
     storage.set('accessToken', 'our-token');
     expect(await signInMethods()).toEqual({ password: false, google: true });
     await deleteAccount({ google: true });
@@ -75,7 +75,7 @@ describe('account actions', () => {
   });
 
   it('nothing is sent when the re-authentication fails', async () => {
-    const { deleteAccount } = await import('../../src/client/session');
+    const { deleteAccount } = await import('../../src/client/state/session');
     reauthenticateWithCredential.mockRejectedValueOnce(
       Object.assign(new Error('bad'), { code: 'auth/invalid-credential' }),
     );
@@ -85,7 +85,7 @@ describe('account actions', () => {
   });
 
   it('with nobody signed in, says so', async () => {
-    const { changePassword } = await import('../../src/client/session');
+    const { changePassword } = await import('../../src/client/state/session');
     auth.currentUser = null;
     const error = await changePassword('a', 'b').catch((e: unknown) => e);
     expect(accountAuthErrorMessage(error)).toBe(messages.authNoUser);

@@ -2,8 +2,8 @@
 // cycle anywhere. Every import counts for the boundaries, `import type` included (a type from the server
 // in an island still ties the island to the server's code). For cycles every edge counts too: static,
 // type-only, re-exports and dynamic `import('…')` with a literal path. A dynamic import loads later, but
-// two modules that reach for each other are still one tangle to read and to change (client/api.ts ⇄
-// client/session.ts was one, through a dynamic import).
+// two modules that reach for each other are still one tangle to read and to change (client/infra/api.ts ⇄
+// client/state/session.ts was one, through a dynamic import).
 import { describe, expect, it } from 'vitest';
 import { cycles, graph, type ImportEdge } from './source-graph';
 

@@ -23,7 +23,7 @@ const signInWithPopup = vi.fn(async () => ({ user }));
 const signInWithCredential = vi.fn();
 const put = vi.fn(async () => ({ token: 'our-token' }));
 
-vi.mock('../../src/client/firebase', () => ({ auth: { name: 'auth' }, usingEmulator: false }));
+vi.mock('../../src/client/infra/firebase', () => ({ auth: { name: 'auth' }, usingEmulator: false }));
 vi.mock('firebase/auth', () => ({
   GoogleAuthProvider: class {
     static credential = vi.fn();
@@ -32,14 +32,14 @@ vi.mock('firebase/auth', () => ({
   signInWithPopup,
   signInWithCredential,
 }));
-vi.mock('../../src/client/api', () => ({ api: { users: { signIn: put } }, onUnauthorized: () => {} }));
+vi.mock('../../src/client/infra/api', () => ({ api: { users: { signIn: put } }, onUnauthorized: () => {} }));
 
 beforeEach(() => storage.clear());
 
 describe('Google sign-in with a real Firebase project', () => {
   it('uses the popup, then exchanges the ID token for our access token', async () => {
-    const { signInWithGoogle } = await import('../../src/client/session');
-    const { $user, accessToken } = await import('../../src/client/session-store');
+    const { signInWithGoogle } = await import('../../src/client/state/session');
+    const { $user, accessToken } = await import('../../src/client/state/session-store');
     await signInWithGoogle();
     expect(signInWithPopup).toHaveBeenCalledOnce();
     expect(signInWithCredential).not.toHaveBeenCalled();

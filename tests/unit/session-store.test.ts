@@ -17,7 +17,7 @@ const user = { uid: 'u1', displayName: 'Sam', email: 'sam@example.com', emailVer
 
 describe('session store transitions', () => {
   it('signing in keeps the user and the access token', async () => {
-    const s = await import('../../src/client/session-store');
+    const s = await import('../../src/client/state/session-store');
     s.storeSession(user, 'token-1');
     expect(s.$user.get()).toEqual(user);
     expect(s.$signedIn.get()).toBe(true);
@@ -25,13 +25,13 @@ describe('session store transitions', () => {
     expect(JSON.parse(storage.get('session-user')!)).toEqual(user);
   });
   it('a restored session keeps the token it had', async () => {
-    const s = await import('../../src/client/session-store');
+    const s = await import('../../src/client/state/session-store');
     s.storeSession(user, 'token-1');
     s.storeSession(user);
     expect(s.accessToken()).toBe('token-1');
   });
   it('signing out clears the user, the token and the admin flag', async () => {
-    const s = await import('../../src/client/session-store');
+    const s = await import('../../src/client/state/session-store');
     s.storeSession(user, 'token-1');
     s.$isAdmin.set(true);
     s.storeSession(null);
@@ -42,7 +42,7 @@ describe('session store transitions', () => {
     expect(storage.has('session-user')).toBe(false);
   });
   it('a refused token exchange drops the token but can keep the user snapshot', async () => {
-    const s = await import('../../src/client/session-store');
+    const s = await import('../../src/client/state/session-store');
     s.storeSession(user, 'token-1');
     s.storeSession(user, null);
     expect(s.accessToken()).toBeNull();

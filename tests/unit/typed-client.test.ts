@@ -1,5 +1,5 @@
 // The browser calls the API only through its typed client (issue 29): api.<group>.<name>(…) from
-// client/api.ts (or publicApi from client/public-api.ts on light pages), typed by the contracts. No
+// client/infra/api.ts (or publicApi from client/infra/public-api.ts on light pages), typed by the contracts. No
 // island, page or browser module writes an API path, or sends a request of its own (fetch, XHR, ky).
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { apiContracts } from '../../src/lib/contracts/api';
 import { codeOf, sourceFiles, sourceOf } from './source-graph';
 
 /** The client's own modules: the only code that turns a call into a request. */
-const CLIENT = new Set(['src/client/api.ts', 'src/client/api-calls.ts', 'src/client/public-api.ts']);
+const CLIENT = new Set(['src/client/infra/api.ts', 'src/client/infra/api-calls.ts', 'src/client/infra/public-api.ts']);
 /** Browser code and pages (src/pages/api/ serves the API itself under `astro dev`). */
 const BROWSER = /^src\/(islands|client|components|layouts|pages)\/|^src\/middleware\.ts$/;
 /** Files that name an API path without calling it, each with its reason. */
@@ -74,7 +74,7 @@ describe('the typed API client in use', () => {
     );
     expect(files.length).toBeGreaterThan(50);
     const found = files.flatMap((f) => findings(f, codeOf(f))).map((f) => `${f.file}:${f.line}: ${f.what}`);
-    expect(found, 'call api.<group>.<name>(…) from client/api.ts (typed by src/lib/contracts/)').toEqual([]);
+    expect(found, 'call api.<group>.<name>(…) from client/infra/api.ts (typed by src/lib/contracts/)').toEqual([]);
   });
 
   it('is used: the islands call the API through it', () => {

@@ -3,7 +3,7 @@
 // island's code (React, Firebase: ~200 kB) is fetched. A stored session whose token has run out still
 // hydrates: the island renews it or signs out (RequireAuth), as before.
 import type { ClientDirective } from 'astro';
-import { loginPath, USER_KEY } from '../session-keys';
+import { loginPath, USER_KEY } from '../state/session-keys';
 
 const signedIn: ClientDirective = (load) => {
   if (localStorage.getItem(USER_KEY)) void load().then((hydrate) => hydrate());

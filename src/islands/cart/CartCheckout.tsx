@@ -2,9 +2,9 @@
 // whole cart instead, and the confirmation once the order is placed.
 import { useStore } from '@nanostores/react';
 import type { FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { clearCart, type CartLine } from '../../client/cart';
-import { $user } from '../../client/session-store';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { clearCart, type CartLine } from '../../client/state/cart';
+import { $user } from '../../client/state/session-store';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { messages } from '../../lib/messages';

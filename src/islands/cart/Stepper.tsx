@@ -1,5 +1,5 @@
 // A cart line's quantity: − and + by the tool's pack (one unit when it has none), or typed.
-import { setQuantity, type CartLine } from '../../client/cart';
+import { setQuantity, type CartLine } from '../../client/state/cart';
 
 export function Stepper({ line, step = 1, onChange }: { line: CartLine; step?: number; onChange: () => void }) {
   const name = line.name || 'this tool';

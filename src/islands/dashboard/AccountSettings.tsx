@@ -1,7 +1,7 @@
 // The profile's account part (issue 24): the password, the user's data, and deleting the account. What
 // is offered depends on how the user signs in (a password, Google, or both).
 import { useEffect, useState, type ReactNode } from 'react';
-import { signInMethods } from '../../client/session';
+import { signInMethods } from '../../client/state/session';
 import type { UserProfile } from '../../lib/entities';
 import { LoadError } from '../ui/States';
 import { Spinner } from '../ui/Spinner';

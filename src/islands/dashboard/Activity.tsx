@@ -1,6 +1,6 @@
 // Activity (admin; issue 25, not in the spec): the audit log. Every admin action, newest first, with
 // when, who, what, on what, and the change (before → after). Read only: nothing here edits the log.
-import { api } from '../../client/api';
+import { api } from '../../client/infra/api';
 import { AUDIT_ACTION_TYPES, auditActionLabel, describeChange } from '../../lib/audit';
 import type { AuditEntry } from '../../lib/entities';
 import { messages } from '../../lib/messages';

@@ -2,9 +2,9 @@
 // uploaded image, and the trade's fields (ProductForm). Each number goes to its own field (the spec's
 // swapped payload is a bug we fix).
 import { useState } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { navigate } from '../../client/router';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
+import { toast } from '../../client/infra/toast';
 import type { ToolInput } from '../../lib/schemas';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { EMPTY_PRODUCT, ProductForm } from './ProductForm';

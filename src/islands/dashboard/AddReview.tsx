@@ -1,8 +1,8 @@
 // Add a review (spec points 2 and 5): name (required, at most 20), message, rating 1–5 in steps of
 // 0.01. POST /review; the author is taken from the token by the server.
 import { useRef, type FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/limits';
 import { messages } from '../../lib/messages';
 import { fieldErrors, reviewInputSchema } from '../../lib/schemas';

@@ -2,9 +2,9 @@
 // Both ask first in the one confirmation dialog; a 403 on make-admin toasts the spec's message.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, errorMessage, httpStatus } from '../../client/api';
-import { $user } from '../../client/session-store';
-import { toast } from '../../client/toast';
+import { api, errorMessage, httpStatus } from '../../client/infra/api';
+import { $user } from '../../client/state/session-store';
+import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
 import { useConfirm } from '../ui/ConfirmDialog';
@@ -79,7 +79,7 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       await api.users.remove({ params: { email: user.email } });
       users.updateRows((list) => list.filter((u) => u.email !== user.email));
       toast.success(`${user.email} was deleted`);
-      if (self) await import('../../client/session').then((s) => s.expireSession());
+      if (self) await import('../../client/state/session').then((s) => s.expireSession());
     } catch (error) {
       toast.error(errorMessage(error, 'The user could not be deleted. Please try again.'));
     } finally {

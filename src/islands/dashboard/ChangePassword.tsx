@@ -1,8 +1,8 @@
 // Change password (issue 24): the current password re-authenticates, then Firebase stores the new one
 // (the spec's password rules). The user stays signed in. Google-only accounts have no password here.
 import { useState, type FormEvent } from 'react';
-import { changePassword } from '../../client/session';
-import { toast } from '../../client/toast';
+import { changePassword } from '../../client/state/session';
+import { toast } from '../../client/infra/toast';
 import { accountAuthErrorMessage } from '../../lib/auth-errors';
 import { MIN_PASSWORD_LENGTH } from '../../lib/limits';
 import { messages } from '../../lib/messages';

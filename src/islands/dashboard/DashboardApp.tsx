@@ -1,9 +1,9 @@
 // The client-only dashboard: the session guard, the side menu by role, and the current screen.
 import { useStore } from '@nanostores/react';
 import { Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
-import { $path, navigate } from '../../client/router';
-import { refreshAdmin } from '../../client/session';
-import { $isAdmin } from '../../client/session-store';
+import { $path, navigate } from '../../client/state/router';
+import { refreshAdmin } from '../../client/state/session';
+import { $isAdmin } from '../../client/state/session-store';
 import { messages } from '../../lib/messages';
 import { RequireAdmin, RequireAuth } from '../ui/Guards';
 import { PageSpinner } from '../ui/Spinner';

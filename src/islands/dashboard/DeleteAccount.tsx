@@ -2,9 +2,9 @@
 // this ..."), then a fresh sign-in (the current password, or Google) that the server checks before it
 // deletes anything. Afterwards this browser is signed out and lands on the home page with a toast.
 import { useState, type FormEvent } from 'react';
-import { errorMessage, httpStatus } from '../../client/api';
-import { deleteAccount } from '../../client/session';
-import { flashToast, toast } from '../../client/toast';
+import { errorMessage, httpStatus } from '../../client/infra/api';
+import { deleteAccount } from '../../client/state/session';
+import { flashToast, toast } from '../../client/infra/toast';
 import { accountAuthErrorMessage } from '../../lib/auth-errors';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';

@@ -1,8 +1,8 @@
 // The Discounts screen's create form (issue 27): a code worth a percentage or an amount off the goods,
 // with its optional limits, checked with the server's schema before POST /discounts.
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage, httpStatus, serverFieldErrors } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, httpStatus, serverFieldErrors } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { discountInputSchema, fieldErrors } from '../../lib/schemas';
 import { Field } from '../ui/Field';

@@ -2,8 +2,8 @@
 // what it is doing now. Remove deletes a code no order used; a used one is disabled, so the orders that
 // used it keep it (the server decides; the list then shows it Disabled).
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { formatDate } from '../../lib/dates';
 import { discountEffect, discountState, discountUses, type DiscountState } from '../../lib/discount-state';
 import type { Discount } from '../../lib/entities';

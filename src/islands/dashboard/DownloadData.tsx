@@ -1,10 +1,10 @@
 // Download my data (issue 24): a JSON file of the profile, every order and every review, from
 // GET /api/account/export (fetched with the access token, then saved by the browser).
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
-import { saveFile as save } from '../../client/save-file';
+import { saveFile as save } from '../../client/infra/save-file';
 import { DownloadButton } from '../ui/DownloadButton';
 
 export function DownloadData() {

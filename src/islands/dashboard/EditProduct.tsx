@@ -1,9 +1,9 @@
 // Edit product (admin, issue 26): everything but the stock (which keeps its restock call), in the form
 // Add product uses, sent whole with PUT /tools/{id}; then back to Manage products.
 import { useEffect, useState } from 'react';
-import { api, enc, errorMessage, serverFieldErrors } from '../../client/api';
-import { navigate } from '../../client/router';
-import { toast } from '../../client/toast';
+import { api, enc, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
+import { toast } from '../../client/infra/toast';
 import type { AdminTool } from '../../lib/entities';
 import type { ToolEdit } from '../../lib/schemas';
 import { ScreenHeader } from '../ui/ScreenHeader';

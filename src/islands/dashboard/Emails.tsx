@@ -1,8 +1,8 @@
 // Emails (admin, issue 25): every email the store made, newest first: to whom, what, and whether it went
 // (sent; kept, when no SMTP server is configured; failed, with the server's error). Resend sends one again.
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { StoreEmail as Email } from '../../lib/entities';
 import { Badge } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';

@@ -1,7 +1,7 @@
 // The product image picker: checks type and size at once, shows a preview, uploads to POST /images
 // (multipart field `image`) with a progress bar, and hands the stored URL to the form.
 import { useEffect, useRef, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../lib/limits';
 
 const MB = IMAGE_MAX_BYTES / 1024 / 1024;

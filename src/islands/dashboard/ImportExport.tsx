@@ -1,9 +1,9 @@
 // Import / Export (admin, issue 26): the catalogue and the orders as CSV files for spreadsheets and
 // accounting software, and the catalogue back in from one (ImportTools: check first, then import).
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { saveFile } from '../../client/save-file';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { saveFile } from '../../client/infra/save-file';
+import { toast } from '../../client/infra/toast';
 import { DownloadButton } from '../ui/DownloadButton';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { ImportTools } from './ImportTools';

@@ -1,8 +1,8 @@
 // The tools import of Import / Export: pick a CSV file, check it (a dry run: what each row would do, or
 // why it cannot), then import it, all rows or none. Only a file with no errors can be imported.
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { api, errorMessage, httpStatus } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, httpStatus } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { ImportReport, ImportRow } from '../../lib/entities';
 import {
   CSV_IMPORT_MAX_BYTES,

@@ -4,10 +4,10 @@
 // address (a view can be shared); paged on the server. Paid orders read Pending with a Shipped button
 // that opens the ship form (carrier, tracking number; PUT /booking/ship/{id}); each order links to its page.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../client/api';
-import { navigate } from '../../client/router';
+import { api } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
 import type { Order } from '../../lib/entities';
-import { toast } from '../../client/toast';
+import { toast } from '../../client/infra/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
 import { ShipDialog } from '../ui/ShipDialog';

@@ -3,9 +3,9 @@
 // and Stock history, a Low stock badge below its level, and the tools below it first on demand (the
 // sort kept in the address).
 import { useState, type MouseEvent } from 'react';
-import { api, enc, errorMessage } from '../../client/api';
-import { navigate } from '../../client/router';
-import { toast } from '../../client/toast';
+import { api, enc, errorMessage } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
+import { toast } from '../../client/infra/toast';
 import type { AdminTool } from '../../lib/entities';
 import { thumbnailUrl } from '../../lib/image-variants';
 import { formatCents, toCents } from '../../lib/money';

@@ -1,8 +1,8 @@
 // Manage reviews (admin; not in the spec): reviews are never deleted (their dense numbering makes
 // every page of the home list an index range), so spam is hidden instead, and can be shown again.
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { ModeratedReview } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { pageCount } from '../../lib/pagination';

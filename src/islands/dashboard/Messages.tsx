@@ -1,8 +1,8 @@
 // Messages (admin; issue 25, not in the spec): what visitors sent through the home page's 'Get In
 // Touch' form, newest first, a page at a time, each marked read or unread by whoever handled it.
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { ContactMessage } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';

@@ -3,11 +3,11 @@
 // why, and a refund when a payment landed after the cancellation.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
-import { navigate } from '../../client/router';
-import { $user } from '../../client/session-store';
-import { toast } from '../../client/toast';
+import { navigate } from '../../client/state/router';
+import { $user } from '../../client/state/session-store';
+import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';

@@ -3,10 +3,10 @@
 // page) or declined.
 import { useStore } from '@nanostores/react';
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { navigate } from '../../client/router';
-import { $user, type SessionUser } from '../../client/session-store';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
+import { $user, type SessionUser } from '../../client/state/session-store';
+import { toast } from '../../client/infra/toast';
 import type { Quote } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';

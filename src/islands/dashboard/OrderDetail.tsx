@@ -3,11 +3,11 @@
 // download. Admins also ship it (carrier and tracking number) and mark it delivered from here.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { navigate } from '../../client/router';
-import { saveFile } from '../../client/save-file';
-import { $isAdmin } from '../../client/session-store';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
+import { saveFile } from '../../client/infra/save-file';
+import { $isAdmin } from '../../client/state/session-store';
+import { toast } from '../../client/infra/toast';
 import type { Order, OrderDetail as Detail, OrderStep } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';

@@ -1,7 +1,7 @@
 // Pay for an order: buyer, product and 'quantity x price = total', a card form (Stripe or the sandbox),
 // then PUT /booking/makepayment with the provider's intent id.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { PageSpinner } from '../ui/Spinner';

@@ -3,8 +3,8 @@
 // account's settings (issue 24): password, data download, account deletion.
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type ReactNode } from 'react';
-import { api } from '../../client/api';
-import { $user } from '../../client/session-store';
+import { api } from '../../client/infra/api';
+import { $user } from '../../client/state/session-store';
 import { formatDate } from '../../lib/dates';
 import type { UserProfile } from '../../lib/entities';
 import { LoadError } from '../ui/States';

@@ -1,8 +1,8 @@
 // Profile edit mode: name, education, phone number (a number input, spec point 5), social link
 // (a URL) and address. Update saves with PUT /userupdate/{email} and shows the spec's message for 1.5 s.
 import { useEffect, useRef, type FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { PROFILE_DIALOG_MS } from '../../lib/ui-timings';
 import { formatDate } from '../../lib/dates';
 import { messages } from '../../lib/messages';
@@ -40,7 +40,7 @@ export function ProfileForm({ profile, onSaved, onCancel }: Props) {
     try {
       await api.users.update({ params: { email: profile.email }, body: parsed.data });
       // Keep the sign-in display name (header, greeting) in step with the profile name.
-      await import('../../client/session').then((s) => s.updateDisplayName(parsed.data.name)).catch(() => {});
+      await import('../../client/state/session').then((s) => s.updateDisplayName(parsed.data.name)).catch(() => {});
       toast.success(messages.profileUpdated, PROFILE_DIALOG_MS);
       onSaved(parsed.data);
     } catch (error) {

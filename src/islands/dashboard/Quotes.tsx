@@ -2,8 +2,8 @@
 // accepted or declined is answered (or answered again) in a dialog: a unit price per line, prefilled
 // with the list price, and the day the offer ends; the total follows as prices change.
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { isoDate } from '../../lib/dates';
 import type { Quote } from '../../lib/entities';
 import { QUOTE_STATES } from '../../lib/states';

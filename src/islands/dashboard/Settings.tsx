@@ -2,8 +2,8 @@
 // from an amount of goods, if set), VAT and whether the listed prices include it. Saved with PUT
 // /settings; orders placed before keep their amounts, so the screen says so and shows an example order.
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { ShopSettings } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';

@@ -2,8 +2,8 @@
 // /tools/{id}/ledger), newest first, a page at a time: when, the change, why, the order, who, and the
 // units for sale after it.
 import type { MouseEvent } from 'react';
-import { api, enc } from '../../client/api';
-import { navigate } from '../../client/router';
+import { api, enc } from '../../client/infra/api';
+import { navigate } from '../../client/state/router';
 import type { StockMovement, StockReason } from '../../lib/entities';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { DataTable, EmailText, type Column } from '../ui/DataTable';

@@ -2,8 +2,8 @@
 // the receiver's HTTP code, the time it took, the error), the attempts so far, and Replay, which sends it
 // again with the same webhook-id. While deliveries wait, the log looks again every few seconds.
 import { useEffect, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { WebhookDelivery as Delivery, WebhookEndpoint } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';

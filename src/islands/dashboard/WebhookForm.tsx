@@ -1,8 +1,8 @@
 // The Webhooks screen's add form (issue 29): the endpoint's URL and the events it wants, checked with the
 // server's schema before POST /webhooks. The answer's signing secret is shown once, here, to copy.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { fieldErrors, webhookInputSchema } from '../../lib/schemas';
 import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEvent } from '../../lib/webhooks';

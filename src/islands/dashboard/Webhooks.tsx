@@ -2,8 +2,8 @@
 // each with the events it wants, its state (a paused one says why, and Resume), its delivery log and
 // Delete. The add form shows a new endpoint's signing secret once.
 import { useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import type { WebhookEndpoint as Endpoint } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';

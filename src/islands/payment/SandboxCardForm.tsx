@@ -1,6 +1,6 @@
 // The offline card form: Stripe's test cards behave as in Stripe test mode (see README).
 import { useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import { cardFormatError, formatCardNumber, formatExpiry, parseExpiry } from '../../lib/cards';
 import { PayFooter } from './PayFooter';
 

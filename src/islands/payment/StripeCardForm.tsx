@@ -2,7 +2,7 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useMemo, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../client/api';
+import { errorMessage } from '../../client/infra/api';
 import { PayFooter } from './PayFooter';
 import type { CardFormProps } from './SandboxCardForm';
 

@@ -1,7 +1,7 @@
 // The buyer and delivery part of the two order forms (the tool page's purchase form and the cart's
 // checkout): who buys, read from the session, then where the order goes and a phone to call.
 import type { ReactNode } from 'react';
-import type { SessionUser } from '../../client/session-store';
+import type { SessionUser } from '../../client/state/session-store';
 import { messages } from '../../lib/messages';
 import { PHONE_PATTERN } from '../../lib/rules';
 import { Field, TextAreaField } from './Field';

@@ -4,8 +4,8 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ReactNode } from 'react';
 // Imported, not loaded on demand: the session module answers the API client's refused tokens (it
 // registers itself on load), and every screen behind these guards calls the API. It loads no Firebase.
-import { expireSession, redirectToLogin, refreshAdmin, startSession } from '../../client/session';
-import { $authLoading, $isAdmin, $user, accessToken } from '../../client/session-store';
+import { expireSession, redirectToLogin, refreshAdmin, startSession } from '../../client/state/session';
+import { $authLoading, $isAdmin, $user, accessToken } from '../../client/state/session-store';
 import { PageSpinner } from './Spinner';
 import { useHydrated } from './useHydrated';
 
@@ -14,7 +14,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const loading = useStore($authLoading);
   // A stored session (the user and our access token) shows the page at once, without loading
   // Firebase: the server checks the token on every call, and a refused one renews it through
-  // Firebase or signs out (client/api.ts). With none stored, Firebase says who is signed in.
+  // Firebase or signs out (client/infra/api.ts). With none stored, Firebase says who is signed in.
   const [stored] = useState(() => user !== null && accessToken() !== null);
   const hydrated = useHydrated();
   useEffect(() => {

@@ -1,8 +1,8 @@
 // "Ask for a quote" (issue 26): the lines as they are, an optional note, POST /quotes. Not a form of
 // its own: it sits inside the purchase form, and forms cannot nest.
 import { useId, useState } from 'react';
-import { api, errorMessage } from '../../client/api';
-import { toast } from '../../client/toast';
+import { api, errorMessage } from '../../client/infra/api';
+import { toast } from '../../client/infra/toast';
 import { LIMITS } from '../../lib/limits';
 import { messages } from '../../lib/messages';
 

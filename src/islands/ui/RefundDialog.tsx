@@ -2,7 +2,7 @@
 // whether the order's units go back to the stock. Checked with the API's schema; sent once.
 import { useState, type FormEvent } from 'react';
 import { Modal } from './Modal';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { fieldErrors, refundSchema } from '../../lib/schemas';

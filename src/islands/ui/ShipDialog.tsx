@@ -2,7 +2,7 @@
 // API's own schema, in a modal dialog. Used from Manage All Orders and from an order's page.
 import { useState, type FormEvent } from 'react';
 import { Modal } from './Modal';
-import { api, errorMessage } from '../../client/api';
+import { api, errorMessage } from '../../client/infra/api';
 import { KNOWN_CARRIERS } from '../../lib/carriers';
 import type { Order } from '../../lib/entities';
 import { fieldErrors, shipmentSchema } from '../../lib/schemas';

@@ -1,8 +1,8 @@
 // Loads one API resource for a screen: data, loading and error states, a reload, and local updates
 // after a successful write (so a list does not refetch for every row it changes).
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from '../../client/api';
-import type { CallOptions } from '../../client/api-calls';
+import { errorMessage } from '../../client/infra/api';
+import type { CallOptions } from '../../client/infra/api-calls';
 
 /** A read of the typed client (api.<group>.<name>), and the input it takes. */
 export type Read<I, T> = ((input: I, options?: CallOptions) => Promise<T>) & { readonly route: string };

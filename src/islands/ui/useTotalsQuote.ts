@@ -2,7 +2,7 @@
 // change, with the discount code the buyer applied. A code the server refuses gives its message (the
 // 422's discountCode field) and is dropped; editing the code drops the applied one.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorMessage, serverFieldErrors } from '../../client/api';
+import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
 import type { ShopSettings, TotalsBreakdown } from '../../lib/entities';
 
 type Items = { toolId: string; quantity: number }[];

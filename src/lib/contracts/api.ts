@@ -1,6 +1,6 @@
 // The whole API, one contract group per feature: the server binds every contract of it (a test checks
 // that each is bound and that no route is bound without one), the OpenAPI document tags each call by its
-// group, and the browser's client is shaped by it: api.<group>.<name>(…) (src/client/api.ts).
+// group, and the browser's client is shaped by it: api.<group>.<name>(…) (src/client/infra/api.ts).
 import { accountContract } from './account.ts';
 import { auditContract } from './audit.ts';
 import { contactContract } from './contact.ts';

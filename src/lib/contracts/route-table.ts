@@ -24,6 +24,6 @@ export function routeTable(contracts: Contracts, only: (c: RouteContract) => boo
   );
 }
 
-/** Whether a call is a public read answered with JSON: what the light pages' client may ask (client/public-api.ts). */
+/** Whether a call is a public read answered with JSON: what the light pages' client may ask (client/infra/public-api.ts). */
 export const isPublicJsonRead = (c: RouteContract) =>
   Boolean(c.cached) && c.method === 'get' && Object.values(c.responses).every((a) => !a.type && !a.file);

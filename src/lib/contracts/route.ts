@@ -2,7 +2,7 @@
 // zod schemas (the forms' own, from src/lib/schemas.ts, and the entities' from src/lib/entities.ts).
 // No server code: the server binds each contract to its guard and handler (src/server/http/contract-router.ts)
 // and makes the OpenAPI document from them; the browser's client takes its types from them (only types:
-// src/client/api.ts).
+// src/client/infra/api.ts).
 import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -27,7 +27,7 @@ export interface RouteContract {
   /**
    * A public read: the same answer for everyone, with an ETag (a repeat with If-None-Match is a 304),
    * answered again from the server's memory until what it shows changes. The light pages' client
-   * (client/public-api.ts) knows these calls only.
+   * (client/infra/public-api.ts) knows these calls only.
    */
   cached?: true;
   /** One schema per path parameter (each checked apart, as its own value). */

@@ -4,7 +4,7 @@
 // opens it, Escape closes the list, then clears the box.
 // As a URL, not an import: Astro would inline an imported sheet into every page.
 import popupStyles from './search.css?url';
-import { MAX_SEARCH_RESULTS, SEARCH_BASE_PATH } from '../lib/search';
+import { MAX_SEARCH_RESULTS, SEARCH_BASE_PATH } from '../../lib/search';
 
 /** The part of Pagefind's browser API used here (pagefind.js ships no types). */
 interface Pagefind {

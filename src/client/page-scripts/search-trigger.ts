@@ -1,4 +1,4 @@
-// Loads the header search (src/client/search.ts, which then loads Pagefind and its index) on first
+// Loads the header search (src/client/page-scripts/search.ts, which then loads Pagefind and its index) on first
 // use: focus on the box, or "/" pressed anywhere but in a field. Kept tiny: it ships with every page.
 const input = document.querySelector<HTMLInputElement>('#site-search');
 if (input) {

@@ -1,5 +1,5 @@
-import { messages } from '../lib/messages';
-import { toast } from './toast';
+import { messages } from '../../lib/messages';
+import { toast } from '../infra/toast';
 
 /** Wires the 'Get In Touch' form: validate with the shared schema, send, confirm with a toast. */
 export function sendContact(form: HTMLFormElement) {
@@ -12,7 +12,10 @@ export function sendContact(form: HTMLFormElement) {
     button.textContent = 'Sending…';
     try {
       // Loaded on the first submit, so the home page ships no validation or HTTP code up front.
-      const [{ contactSchema }, { api, errorMessage }] = await Promise.all([import('../lib/schemas'), import('./api')]);
+      const [{ contactSchema }, { api, errorMessage }] = await Promise.all([
+        import('../../lib/schemas'),
+        import('../infra/api'),
+      ]);
       const parsed = contactSchema.safeParse(Object.fromEntries(new FormData(form)));
       if (!parsed.success) {
         error.textContent = parsed.error.issues[0].message;

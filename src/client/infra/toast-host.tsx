@@ -2,7 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet as a URL, linked on first toast: imported as CSS it became render-blocking on every page.
 import toastifyCss from 'react-toastify/ReactToastify.css?url';
-import { TOAST_AUTO_CLOSE_MS, TOAST_DRAG_PERCENT } from '../lib/ui-timings';
+import { TOAST_AUTO_CLOSE_MS, TOAST_DRAG_PERCENT } from '../../lib/ui-timings';
 
 export interface ToastMessage {
   kind: 'success' | 'error' | 'info' | 'warning';

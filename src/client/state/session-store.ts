@@ -1,5 +1,5 @@
 // The session as every page sees it: a snapshot persisted in localStorage, so the header can show the
-// right links on a static page without loading Firebase. Only src/client/session.ts changes it.
+// right links on a static page without loading Firebase. Only src/client/state/session.ts changes it.
 import { atom, computed } from 'nanostores';
 import { ACCESS_TOKEN_KEY, USER_KEY } from './session-keys';
 
@@ -11,7 +11,7 @@ export interface SessionUser {
   photoURL: string | null;
 }
 
-/** sessionStorage key of a toast left for the next page (src/client/toast.ts), e.g. after deleting the account. */
+/** sessionStorage key of a toast left for the next page (src/client/infra/toast.ts), e.g. after deleting the account. */
 export const FLASH_TOAST_KEY = 'flash-toast';
 
 function readStored(): SessionUser | null {

@@ -14,7 +14,7 @@ const app = initializeApp({
 });
 
 // initializeAuth without a popup resolver: getAuth() would load Google's iframe script on every
-// page that uses auth; the Google popup passes the resolver itself (src/client/session.ts).
+// page that uses auth; the Google popup passes the resolver itself (src/client/state/session.ts).
 export const auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
 if (usingEmulator) {
   connectAuthEmulator(auth, `http://${env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, {

@@ -1,11 +1,11 @@
 // The "Add to cart" buttons of a page of cards (AddToCart.astro): the tool's minimum, with the spec's
 // quantity rules (and the trade's: whole packs, a quote above its threshold) against the live tool,
 // counting what the cart already holds of it. Plain script over the cart store, no React.
-import type { Tool } from '../lib/entities';
-import { messages } from '../lib/messages';
-import { quantityError } from '../lib/rules';
-import { addCartItem, cartQuantity } from './cart';
-import { publicApi } from './public-api';
+import type { Tool } from '../../lib/entities';
+import { messages } from '../../lib/messages';
+import { quantityError } from '../../lib/rules';
+import { addCartItem, cartQuantity } from '../state/cart';
+import { publicApi } from '../infra/public-api';
 
 type LiveTool = Pick<
   Tool,

@@ -2,7 +2,7 @@
 // per change. The choice is kept in the URL (?sort=…&stock=1) and carried by the page links, so
 // paging keeps the view and a shared link opens it. Without JavaScript the controls stay hidden and
 // the page lists its tools newest first.
-import { compareBy, isSortKey, type SortFields, type SortKey } from '../lib/catalogue';
+import { compareBy, isSortKey, type SortFields, type SortKey } from '../../lib/catalogue';
 
 const form = document.querySelector<HTMLFormElement>('[data-catalogue-controls]');
 const list = document.querySelector<HTMLUListElement>('[data-catalogue-list]');

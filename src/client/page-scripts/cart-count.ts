@@ -1,6 +1,6 @@
 // The header's cart count on every page: plain script over the cart store, started when the browser is
 // idle (the count is not needed for the first paint).
-import { $cartCount } from './cart';
+import { $cartCount } from '../state/cart';
 
 function start() {
   $cartCount.subscribe((count) => {

@@ -1,5 +1,5 @@
 // The header's session bits on every page: plain script over the session store (no React, no Firebase).
-import { $user, FLASH_TOAST_KEY } from './session-store';
+import { $user, FLASH_TOAST_KEY } from '../state/session-store';
 
 function render() {
   const user = $user.get();
@@ -15,7 +15,7 @@ $user.subscribe(render);
 // A toast the previous page left for this one (e.g. 'Your account has been deleted'): the toast module
 // loads only then, so no page pays for it up front.
 try {
-  if (sessionStorage.getItem(FLASH_TOAST_KEY)) void import('./toast').then((t) => t.showFlashToast());
+  if (sessionStorage.getItem(FLASH_TOAST_KEY)) void import('../infra/toast').then((t) => t.showFlashToast());
 } catch {
   // storage refused (privacy settings): nothing was left
 }
@@ -23,7 +23,7 @@ try {
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
   button.addEventListener('click', async () => {
     button.disabled = true;
-    const { signOut } = await import('./session');
+    const { signOut } = await import('../state/session');
     await signOut().catch(() => {});
     location.assign('/');
   });

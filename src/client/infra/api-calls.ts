@@ -1,11 +1,11 @@
 // The API as typed functions, api.<group>.<name>(input, options), shaped by the contracts
 // (src/lib/contracts/api.ts): the input's `params`, `query` and `body` and the answer are checked at
 // compile time. At run time only each call's method and path are here (a table the build writes from
-// the same contracts: no schema is bundled). A transport sends the call (client/api.ts: ky with the
-// session's token; client/public-api.ts: plain fetch for the public reads of light pages).
-import type { ApiContracts } from '../lib/contracts/api';
-import type { Input, Output, RouteContract } from '../lib/contracts/route';
-import type { RouteEntry, RouteTable } from '../lib/contracts/route-table';
+// the same contracts: no schema is bundled). A transport sends the call (client/infra/api.ts: ky with the
+// session's token; client/infra/public-api.ts: plain fetch for the public reads of light pages).
+import type { ApiContracts } from '../../lib/contracts/api';
+import type { Input, Output, RouteContract } from '../../lib/contracts/route';
+import type { RouteEntry, RouteTable } from '../../lib/contracts/route-table';
 
 export const API_BASE: string = import.meta.env.PUBLIC_API_BASE ?? '/api';
 
@@ -50,7 +50,7 @@ type PublicCalls<G extends keyof ApiContracts> = {
   [N in keyof ApiContracts[G] as PublicJsonRead<ApiContracts[G][N]> extends true ? N : never]: ApiClient[G][N &
     keyof ApiClient[G]];
 };
-/** The light pages' client (client/public-api.ts): the public reads only. */
+/** The light pages' client (client/infra/public-api.ts): the public reads only. */
 export type PublicApi = { [G in keyof ApiContracts as keyof PublicCalls<G> extends never ? never : G]: PublicCalls<G> };
 
 /** A call as a transport sends it: the method, the URL under the API's base, the body, whether a file comes back. */

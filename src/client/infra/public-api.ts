@@ -1,6 +1,6 @@
 // The public reads of the light pages (a card's Add to cart, the login page's tool name), typed like
-// client/api.ts but sent with plain fetch: those pages load no HTTP library and no session.
-import type { RouteTable } from '../lib/contracts/route-table';
+// client/infra/api.ts but sent with plain fetch: those pages load no HTTP library and no session.
+import type { RouteTable } from '../../lib/contracts/route-table';
 import { apiClient, type PublicApi } from './api-calls';
 
 /** The public reads' methods and paths, written by the build from the contracts (astro.config.mjs). */

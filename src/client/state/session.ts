@@ -1,12 +1,12 @@
 // The session's actions: the only code that signs in, signs out or changes the session stores. It
 // also answers the API client's refused tokens (renew once, else sign out), registered on load below.
 import type { User } from 'firebase/auth';
-import { api, onUnauthorized } from './api';
+import { api, onUnauthorized } from '../infra/api';
 import { $authLoading, $isAdmin, $user, accessToken, storeSession, type SessionUser } from './session-store';
-import { safeRedirectPath } from '../lib/redirect';
+import { safeRedirectPath } from '../../lib/redirect';
 import { loginPath } from './session-keys';
 
-const firebase = () => Promise.all([import('./firebase'), import('firebase/auth')]);
+const firebase = () => Promise.all([import('../infra/firebase'), import('firebase/auth')]);
 
 const snapshot = (u: User): SessionUser => ({
   uid: u.uid,

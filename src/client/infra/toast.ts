@@ -3,7 +3,7 @@
 // The message type lives with the host, so the two never import each other (a type import is erased:
 // the host still loads only on the first toast).
 import type { ToastMessage } from './toast-host';
-import { FLASH_TOAST_KEY } from './session-store';
+import { FLASH_TOAST_KEY } from '../state/session-store';
 
 type Show = (message: ToastMessage) => void;
 let show: Show | undefined;
@@ -34,7 +34,7 @@ export function flashToast(kind: ToastMessage['kind'], text: string) {
   sessionStorage.setItem(FLASH_TOAST_KEY, JSON.stringify({ kind, text }));
 }
 
-/** Shows the toast a previous page left for this one (src/client/header.ts loads this module only then). */
+/** Shows the toast a previous page left for this one (src/client/page-scripts/header.ts loads this module only then). */
 export function showFlashToast() {
   let raw: string | null;
   try {

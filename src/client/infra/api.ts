@@ -1,11 +1,11 @@
 // The browser's API client: api.<group>.<name>(input, options), typed by the contracts
-// (client/api-calls.ts), sent with ky. Protected calls carry the stored access token; a 401 goes to the
-// session's handler (client/session.ts registers it when it loads): it renews the token for one retry,
+// (client/infra/api-calls.ts), sent with ky. Protected calls carry the stored access token; a 401 goes to the
+// session's handler (client/state/session.ts registers it when it loads): it renews the token for one retry,
 // or signs the user out and sends them to /login. This module never imports the session.
 import ky, { isHTTPError, type Options } from 'ky';
-import type { RouteTable } from '../lib/contracts/route-table';
+import type { RouteTable } from '../../lib/contracts/route-table';
 import { apiClient, type ApiClient, type CallOptions, type Request } from './api-calls';
-import { accessToken } from './session-store';
+import { accessToken } from '../state/session-store';
 
 const client = ky.create({
   retry: 0,
@@ -76,7 +76,7 @@ export interface UnauthorizedHandler {
 
 let unauthorized: UnauthorizedHandler | null = null;
 
-/** Set by client/session.ts; until it is loaded a 401 reaches the caller as it is. */
+/** Set by client/state/session.ts; until it is loaded a 401 reaches the caller as it is. */
 export function onUnauthorized(handler: UnauthorizedHandler) {
   unauthorized = handler;
 }
