@@ -15,7 +15,7 @@ import { signAccessToken } from '../../src/server/auth/jwt.ts';
 import { openDb, type Db } from '../../src/server/db/client.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../src/server/db/seed.ts';
-import { encodeCursor } from '../../src/server/http/paging.ts';
+import { encodeCursor } from '../../src/server/db/paging.ts';
 import { http, percentile, round } from './load.ts';
 import { memoryOf, pgScratch, PORTS, startStore } from './store.ts';
 

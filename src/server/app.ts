@@ -15,9 +15,9 @@ import { imagesRoutes } from './images/images.routes.ts';
 import { checkoutFlow } from './checkout/checkout.flow.ts';
 import { outbox } from './events/outbox.ts';
 import { invoicesService } from './invoices/invoices.service.ts';
-import { emailConsumer } from './mail/email-consumer.ts';
-import { emailsRoutes } from './mail/emails.routes.ts';
-import { emailsService, smtpMailer } from './mail/emails.service.ts';
+import { emailConsumer } from './emails/email-consumer.ts';
+import { emailsRoutes } from './emails/emails.routes.ts';
+import { emailsService, smtpMailer } from './emails/emails.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { ordersService } from './orders/orders.service.ts';
 import { fulfilmentService } from './orders/fulfilment.service.ts';
@@ -33,7 +33,7 @@ import { settingsRoutes } from './settings/settings.routes.ts';
 import { settingsService } from './settings/settings.service.ts';
 import { discountsRoutes } from './discounts/discounts.routes.ts';
 import { discountsService } from './discounts/discounts.service.ts';
-import { totalsRoutes } from './checkout/totals-preview.ts';
+import { checkoutRoutes } from './checkout/checkout.routes.ts';
 import { metaRoutes } from './meta/meta.routes.ts';
 import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
@@ -132,7 +132,7 @@ export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
     .route('/', settingsRoutes(deps, settingsService(deps.db)))
     .route('/', discountsRoutes(deps, discountsService(deps.db)))
     .route('/', webhooksRoutes(deps, webhooks))
-    .route('/', totalsRoutes(deps, tools))
+    .route('/', checkoutRoutes(deps, tools))
     .route('/', exchangeRoutes(deps, exchangeService(deps.db, tools)));
 
   const app = new Hono<AppEnv>()

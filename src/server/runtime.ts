@@ -12,7 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { memoryRateLimitStore } from './http/rate-limit.ts';
-import { databaseImageStore, diskImageStore, imgbbImageStore } from './images/images.service.ts';
+import { databaseImageStorage, diskImageStorage, imgbbImageStorage } from './images/storage.ts';
 import { logger } from './observability/logger.ts';
 import { sandboxGateway } from './payments/sandbox.ts';
 import { stripeClient, stripeGateway } from './payments/stripe.ts';
@@ -52,10 +52,10 @@ export async function openRuntime(cfg: Config): Promise<Runtime> {
       identity: firebaseIdentity(cfg),
       payments: stripe ? stripeGateway(stripe) : sandboxGateway(db),
       images: cfg.imgbbApiKey
-        ? imgbbImageStore(cfg.imgbbApiKey)
+        ? imgbbImageStorage(cfg.imgbbApiKey)
         : db.pool
-          ? databaseImageStore(db)
-          : diskImageStore(cfg.dataDir),
+          ? databaseImageStorage(db)
+          : diskImageStorage(cfg.dataDir),
       rateLimits: db.pool ? postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
       changes,
       now: () => new Date(),

@@ -1,17 +1,10 @@
-import type { Shows } from './caching/changes.ts';
-import type { Mailer } from './mail/emails.service.ts';
+// The dependencies every feature receives (Deps), and what the outer server and the API tell each other.
+// Imports only the runtime's parts and the ports (ports.ts), never a feature.
 import type { Config } from './config.ts';
 import type { Identity } from './auth/identity.ts';
 import type { Db } from './db/client.ts';
-import type { ImageStore } from './images/images.service.ts';
-import type { PaymentGateway } from './payments/gateway.ts';
-import type { ChangeBus } from './caching/changes.ts';
-
-/** Rate-limit counters (http/rate-limit.ts): in memory, or in PostgreSQL (db/rate-limit-store.ts). */
-export interface RateLimitStore {
-  /** Counts one hit for key in a window of windowMs; returns the hits so far and when the window ends. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
-}
+import type { ChangeBus, Shows } from './caching/changes.ts';
+import type { ImageStorage, Mailer, PaymentGateway, RateLimitStore } from './ports.ts';
 
 /** Everything a request handler may use, injected so tests can run the app in-process. */
 export interface Deps {
@@ -20,7 +13,7 @@ export interface Deps {
   jwtSecret: Uint8Array<ArrayBuffer>;
   identity: Identity;
   payments: PaymentGateway;
-  images: ImageStore;
+  images: ImageStorage;
   /** Rate-limit counters: in memory with PGlite, in PostgreSQL when servers share it. */
   rateLimits: RateLimitStore;
   /** Writes announce what they changed here; caches (on every server) listen. */

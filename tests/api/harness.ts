@@ -13,10 +13,10 @@ import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
 import { memoryBus } from '../../src/server/caching/changes';
 import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
-import { diskImageStore } from '../../src/server/images/images.service';
-import type { PaymentGateway } from '../../src/server/payments/gateway';
+import { diskImageStorage } from '../../src/server/images/storage';
 import { sandboxGateway } from '../../src/server/payments/sandbox';
 import type Stripe from 'stripe';
+import type { PaymentGateway } from '../../src/server/ports';
 
 export const PROJECT_ID = 'demo-ironcrest-test';
 export const ADMIN = 'admin@test.example';
@@ -211,7 +211,7 @@ export async function createTestRuntime(options: RuntimeOptions = {}) {
     jwtSecret: new TextEncoder().encode(config.jwtSecret!),
     identity: options.identity ?? firebaseIdentity(config),
     payments: (options.payments ?? sandboxGateway)(db),
-    images: diskImageStore(dataDir),
+    images: diskImageStorage(dataDir),
     rateLimits: memoryRateLimitStore(),
     changes: memoryBus(),
     now: () => new Date(clock),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { VARIANT_FORMATS, VARIANT_WIDTHS } from '../../src/lib/image-variants';
 import { IMAGE_MAX_BYTES } from '../../src/lib/limits';
-import { databaseImageStore } from '../../src/server/images/images.service';
+import { databaseImageStorage } from '../../src/server/images/storage';
 import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { expectApiError } from './helpers';
 import { hugeCanvasPng, tinyPng } from './images.fixtures';
@@ -212,7 +212,7 @@ describe('variants of an upload', () => {
   });
 
   it('the database store (several servers) keeps the variants beside the upload', async () => {
-    const images = databaseImageStore(runtime.deps.db);
+    const images = databaseImageStorage(runtime.deps.db);
     const url = await images.save(tinyPng(1000, 750), 'image/png');
     const hash = /([0-9a-f]{32})\.png$/.exec(url)![1];
     const variant = await images.read!(`${hash}-480.avif`);

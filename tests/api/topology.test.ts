@@ -16,11 +16,11 @@ import { migrate } from '../../src/server/db/migrate';
 import { postgresRateLimitStore } from '../../src/server/db/rate-limit-store';
 import { seedIfEmpty } from '../../src/server/db/seed';
 import { memoryRateLimitStore } from '../../src/server/http/rate-limit';
-import type { RateLimitStore } from '../../src/server/types';
-import { databaseImageStore } from '../../src/server/images/images.service';
+import { databaseImageStorage } from '../../src/server/images/storage';
 import { sandboxGateway } from '../../src/server/payments/sandbox';
 import { ADMIN, ALICE, PROJECT_ID, idTokenFor } from './harness';
 import { tinyPng } from './images.fixtures';
+import type { RateLimitStore } from '../../src/server/ports';
 
 const url = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
 const quiet = { warn: () => {}, info: () => {} };
@@ -47,7 +47,7 @@ function appOn(db: Db, shared: { rateLimits: RateLimitStore; changes: ChangeBus 
     jwtSecret: new TextEncoder().encode(secret),
     identity: firebaseIdentity(config),
     payments: sandboxGateway(db),
-    images: databaseImageStore(db),
+    images: databaseImageStorage(db),
     ...shared,
     now: () => new Date(),
   });

@@ -588,6 +588,8 @@ test.describe('dashboard accessibility', () => {
 
   for (const width of [360, 1280]) {
     test(`every screen passes axe at ${width} px, as admin and as shopper`, async ({ page: adminPage, browser }) => {
+      // Twelve admin screens and the shopper's, each loaded and scanned: more than the default minute.
+      test.setTimeout(180_000);
       let page = adminPage;
       await loginHydrated(page, DEMO_ADMIN, '/dashboard');
       await page.setViewportSize({ width, height: 800 });
@@ -600,6 +602,10 @@ test.describe('dashboard accessibility', () => {
         ['/dashboard/managereviews', 'Manage Reviews'],
         ['/dashboard/messages', 'Messages'],
         ['/dashboard/activity', 'Activity'],
+        ['/dashboard/quotes', 'Quotes'],
+        ['/dashboard/discounts', 'Discounts'],
+        ['/dashboard/settings', 'Settings'],
+        ['/dashboard/webhooks', 'Webhooks'],
       ];
       for (const [path, heading] of admin) {
         await page.goto(path);

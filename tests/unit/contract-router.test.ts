@@ -9,7 +9,8 @@ import { settingsContract } from '../../src/lib/contracts/settings';
 import { toolsContract } from '../../src/lib/contracts/tools';
 import { anyone } from '../../src/server/auth/guards';
 import { contractRouter } from '../../src/server/http/contract-router';
-import { conflict, notFound, onError } from '../../src/server/http/errors';
+import { onError } from '../../src/server/http/errors';
+import { conflict, notFound } from '../../src/server/errors';
 import type { AppEnv } from '../../src/server/types';
 
 const SETTINGS = { deliveryFlat: 5, freeDeliveryOver: null, vatRate: 15, pricesIncludeVat: false };

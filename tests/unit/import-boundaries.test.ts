@@ -38,7 +38,7 @@ describe('import boundaries of src/', () => {
 
   it('orders and payments import nothing of each other; the checkout flow ties them (issue 25)', () => {
     const folder = (file: string) => /^src\/server\/([^/]+)\//.exec(file)?.[1];
-    // Their code: the services and routes. The provider's interface (payments/gateway.ts) and the one SQL
+    // Their code: the services and routes. The provider's interface (ports.ts) and the one SQL
     // fragment orders read of the payments table (payments/payment-reads.ts) are shared, not code of either.
     const code = (file: string) => /\.(service|routes)\.ts$/.test(file);
     const crossing = edges

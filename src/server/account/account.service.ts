@@ -5,7 +5,7 @@ import type { AccountExport } from '../../lib/entities.ts';
 import { REAUTH_MAX_AGE_MS } from '../../lib/limits.ts';
 import { messages } from '../../lib/messages.ts';
 import type { VerifiedIdentity } from '../auth/identity.ts';
-import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, DomainError, forbidden, notFound, upstreamFailed } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from '../orders/orders.service.ts';
@@ -30,13 +30,17 @@ interface Modules {
  * be valid (signature, expiry, project), name the same Firebase account and email as the session, and
  * come from a sign-in at most REAUTH_MAX_AGE_MS ago (auth_time; a later one is clock skew, not a replay).
  */
-export function reauthenticationRefusal(user: CurrentUser, proof: VerifiedIdentity | null, now: Date): ApiError | null {
-  if (!proof) return new ApiError(403, 'reauthentication_required', messages.reauthenticationRequired);
+export function reauthenticationRefusal(
+  user: CurrentUser,
+  proof: VerifiedIdentity | null,
+  now: Date,
+): DomainError | null {
+  if (!proof) return forbidden(messages.reauthenticationRequired, 'reauthentication_required');
   if (proof.uid !== user.uid || proof.email !== user.email) {
-    return new ApiError(403, 'reauthentication_mismatch', messages.reauthenticationMismatch);
+    return forbidden(messages.reauthenticationMismatch, 'reauthentication_mismatch');
   }
   if (now.getTime() - proof.authTime.getTime() > REAUTH_MAX_AGE_MS) {
-    return new ApiError(403, 'reauthentication_required', messages.reauthenticationRequired);
+    return forbidden(messages.reauthenticationRequired, 'reauthentication_required');
   }
   return null;
 }
@@ -75,7 +79,7 @@ export function accountService(deps: Deps, { users, orders, checkout, reviews, t
               { err: error, email: user.email },
               'could not delete the sign-in account; the account was kept',
             );
-            throw new ApiError(502, 'identity_unavailable', `${messages.accountDeleteFailed} (${reason})`);
+            throw upstreamFailed('identity_unavailable', `${messages.accountDeleteFailed} (${reason})`);
           }
         },
       );

@@ -1,7 +1,7 @@
 import { auditContract } from '../../lib/contracts/audit.ts';
 import { adminOnly } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { decodeCursor, seqKeySchema } from '../http/paging.ts';
+import { decodeCursor, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { AuditService } from './audit.service.ts';
 

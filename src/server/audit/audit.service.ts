@@ -4,7 +4,7 @@ import { AUDIT_ACTION_TYPES, type AuditAction } from '../../lib/audit.ts';
 import type { AuditEntry, ListPage } from '../../lib/entities.ts';
 import type { Db } from '../db/client.ts';
 import type { EventType } from '../events/events.service.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 
 // Every admin action is an event type the store writes (checked by the compiler).
 const ACTIONS: readonly EventType[] = AUDIT_ACTION_TYPES;

@@ -1,10 +1,11 @@
 // Authorization rules, used in each route definition so the rule is visible where the route is.
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { forbidden, unauthorized } from '../http/errors.ts';
+import { forbidden, unauthenticated } from '../errors.ts';
 import { batched } from '../db/batched.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv, CurrentUser, Deps } from '../types.ts';
+import { signedInUserRows, usableRole, type SignedInUserRow as UserRow } from '../users/user-rules.ts';
 import { verifyAccessToken } from './jwt.ts';
 
 export function bearer(c: Context): string | null {
@@ -13,10 +14,6 @@ export function bearer(c: Context): string | null {
   return match ? match[1] : null;
 }
 
-/** A stored role is usable only with a verified email: anyone can make an unverified password account for any address. */
-export const usableRole = (row: { role: 'user' | 'admin'; email_verified: boolean }): CurrentUser['role'] =>
-  row.role === 'admin' && row.email_verified ? 'admin' : 'user';
-
 /**
  * Signed in: a valid access token whose user still exists and still belongs to the Firebase account
  * the token was issued to (an account deleted and made again for the same email starts afresh).
@@ -24,48 +21,33 @@ export const usableRole = (row: { role: 'user' | 'admin'; email_verified: boolea
  */
 async function authenticate(c: Context<AppEnv>, deps: Deps): Promise<CurrentUser> {
   const token = bearer(c);
-  if (!token) throw unauthorized('Please log in to continue');
+  if (!token) throw unauthenticated('Please log in to continue');
   const claims = await verifyAccessToken(deps.jwtSecret, token);
-  if (!claims) throw unauthorized();
+  if (!claims) throw unauthenticated();
   const row = await userRow(deps.db, claims.email);
-  if (!row || row.firebase_uid !== claims.uid) throw unauthorized('This account no longer exists');
+  if (!row || row.firebase_uid !== claims.uid) throw unauthenticated('This account no longer exists');
   const user: CurrentUser = { email: row.email, name: row.name, role: usableRole(row), uid: row.firebase_uid };
   c.set('user', user);
   return user;
 }
 
-interface UserRow {
-  email: string;
-  name: string;
-  role: 'user' | 'admin';
-  email_verified: boolean;
-  firebase_uid: string | null;
-}
-
 /**
  * Reads a signed-in user's row. Lookups that arrive together are answered by one query (batched.ts): a
- * rush of buyers costs a few queries, not one each, which matters on PGlite's single connection.
+ * rush of buyers costs a few queries, not one each, which matters on PGlite's single connection. One
+ * batcher per database (a runtime has one), keyed weakly so a closed runtime's goes with it.
  */
 const userLookups = new WeakMap<Db, (email: string) => Promise<UserRow | undefined>>();
 function userRow(db: Db, email: string): Promise<UserRow | undefined> {
   let lookup = userLookups.get(db);
   if (!lookup) {
     lookup = batched(async (emails: string[]) => {
-      const rows = await db.query<UserRow>(
-        'SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)',
-        [[...new Set(emails)]],
-      );
-      const byEmail = new Map(rows.map((r) => [r.email, r]));
+      const byEmail = new Map((await signedInUserRows(db, emails)).map((r) => [r.email, r]));
       return emails.map((e) => byEmail.get(e));
     });
     userLookups.set(db, lookup);
   }
   return lookup(email);
 }
-
-/** Whether the user placed this order: same email and the same Firebase account (legacy rows: both unbound). */
-export const isBuyer = (user: CurrentUser, order: { email: string; buyer_uid?: string | null }): boolean =>
-  order.email === user.email && (order.buyer_uid ?? null) === user.uid;
 
 /**
  * Who may call a route, as its definition says (contract-router.ts puts it in the OpenAPI document too):

@@ -12,13 +12,13 @@
 import type { OrderInput, CartOrderInput } from '../../lib/schemas.ts';
 import { messages } from '../../lib/messages.ts';
 import { memoise } from '../caching/cache.ts';
-import { isBuyer } from '../auth/guards.ts';
-import { ApiError, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { isBuyer } from '../users/user-rules.ts';
+import { conflict, DomainError, forbidden, notFound, notPossible, unavailable } from '../errors.ts';
 import type { OrderRow, OrdersService, PaidOutcome } from '../orders/orders.service.ts';
 import { Refused, type LineRefusal, type QuotedPlacing } from '../orders/orders.service.ts';
-import type { IntentStatus } from '../payments/gateway.ts';
 import type { PaymentsService } from '../payments/payments.service.ts';
 import type { CurrentUser } from '../types.ts';
+import type { IntentStatus } from '../ports.ts';
 
 export function checkoutFlow(orders: OrdersService, payments: PaymentsService, now: () => Date) {
   /**
@@ -56,7 +56,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
   async function place(
     user: CurrentUser,
     cart: CartOrderInput,
-    refuse: (r: LineRefusal) => ApiError,
+    refuse: (r: LineRefusal) => DomainError,
     quote?: QuotedPlacing,
   ): Promise<string> {
     for (let attempt = 1; ; attempt++) {
@@ -91,13 +91,13 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
           phone: input.phone,
           discountCode: input.discountCode,
         },
-        (r) => (r.toolName === null ? notFound('Tool') : unprocessable(r.message, { quantity: r.message })),
+        (r) => (r.toolName === null ? notFound('Tool') : notPossible(r.message, { quantity: r.message })),
       ),
 
     /** POST /orders: a cart; a line that cannot be met is named, with the spec's message for it. */
     placeCart: (user: CurrentUser, cart: CartOrderInput): Promise<string> =>
       place(user, cart, (r) =>
-        unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
+        notPossible(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
           [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
         }),
       ),
@@ -111,7 +111,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
         user,
         cart,
         (r) =>
-          unprocessable(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
+          notPossible(r.toolName === null ? r.message : messages.cartLineRefused(r.toolName, r.message), {
             [`items.${r.index}.${r.toolName === null ? 'toolId' : 'quantity'}`]: r.message,
           }),
         quote,
@@ -142,7 +142,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
           await orders.markPaid(id, closed.intentId, closed.amountCents);
           throw conflict(messages.orderPaidMeanwhile);
         }
-        if (closed.state === 'unsettled') throw new ApiError(503, 'payment_unsettled', messages.paymentUnsettled);
+        if (closed.state === 'unsettled') throw unavailable('payment_unsettled', messages.paymentUnsettled);
       }
       await orders.remove(user, id);
     },
@@ -157,7 +157,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
       const ready = new Set<string>();
       for (const id of await orders.unpaidOf(email, buyerUid)) {
         const closed = await payments.closeOpen(id);
-        if (closed.state === 'unsettled') throw new ApiError(503, 'payment_unsettled', messages.paymentUnsettled);
+        if (closed.state === 'unsettled') throw unavailable('payment_unsettled', messages.paymentUnsettled);
         if (closed.state === 'succeeded') await orders.markPaid(id, closed.intentId, closed.amountCents);
         else ready.add(id);
       }

@@ -1,8 +1,8 @@
 import { contactContract } from '../../lib/contracts/contact.ts';
 import { adminOnly, anyone } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { notFound } from '../http/errors.ts';
-import { decodeCursor, seqKeySchema } from '../http/paging.ts';
+import { notFound } from '../errors.ts';
+import { decodeCursor, seqKeySchema } from '../db/paging.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import type { Deps } from '../types.ts';
 import type { ContactService } from './contact.service.ts';

@@ -2,7 +2,7 @@ import type { ContactMessage, ContactPage } from '../../lib/entities.ts';
 import type { ContactInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
 
 interface ContactRow {

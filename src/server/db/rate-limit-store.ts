@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { batched } from './batched.ts';
-import type { RateLimitStore } from '../types.ts';
+import type { RateLimitStore } from '../ports.ts';
 
 const TABLE = 'rate_limits';
 const KEY_PREFIX = 'rl:';

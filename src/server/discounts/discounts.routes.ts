@@ -1,7 +1,7 @@
 import { discountsContract } from '../../lib/contracts/discounts.ts';
 import { adminOnly } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import type { Deps } from '../types.ts';
 import type { DiscountsService } from './discounts.service.ts';
 

@@ -9,7 +9,7 @@ import type { DiscountInput } from '../../lib/schemas.ts';
 import type { DiscountRule } from '../../lib/totals.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, notPossible } from '../errors.ts';
 import { newId } from '../db/ids.ts';
 
 interface DiscountRow {
@@ -56,7 +56,7 @@ const ruleOf = (r: DiscountRow): DiscountRule =>
     ? { percentOffHundredths: r.percent_off_hundredths }
     : { amountOffCents: r.amount_off_cents! };
 
-const refuse = (message: string) => unprocessable(message, { discountCode: message });
+const refuse = (message: string) => notPossible(message, { discountCode: message });
 
 /**
  * Whether `code` applies to an order of `subtotalCents` goods by `email` now; the 422 names why not.

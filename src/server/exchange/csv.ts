@@ -3,7 +3,7 @@
 // (the body is bounded) in one linear pass.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 
 export type Cell = string | number | null | undefined;
@@ -75,7 +75,7 @@ export function readCsv(body: Uint8Array): CsvRecord[] {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    throw badRequest('The file is not UTF-8 text. Save it from your spreadsheet as "CSV UTF-8" and try again.');
+    throw invalid('The file is not UTF-8 text. Save it from your spreadsheet as "CSV UTF-8" and try again.');
   }
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
@@ -88,7 +88,7 @@ export function readCsv(body: Uint8Array): CsvRecord[] {
     }) as unknown as typeof parsed;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw badRequest(`The file is not valid CSV: ${message}`);
+    throw invalid(`The file is not valid CSV: ${message}`);
   }
   // info.lines is the line a record ends on; every line belongs to a record, so each starts after the last.
   let end = 0;

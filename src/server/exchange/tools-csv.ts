@@ -13,7 +13,7 @@ import {
 import type { ImportRow } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import { idSchema, toolInputSchema, type ToolInput } from '../../lib/schemas.ts';
-import { ApiError, badRequest } from '../http/errors.ts';
+import { invalid, tooLarge } from '../errors.ts';
 import type { ToolRow } from '../tools/tools.service.ts';
 import { fromSafeCell, type Cell, type CsvRecord } from './csv.ts';
 
@@ -54,12 +54,12 @@ function readHeader(cells: string[]): (ToolCsvColumn | undefined)[] {
   const columns = cells.map((cell) => canonical.get(cell.trim().toLowerCase()));
   const unknown = cells.filter((cell, i) => cell.trim() !== '' && !columns[i]);
   if (unknown.length)
-    throw badRequest(`Unknown column(s): ${list(unknown)}. The columns are: ${list([...TOOL_CSV_COLUMNS])}.`);
+    throw invalid(`Unknown column(s): ${list(unknown)}. The columns are: ${list([...TOOL_CSV_COLUMNS])}.`);
   const repeated = columns.filter((c, i) => c && columns.indexOf(c) !== i);
-  if (repeated.length) throw badRequest(`Column(s) given twice: ${list([...new Set(repeated as string[])])}.`);
+  if (repeated.length) throw invalid(`Column(s) given twice: ${list([...new Set(repeated as string[])])}.`);
   const missing = REQUIRED_TOOL_CSV_COLUMNS.filter((c) => !columns.includes(c));
   if (missing.length)
-    throw badRequest(`Missing column(s): ${list([...missing])}. Required: ${list([...REQUIRED_TOOL_CSV_COLUMNS])}.`, {
+    throw invalid(`Missing column(s): ${list([...missing])}. Required: ${list([...REQUIRED_TOOL_CSV_COLUMNS])}.`, {
       columns: list([...missing]),
     });
   return columns;
@@ -117,14 +117,12 @@ function readRow(columns: (ToolCsvColumn | undefined)[], record: CsvRecord): Too
  */
 export function readToolRows(records: CsvRecord[]): ToolCsvRow[] {
   const first = records.findIndex((r) => !blank(r.cells));
-  if (first < 0) throw badRequest('The file is empty. Export the tools for a file with the right columns.');
+  if (first < 0) throw invalid('The file is empty. Export the tools for a file with the right columns.');
   const columns = readHeader(records[first].cells);
   const data = records.slice(first + 1).filter((r) => !blank(r.cells));
-  if (!data.length) throw badRequest('The file has a header but no rows.');
+  if (!data.length) throw invalid('The file has a header but no rows.');
   if (data.length > CSV_IMPORT_MAX_ROWS)
-    throw new ApiError(
-      413,
-      'too_large',
+    throw tooLarge(
       `A file may hold at most ${CSV_IMPORT_MAX_ROWS.toLocaleString('en-US')} rows; split it and import each part.`,
     );
   return data.map((r) => readRow(columns, r));

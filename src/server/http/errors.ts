@@ -4,8 +4,13 @@ import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, isStorageUnavailable } from '../db/client.ts';
 import { logger } from '../observability/logger.ts';
+import { DomainError, invalid, type RefusalKind } from '../errors.ts';
 
-/** An error the client caused or may see: JSON `{error: {code, message}}`, never a stack trace. */
+/**
+ * An error only HTTP knows (a body of the wrong type, too many requests, a payment the card did not
+ * complete): JSON `{error: {code, message}}`, never a stack trace. The services throw DomainError
+ * (src/server/errors.ts), turned into a status here.
+ */
 export class ApiError extends Error {
   // Plain fields, not parameter properties: Node runs this file with type stripping only.
   readonly status: ContentfulStatusCode;
@@ -19,20 +24,27 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new ApiError(400, 'bad_request', message, fields);
-export const unauthorized = (message = 'Please log in again') => new ApiError(401, 'unauthorized', message);
-export const forbidden = (message = 'You are not allowed to do this') => new ApiError(403, 'forbidden', message);
-export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
-export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const unprocessable = (message: string, fields?: Record<string, string>) =>
-  new ApiError(422, 'unprocessable', message, fields);
+/** The one table from what a service refused to the status the client gets. */
+const STATUS_OF: Record<RefusalKind, ContentfulStatusCode> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  not_possible: 422,
+  upstream_failed: 502,
+  unavailable: 503,
+};
 
-export function zodToApiError(error: ZodError): ApiError {
+export const apiErrorOf = (error: DomainError): ApiError =>
+  new ApiError(STATUS_OF[error.kind], error.code, error.message, error.fields);
+
+export function zodToApiError(error: ZodError): DomainError {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) fields[String(issue.path.join('.') || '_')] ??= issue.message;
   const first = error.issues[0];
-  return badRequest(first ? first.message : 'Invalid input', fields);
+  return invalid(first ? first.message : 'Invalid input', fields);
 }
 
 export const DATABASE_UNAVAILABLE = "The store's database is unavailable right now. Please try again in a moment.";
@@ -42,7 +54,8 @@ export const STORAGE_UNAVAILABLE =
 export function onError(error: Error, c: Context) {
   let api: ApiError;
   if (error instanceof ApiError) api = error;
-  else if (error instanceof ZodError) api = zodToApiError(error);
+  else if (error instanceof DomainError) api = apiErrorOf(error);
+  else if (error instanceof ZodError) api = apiErrorOf(zodToApiError(error));
   else if (error instanceof HTTPException)
     api = new ApiError(error.status as ContentfulStatusCode, 'http_error', error.message || 'Request failed');
   else if (isDatabaseUnavailable(error)) {

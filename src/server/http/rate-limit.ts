@@ -3,7 +3,8 @@
 // servers share it (db/rate-limit-store.ts), so a limit holds across servers.
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.ts';
-import type { AppEnv, RateLimitStore } from '../types.ts';
+import type { AppEnv } from '../types.ts';
+import type { RateLimitStore } from '../ports.ts';
 
 export interface RateLimitRule {
   /** Shown in the refusal ("Too many requests to <name>") and part of the counter's key. */

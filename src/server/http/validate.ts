@@ -1,7 +1,8 @@
 // Reading input safely: malformed JSON, a wrong content type or a bad field is a 4xx, never a 500.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError, badRequest, zodToApiError } from './errors.ts';
+import { ApiError, zodToApiError } from './errors.ts';
+import { invalid } from '../errors.ts';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
@@ -20,10 +21,10 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
       return value;
     });
   } catch {
-    throw badRequest('Malformed JSON body');
+    throw invalid('Malformed JSON body');
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('Body must be a JSON object');
-  if (nul) throw badRequest('Text must not contain NUL characters');
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('Body must be a JSON object');
+  if (nul) throw invalid('Text must not contain NUL characters');
   return parse(schema, data);
 }
 

@@ -1,12 +1,13 @@
 import { imagesContract } from '../../lib/contracts/images.ts';
 import { adminOnly, anyone } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { readBounded } from '../http/validate.ts';
 import { logger } from '../observability/logger.ts';
 import type { Deps } from '../types.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/limits.ts';
-import { sniffImageType } from './images.service.ts';
+import { sniffImageType } from './storage.ts';
 import { UnreadableImageError } from './variants.ts';
 
 export function imagesRoutes(deps: Deps) {
@@ -19,11 +20,10 @@ export function imagesRoutes(deps: Deps) {
       // Read within the limit first (with or without a Content-Length), then parse what was read.
       const body = await readBounded(c.req.raw, IMAGE_MAX_BYTES + 64 * 1024, tooLarge);
       const form = await new Response(body, { headers: { 'content-type': type } }).formData().catch(() => {
-        throw badRequest('Malformed upload');
+        throw invalid('Malformed upload');
       });
       const file = form.get('image');
-      if (!(file instanceof File))
-        throw badRequest('Choose an image to upload', { image: 'Choose an image to upload' });
+      if (!(file instanceof File)) throw invalid('Choose an image to upload', { image: 'Choose an image to upload' });
       if (file.size > IMAGE_MAX_BYTES) throw tooLarge();
       const bytes = new Uint8Array(await file.arrayBuffer());
       const imageType = sniffImageType(bytes);

@@ -9,6 +9,7 @@ import { contractRouter } from '../http/contract-router.ts';
 import type { AppEnv, Deps } from '../types.ts';
 import { docsPage, docsPolicy } from './docs-page.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi.ts';
+import { readiness } from './readiness.ts';
 
 /** The API's version in its document: the major part moves only when a call changes incompatibly. */
 const VERSION = '1.0.0';
@@ -25,8 +26,7 @@ export function metaRoutes(deps: Deps, api: () => OpenAPIHono<AppEnv>) {
       // sends traffic only where it can be served.
       .on(metaContract.health, anyone, () => ({ ok: true }))
       .on(metaContract.ready, anyone, async (c) => {
-        await deps.db.query('SELECT 1');
-        const writable = await deps.db.writable();
+        const writable = await readiness(deps.db);
         if (!writable.ok)
           return c.json(
             { ok: false, database: deps.db.kind, error: { code: 'storage_unavailable', message: writable.reason } },

@@ -7,7 +7,7 @@ import { messages } from '../../lib/messages.ts';
 import type { ShipmentInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { eventsAbout } from '../events/events.service.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitOrderEvent, factsOf } from './order-events.ts';
 import { orderJson, orderTarget, readOrder as getRow } from './orders.service.ts';

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { ordersContract } from '../../lib/contracts/orders.ts';
 import { orderListQuerySchema } from '../../lib/schemas.ts';
-import { adminOnly, isBuyer, selfOrAdmin, signedIn } from '../auth/guards.ts';
+import { adminOnly, selfOrAdmin, signedIn } from '../auth/guards.ts';
+import { isBuyer } from '../users/user-rules.ts';
 import { messages } from '../../lib/messages.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { decodeCursor, pageAsk, seqKeySchema } from '../http/paging.ts';
+import { decodeCursor, pageAsk, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { OrdersService } from './orders.service.ts';

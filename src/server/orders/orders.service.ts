@@ -7,16 +7,16 @@ import type { CartOrderInput, OrderListQuery } from '../../lib/schemas.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitLowStock, emitOrderEvent, emitOrdersPlaced, factsOf, type BreakdownColumns } from './order-events.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { conflict, DomainError, forbidden, invalid, notFound, notPossible } from '../errors.ts';
 import { newId } from '../db/ids.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
 import { recordMovements } from '../tools/stock-ledger.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
 import { breakdownOf, orderTotals, type Totals } from '../../lib/totals.ts';
 import { readTotalsSettings } from '../settings/settings.service.ts';
 import { checkDiscount, recordUse, releaseUse } from '../discounts/discounts.service.ts';
-import { isBuyer } from '../auth/guards.ts';
+import { isBuyer } from '../users/user-rules.ts';
 import type { CurrentUser } from '../types.ts';
 import { batched } from '../db/batched.ts';
 import { metrics } from '../observability/metrics.ts';
@@ -150,7 +150,7 @@ interface OneLineAsk {
   address: string;
   phone: string;
 }
-type OneLineResult = { placed: true } | { limit: true } | { refused: Refused } | { error: ApiError };
+type OneLineResult = { placed: true } | { limit: true } | { refused: Refused } | { error: DomainError };
 
 /** The most one-line orders placed by one transaction. */
 const MAX_BATCH = 500;
@@ -346,7 +346,7 @@ export function ordersService(
       const { totalCents } = totals;
       // Thrown, not returned: the stock just taken is rolled back.
       if (totalCents > MAX_ORDER_TOTAL_CENTS) {
-        throw unprocessable(messages.orderTotalTooHigh, {
+        throw notPossible(messages.orderTotalTooHigh, {
           [lines.length === 1 ? 'quantity' : 'items']: messages.orderTotalTooHigh,
         });
       }
@@ -518,7 +518,7 @@ export function ordersService(
         const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
         const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
         if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
-          return { error: unprocessable(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
+          return { error: notPossible(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
         }
         tool.available_quantity -= ask.quantity;
         unpaid.set(ask.user.email, held + 1);
@@ -737,7 +737,7 @@ export function ordersService(
         if (byTotal && Array.isArray(after))
           where.push(`(o.total_cents, o.seq) ${cmp} ($${params.push(after[0])}::bigint, $${params.push(after[1])})`);
         else if (!byTotal && typeof after === 'number') where.push(`o.seq ${cmp} $${params.push(after)}`);
-        else throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+        else throw invalid('cursor is not valid', { cursor: 'cursor is not valid' });
       }
       const order = byTotal ? `o.total_cents ${dir}, o.seq ${dir}` : `o.seq ${dir}`;
       const rows = await db.query<OrderRow & { seq: number }>(

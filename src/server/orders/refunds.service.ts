@@ -13,12 +13,12 @@ import { formatCents, toCents } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import type { RefundInput } from '../../lib/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { ApiError, conflict, notFound, unprocessable } from '../http/errors.ts';
+import { conflict, notFound, notPossible, upstreamFailed } from '../errors.ts';
 import { newId } from '../db/ids.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { logger } from '../observability/logger.ts';
-import type { PaymentGateway } from '../payments/gateway.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
+import type { PaymentGateway } from '../ports.ts';
 
 /** A pending refund older than this was left by a process that stopped: the next ask takes it up. */
 const REFUND_STALE_MS = 2 * 60_000;
@@ -91,7 +91,7 @@ export function refundsService(
       if (left <= 0) throw conflict(messages.refundedAlready);
       const amountCents = ask.amount === undefined ? left : toCents(ask.amount);
       if (amountCents > left)
-        throw unprocessable(messages.refundTooMuch(formatCents(left)), {
+        throw notPossible(messages.refundTooMuch(formatCents(left)), {
           amount: messages.refundTooMuch(formatCents(left)),
         });
       const refund: PendingRefund = {
@@ -182,7 +182,7 @@ export function refundsService(
           (error as Error).message.slice(0, 1000),
         ]);
         logger.warn({ orderId, refundId: refund.id, err: (error as Error).message }, 'the provider refused a refund');
-        throw new ApiError(502, 'refund_failed', messages.refundFailed);
+        throw upstreamFailed('refund_failed', messages.refundFailed);
       }
       const done = await finish(orderId, by, refund, provider.id);
       if (done.restocked) deps.tools.invalidate();

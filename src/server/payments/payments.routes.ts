@@ -1,9 +1,11 @@
 import type Stripe from 'stripe';
 import { paymentsContract } from '../../lib/contracts/payments.ts';
-import { isBuyer, signedIn, stripeSignature } from '../auth/guards.ts';
+import { signedIn, stripeSignature } from '../auth/guards.ts';
+import { isBuyer } from '../users/user-rules.ts';
 import { messages } from '../../lib/messages.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { readBounded } from '../http/validate.ts';
 import { logger } from '../observability/logger.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
@@ -37,8 +39,7 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
       const order = await checkout.orderForPayment(id);
       if (order && !isBuyer(c.get('user'), order)) throw forbidden('Only the buyer can pay for this order');
       const intent = await payments.retrieve(transactionId);
-      if (!intent || intent.orderId !== id)
-        throw order ? badRequest('Unknown payment for this order') : notFound('Order');
+      if (!intent || intent.orderId !== id) throw order ? invalid('Unknown payment for this order') : notFound('Order');
       if (intent.status !== 'succeeded') throw new ApiError(402, 'payment_incomplete', 'The payment has not succeeded');
       const outcome = await checkout.settle({ ...intent, orderId: id });
       if (outcome === 'refunded') throw new ApiError(409, 'payment_refunded', messages.paymentRefunded);
@@ -71,14 +72,14 @@ export function paymentsRoutes(deps: Deps, checkout: CheckoutFlow, payments: Pay
     // for an order that was let go. A failure answers 503, so Stripe delivers the event again.
     router.on(paymentsContract.stripeWebhook, stripeSignature, async (c) => {
       const signature = c.req.header('stripe-signature');
-      if (!signature) throw badRequest('Missing Stripe signature');
+      if (!signature) throw invalid('Missing Stripe signature');
       // Stripe's events are a few kB; anything far larger is not Stripe, and is refused unread.
       const payload = (await readBounded(c.req.raw, WEBHOOK_MAX_BYTES)).toString('utf8');
       let event: Stripe.Event;
       try {
         event = await stripe.webhooks.constructEventAsync(payload, signature, webhookSecret);
       } catch {
-        throw badRequest('Invalid Stripe signature');
+        throw invalid('Invalid Stripe signature');
       }
       if (event.type === 'payment_intent.succeeded') {
         const intent = event.data.object;

@@ -1,16 +1,16 @@
 // Payments: the one owner of the `payments` table. Money follows the order: a payment is closed at the
 // provider before its order is let go, and a payment that succeeds for an order that was cancelled or
 // deleted anyway is refunded and recorded (payments outlive their orders). The providers (sandbox.ts,
-// stripe.ts) are adapters behind gateway.ts; the sandbox keeps its intents through `sandboxLedger`.
+// stripe.ts) are adapters of ports.ts's PaymentGateway; the sandbox keeps its intents through `sandboxLedger`.
 import { randomBytes } from 'node:crypto';
 import type { CardInput } from '../../lib/cards.ts';
 import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
 import { messages } from '../../lib/messages.ts';
 import type { Db } from '../db/client.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { conflict, notPossible } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
-import type { IntentStatus, PaymentGateway } from './gateway.ts';
 import { sandboxCardError } from './sandbox-cards.ts';
+import type { IntentStatus, PaymentGateway } from '../ports.ts';
 
 /** Where an order's payments stand once the open ones were cancelled at the provider. */
 export type PaymentsClosed =
@@ -47,7 +47,7 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       if (order.payment === 'cancelled') throw conflict(order.cancel_reason ?? 'This order was cancelled');
       const amountCents = Number(order.total_cents);
       // Orders placed before the cap: refused here rather than overflowing the payment's amount.
-      if (amountCents > MAX_ORDER_TOTAL_CENTS) throw unprocessable(messages.orderTotalTooHigh);
+      if (amountCents > MAX_ORDER_TOTAL_CENTS) throw notPossible(messages.orderTotalTooHigh);
       const [open] = await db.query<{ client_secret: string }>(
         `SELECT client_secret FROM payments WHERE order_id = $1 AND amount_cents = $2 AND gateway = $3
            AND status NOT IN ('canceled', 'refunded') ORDER BY created_at DESC LIMIT 1`,

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
-import type { IntentStatus, PaymentGateway } from './gateway.ts';
 import { sandboxLedger } from './payments.service.ts';
+import type { IntentStatus, PaymentGateway } from '../ports.ts';
 
 /** Offline payments: intents live in our database; /api/sandbox/confirm plays the card network. */
 export function sandboxGateway(db: Db): PaymentGateway {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentGateway } from './gateway.ts';
+import type { PaymentGateway } from '../ports.ts';
 
 export function stripeClient(secretKey: string, apiBase?: string): Stripe {
   const base = apiBase ? new URL(apiBase) : undefined;

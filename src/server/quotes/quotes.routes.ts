@@ -1,7 +1,7 @@
 import { quotesContract } from '../../lib/contracts/quotes.ts';
 import { adminOnly, signedIn } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import { pageAsk, seqKeySchema } from '../db/paging.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import type { Deps } from '../types.ts';
 import type { QuotesService } from './quotes.service.ts';

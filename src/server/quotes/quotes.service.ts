@@ -8,12 +8,12 @@ import { formatCents, toCents } from '../../lib/money.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
 import { quoteQuantityError } from '../../lib/rules.ts';
 import type { QuoteAccept, QuoteAnswer, QuoteRequest } from '../../lib/schemas.ts';
-import { isBuyer } from '../auth/guards.ts';
+import { isBuyer } from '../users/user-rules.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
-import { conflict, forbidden, notFound, unprocessable } from '../http/errors.ts';
-import type { PageAsk } from '../http/paging.ts';
+import { conflict, forbidden, notFound, notPossible } from '../errors.ts';
+import type { PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { CurrentUser } from '../types.ts';
@@ -73,9 +73,9 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
       const catalogue = new Map((await tools.list()).map((t) => [t._id, t]));
       const lines = input.items.map((item, i) => {
         const tool = catalogue.get(item.toolId);
-        if (!tool) throw unprocessable(messages.quoteToolGone, { [`items.${i}.toolId`]: messages.quoteToolGone });
+        if (!tool) throw notPossible(messages.quoteToolGone, { [`items.${i}.toolId`]: messages.quoteToolGone });
         const error = quoteQuantityError(item.quantity, tool);
-        if (error) throw unprocessable(messages.cartLineRefused(tool.name, error), { [`items.${i}.quantity`]: error });
+        if (error) throw notPossible(messages.cartLineRefused(tool.name, error), { [`items.${i}.quantity`]: error });
         const priced = {
           priceCents: toCents(tool.price),
           priceBreaks: tool.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })),
@@ -152,25 +152,24 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
     /** An admin's prices (one per line's tool, exactly) and expiry; again while not accepted or declined. */
     async answer(admin: CurrentUser, id: string, answer: QuoteAnswer): Promise<Quote> {
       const at = now();
-      if (answer.expiresAt <= at)
-        throw unprocessable(messages.quoteExpiryPast, { expiresAt: messages.quoteExpiryPast });
+      if (answer.expiresAt <= at) throw notPossible(messages.quoteExpiryPast, { expiresAt: messages.quoteExpiryPast });
       const quote = await db.transaction(async (tx) => {
         const found = await readQuote(tx, id, true);
         if (!found) throw notFound('Quote');
         const { row, lines } = found;
         if (row.state === 'accepted' || row.state === 'declined') throw conflict(messages.quoteClosed(row.state));
-        if (lines.some((l) => l.tool_id === null)) throw unprocessable(messages.quoteToolGone);
+        if (lines.some((l) => l.tool_id === null)) throw notPossible(messages.quoteToolGone);
         const prices = new Map(answer.lines.map((l) => [l.toolId, toCents(l.price)]));
         if (
           prices.size !== answer.lines.length ||
           prices.size !== lines.length ||
           lines.some((l) => !prices.has(l.tool_id!))
         )
-          throw unprocessable(messages.quoteLinesMismatch, { lines: messages.quoteLinesMismatch });
+          throw notPossible(messages.quoteLinesMismatch, { lines: messages.quoteLinesMismatch });
         const priced = lines.map((l) => ({ ...l, quoted_unit_cents: prices.get(l.tool_id!)! }));
         const totalCents = priced.reduce((sum, l) => sum + l.quantity * l.quoted_unit_cents, 0);
         if (totalCents > MAX_ORDER_TOTAL_CENTS)
-          throw unprocessable(messages.orderTotalTooHigh, { lines: messages.orderTotalTooHigh });
+          throw notPossible(messages.orderTotalTooHigh, { lines: messages.orderTotalTooHigh });
         await tx.query(
           `UPDATE quote_lines SET quoted_unit_cents = p.cents FROM unnest($2::text[], $3::int[]) AS p(tool_id, cents)
            WHERE quote_id = $1 AND quote_lines.tool_id = p.tool_id`,
@@ -214,7 +213,7 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
       const refusal = closedReason(row, now());
       if (refusal) throw conflict(refusal);
       const gone = lines.findIndex((l) => l.tool_id === null);
-      if (gone >= 0) throw unprocessable(messages.quoteToolGone, { [`items.${gone}.toolId`]: messages.quoteToolGone });
+      if (gone >= 0) throw notPossible(messages.quoteToolGone, { [`items.${gone}.toolId`]: messages.quoteToolGone });
       const orderId = await checkout.placeQuoted(
         user,
         { items: lines.map((l) => ({ toolId: l.tool_id!, quantity: l.quantity })), ...delivery },

@@ -3,7 +3,7 @@
 import type { ListPage, Quote, QuoteState } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import type { Queryable } from '../db/client.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 
 export interface QuoteRow {
   id: string;

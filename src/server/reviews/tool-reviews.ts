@@ -6,7 +6,7 @@ import { TOOL_PAGE_REVIEWS } from '../../lib/limits.ts';
 import { ttlCache } from '../caching/cache.ts';
 import type { ChangeBus } from '../caching/changes.ts';
 import type { Db } from '../db/client.ts';
-import { encodeCursor } from '../http/paging.ts';
+import { encodeCursor } from '../db/paging.ts';
 
 /** A tool review as read (public columns: never the author's email). */
 interface ToolReviewRow {

@@ -4,7 +4,7 @@
 // checks it after the race and rush suites).
 import type { ListPage, StockMovement, StockReason } from '../../lib/entities.ts';
 import type { Queryable } from '../db/client.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 
 export interface Movement {
   toolId: string;

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { toolsContract } from '../../lib/contracts/tools.ts';
 import type { ToolEdit, ToolInput } from '../../lib/schemas.ts';
 import { adminOnly, anyone, viewer } from '../auth/guards.ts';
-import { forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { forbidden, notFound, unauthenticated } from '../errors.ts';
 import { cachedJson } from '../http/cache.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import { pageAsk, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { ToolsService } from './tools.service.ts';
 
@@ -26,7 +26,7 @@ export function toolsRoutes(deps: Deps, tools: ToolsService) {
         const user = await viewer(c, deps);
         const admin = user?.role === 'admin';
         if (query.sort === 'low-stock' && !admin)
-          throw user ? forbidden('Admins only') : unauthorized('Please log in to continue');
+          throw user ? forbidden('Admins only') : unauthenticated('Please log in to continue');
         return tools.page(ask, { lowStockFirst: query.sort === 'low-stock', admin });
       })
       .on(toolsContract.get, anyone, async (c, { params }) => {

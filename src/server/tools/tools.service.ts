@@ -6,8 +6,8 @@ import { ledgerPage, recordMovements } from './stock-ledger.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { newId } from '../db/ids.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
-import { badRequest } from '../http/errors.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
+import { invalid } from '../errors.ts';
 import type { Change, ChangeBus } from '../caching/changes.ts';
 import { catalogue as catalogueCache } from './catalogue.ts';
 
@@ -168,7 +168,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
         );
         return listPage(rows, limit, total, (r): ToolCursor => [r.below, r.seq], json);
       }
-      if (Array.isArray(after)) throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+      if (Array.isArray(after)) throw invalid('cursor is not valid', { cursor: 'cursor is not valid' });
       const rows = await db.query<ToolRow & { seq: number }>(
         `SELECT ${COLUMNS}, seq FROM tools WHERE $2::int IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
         [limit + 1, after ?? null],

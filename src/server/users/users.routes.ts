@@ -3,10 +3,11 @@ import { usersContract } from '../../lib/contracts/users.ts';
 import { adminOnly, bearer, firebaseIdToken, selfOnly, selfOrAdmin } from '../auth/guards.ts';
 import { signAccessToken } from '../auth/jwt.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { ApiError, conflict, forbidden, notFound, unauthorized } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
+import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { rateLimit } from '../http/rate-limit.ts';
-import { pageAsk } from '../http/paging.ts';
+import { pageAsk } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import { LIST_PAGE_SIZE } from '../../lib/limits.ts';
 import type { UsersService } from './users.service.ts';
@@ -27,9 +28,9 @@ export function usersRoutes(deps: Deps, users: UsersService) {
         rateLimit(deps, { name: 'sign-in', points: deps.config.signInRateLimit, windowMs: 60_000, by: 'ip' }),
         async (c, { params: { email } }) => {
           const idToken = bearer(c);
-          if (!idToken) throw unauthorized('A Firebase ID token is required');
+          if (!idToken) throw unauthenticated('A Firebase ID token is required');
           const identity = await deps.identity.verifyIdToken(idToken);
-          if (!identity || identity.email !== email) throw unauthorized('The sign-in token is invalid or expired');
+          if (!identity || identity.email !== email) throw unauthenticated('The sign-in token is invalid or expired');
           await users.upsertOnSignIn(identity);
           // The token names the Firebase account too: once another account holds this email, it stops working.
           return { token: await signAccessToken(deps.jwtSecret, email, deps.now().getTime(), identity.uid) };

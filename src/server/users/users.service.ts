@@ -1,10 +1,10 @@
 import type { ProfileUpdate } from '../../lib/schemas.ts';
 import type { ListPage, UserProfile } from '../../lib/entities.ts';
-import { usableRole } from '../auth/guards.ts';
+import { usableRole } from './user-rules.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import type { CurrentUser } from '../types.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 
 const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNumber", address,
   sign_up_date AS "signUpDate", role FROM users`;

@@ -6,7 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { messages } from '../../lib/messages.ts';
-import { unprocessable } from '../http/errors.ts';
+import { notPossible } from '../errors.ts';
 
 /** Loopback, private, link-local, shared, multicast, documentation and reserved ranges (IPv4-mapped included). */
 const blocked = new BlockList();
@@ -66,7 +66,7 @@ export const systemResolve = (host: string): Promise<string[]> =>
 /** A URL's host as an address or a name: IPv6 literals lose their brackets. */
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-const refuse = (message: string) => unprocessable(message, { url: message });
+const refuse = (message: string) => notPossible(message, { url: message });
 
 /**
  * POST /webhooks: whether the store may send to this URL (its shape is checked by webhookUrlSchema).

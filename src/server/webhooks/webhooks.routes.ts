@@ -3,7 +3,7 @@
 import { webhooksContract } from '../../lib/contracts/webhooks.ts';
 import { adminOnly } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import { pageAsk, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 

@@ -3,8 +3,8 @@
 import { emailsContract } from '../../lib/contracts/emails.ts';
 import { adminOnly } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
-import { notFound } from '../http/errors.ts';
-import { pageAsk, seqKeySchema } from '../http/paging.ts';
+import { notFound } from '../errors.ts';
+import { pageAsk, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { EmailsService } from './emails.service.ts';
 

@@ -12,7 +12,7 @@ import { anyone, viewer } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import type { Db } from '../db/client.ts';
 import { checkDiscount } from '../discounts/discounts.service.ts';
-import { unprocessable } from '../http/errors.ts';
+import { notPossible } from '../errors.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { readTotalsSettings } from '../settings/settings.service.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
@@ -28,7 +28,7 @@ export async function previewTotals(
   const lines = await Promise.all(
     ask.items.map(async (item, index) => {
       const tool = await tools.get(item.toolId);
-      if (!tool) throw unprocessable(messages.cartToolGone, { [`items.${index}.toolId`]: messages.cartToolGone });
+      if (!tool) throw notPossible(messages.cartToolGone, { [`items.${index}.toolId`]: messages.cartToolGone });
       const pricing = {
         priceCents: toCents(tool.price),
         priceBreaks: tool.priceBreaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) })),
@@ -51,7 +51,7 @@ export async function previewTotals(
   };
 }
 
-export function totalsRoutes(deps: Deps, tools: ToolsService) {
+export function checkoutRoutes(deps: Deps, tools: ToolsService) {
   // Anyone may ask (the cart shows totals before signing in); the rate limit keeps codes from being guessed.
   return contractRouter(deps).on(
     totalsContract.quote,

@@ -6,9 +6,10 @@
 import { createTransport } from 'nodemailer';
 import type { EmailAttachmentRef as AttachmentRef, ListPage, StoreEmail as EmailRow } from '../../lib/entities.ts';
 import type { Db, Queryable } from '../db/client.ts';
-import { listPage, type PageAsk } from '../http/paging.ts';
+import { listPage, type PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
 import type { Rendered } from './templates.ts';
+import type { MailAttachment, Mailer } from '../ports.ts';
 
 export interface OutgoingMail {
   /** What it is: 'order-placed', 'shop-contact' … (one per event and recipient). */
@@ -16,24 +17,6 @@ export interface OutgoingMail {
   to: string;
   rendered: Rendered;
   attachments?: AttachmentRef[];
-}
-
-export interface MailAttachment {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-}
-
-/** Where mail goes: an SMTP server, or nowhere (kept). */
-export interface Mailer {
-  send(message: {
-    from: string;
-    to: string;
-    subject: string;
-    text: string;
-    html: string;
-    attachments: MailAttachment[];
-  }): Promise<void>;
 }
 
 /** The SMTP mailer of SMTP_URL, with time limits so a silent server fails the send instead of holding it. */

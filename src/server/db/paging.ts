@@ -1,11 +1,11 @@
-// Keyset paging for the dashboard lists. A page is the `limit` rows after the last row of the previous
+// Keyset paging for the dashboard lists (SQL-side: the services page their reads with it). A page is the `limit` rows after the last row of the previous
 // page in the list's order, whatever was inserted or deleted in between: no row is skipped or repeated,
 // and a deep page costs what the first one does (an index range, never an OFFSET over the rows before).
 // The cursor is that last row's sort key, base64url JSON: opaque to clients, checked like any input.
 import { z } from 'zod';
 import type { ListPage } from '../../lib/entities.ts';
 import { LIST_PAGE_SIZE } from '../../lib/limits.ts';
-import { badRequest } from './errors.ts';
+import { invalid } from '../errors.ts';
 
 export interface PageAsk<K> {
   limit: number;
@@ -39,10 +39,10 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, key: S): z.out
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+    throw invalid('cursor is not valid', { cursor: 'cursor is not valid' });
   }
   const result = key.safeParse(value);
-  if (!result.success) throw badRequest('cursor is not valid', { cursor: 'cursor is not valid' });
+  if (!result.success) throw invalid('cursor is not valid', { cursor: 'cursor is not valid' });
   return result.data;
 }
 

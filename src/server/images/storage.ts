@@ -1,5 +1,5 @@
-// Product images, the images feature's service: sniffed by content (never by name), decoded, stored on
-// disk, in the database (with their resized variants) or on the image host. The size cap (IMAGE_MAX_BYTES,
+// Product images' storage, four adapters of ports.ts's ImageStorage: sniffed by content (never by name),
+// decoded, stored on disk, in the database (with their resized variants) or on the image host. The size cap (IMAGE_MAX_BYTES,
 // shared with the add-product form) is checked by images.routes.ts while the upload is read.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -8,8 +8,8 @@ import path from 'node:path';
 import { VARIANT_WIDTHS, type VariantWidth } from '../../lib/image-variants.ts';
 import type { Queryable } from '../db/client.ts';
 import { assertReadable, makeVariants, UnreadableImageError, type StoredFile } from './variants.ts';
+import type { ImageStorage, ImageType, StoredImage } from '../ports.ts';
 
-export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 const EXTENSIONS: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
@@ -19,19 +19,6 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
   if (bytes.length > 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
   return null;
-}
-
-/** What a local store serves: an upload as sent, or one of its variants. */
-export interface StoredImage {
-  bytes: Buffer;
-  type: string;
-}
-
-export interface ImageStore {
-  /** Stores the image (and, locally, its variants) and returns the URL to show it at. */
-  save(bytes: Uint8Array, type: ImageType): Promise<string>;
-  /** Reads a locally stored image or variant (disk and database stores only). */
-  read?(name: string): Promise<StoredImage | undefined>;
 }
 
 const contentHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
@@ -51,7 +38,7 @@ interface FileShelf {
 }
 
 /** Uploads with their variants on a shelf (disk or database); one URL per upload, the original's. */
-function localImageStore(shelf: FileShelf): ImageStore {
+function localImageStorage(shelf: FileShelf): ImageStorage {
   const making = new Map<string, Promise<void>>();
   // Uploads from before variants existed get theirs on first request, once even when asked for in parallel.
   const makeMissingVariants = (hash: string) => {
@@ -95,8 +82,8 @@ function localImageStore(shelf: FileShelf): ImageStore {
 }
 
 /** Uploads in the shared PostgreSQL, so every server behind the proxy serves every image. */
-export function databaseImageStore(db: Queryable): ImageStore {
-  return localImageStore({
+export function databaseImageStorage(db: Queryable): ImageStorage {
+  return localImageStorage({
     async put({ name, type, bytes }) {
       await db.query('INSERT INTO images (name, type, bytes) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
         name,
@@ -115,9 +102,9 @@ export function databaseImageStore(db: Queryable): ImageStore {
 }
 
 /** Uploads on local disk: the embedded default (one process, PGlite). */
-export function diskImageStore(dataDir: string): ImageStore {
+export function diskImageStorage(dataDir: string): ImageStorage {
   const dir = path.join(dataDir, 'uploads');
-  return localImageStore({
+  return localImageStorage({
     async put({ name, bytes }) {
       await mkdir(dir, { recursive: true });
       // Written aside and renamed: a reader never sees half a file (and would cache it forever).
@@ -136,7 +123,7 @@ export function diskImageStore(dataDir: string): ImageStore {
 }
 
 /** The third-party image host of the spec (ImgBB): the key stays on the server. */
-export function imgbbImageStore(apiKey: string, fetchImpl: typeof fetch = fetch): ImageStore {
+export function imgbbImageStorage(apiKey: string, fetchImpl: typeof fetch = fetch): ImageStorage {
   return {
     async save(bytes, type) {
       await assertReadable(bytes);
