@@ -4,7 +4,8 @@ import { memoryBus } from '../../src/server/caching/changes';
 import { openDb, type Db } from '../../src/server/db/client';
 import { migrate } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations';
-import { orderJson, ordersService } from '../../src/server/orders/orders.service';
+import { ordersService } from '../../src/server/orders/orders.service';
+import { orderJson } from '../../src/server/orders/order-rows';
 import { toolsService } from '../../src/server/tools/tools.service';
 
 const BEFORE_LINES = 6;

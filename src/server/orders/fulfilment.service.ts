@@ -1,7 +1,7 @@
 // After the sale, for a paid order (issue 25): shipped with its carrier and tracking number, delivered,
 // and read back with its history and documents. Each step only from the step before it (409 saying
 // why), with its event in the same transaction (the buyer's email, the audit log). Refunds are
-// refunds.service.ts; the order rows themselves are orders.service.ts's.
+// refunds.service.ts; the order rows themselves are order-rows.ts's.
 import type { Order, OrderDetail, OrderStep } from '../../lib/entities.ts';
 import { messages } from '../../lib/messages.ts';
 import type { ShipmentInput } from '../../lib/schemas.ts';
@@ -10,7 +10,8 @@ import { eventsAbout } from '../events/events.service.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitOrderEvent, factsOf } from './order-events.ts';
-import { orderJson, orderTarget, readOrder as getRow } from './orders.service.ts';
+import { readOrder as getRow } from './order-rows.ts';
+import { orderJson, orderTarget } from './order-rows.ts';
 
 export function fulfilmentService(
   db: Db,
