@@ -8,7 +8,8 @@ import type { Db, Queryable } from '../db/client.ts';
 import { emit, emitMany } from '../events/events.service.ts';
 import { newId } from '../db/ids.ts';
 import { recordMovements, type Movement } from '../tools/stock-ledger.ts';
-import { toolJson, type ToolRow, type ToolsService } from '../tools/tools.service.ts';
+import { type ToolsService } from '../tools/tools.service.ts';
+import { toolJson, type ToolRow } from '../tools/tool-rows.ts';
 import { planImport, type KnownTool, type PlannedRow, type ToolCsvRow } from './tools-csv.ts';
 
 /** Rows an export reads per query. */

@@ -14,7 +14,7 @@ import type { ImportRow } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import { idSchema, toolInputSchema, type ToolInput } from '../../lib/schemas.ts';
 import { invalid, tooLarge } from '../errors.ts';
-import type { ToolRow } from '../tools/tools.service.ts';
+import type { ToolRow } from '../tools/tool-rows.ts';
 import { fromSafeCell, type Cell, type CsvRecord } from './csv.ts';
 
 /** Money as the files write it: dollars with two decimals. */

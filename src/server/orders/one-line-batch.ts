@@ -6,7 +6,7 @@ import type { CartOrderInput } from '../../lib/schemas.ts';
 import { emitLowStock, emitOrdersPlaced } from './order-events.ts';
 import { DomainError, notPossible } from '../errors.ts';
 import { newId } from '../db/ids.ts';
-import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow } from '../tools/tools.service.ts';
+import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow } from '../tools/tool-rows.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
 import { breakdownOf, orderTotals, type Totals } from '../../lib/totals.ts';
 import { readTotalsSettings } from '../settings/settings.service.ts';

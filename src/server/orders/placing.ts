@@ -8,7 +8,7 @@ import { emitLowStock, emitOrdersPlaced } from './order-events.ts';
 import type { Queryable } from '../db/client.ts';
 import { conflict, notPossible } from '../errors.ts';
 import { newId } from '../db/ids.ts';
-import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow } from '../tools/tools.service.ts';
+import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow } from '../tools/tool-rows.ts';
 import { recordMovements } from '../tools/stock-ledger.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
 import { breakdownOf, orderTotals } from '../../lib/totals.ts';

@@ -1,91 +1,24 @@
 import type { AdminTool, ListPage, StockMovement, Tool } from '../../lib/entities.ts';
-import { toCents, toDollars } from '../../lib/money.ts';
-import type { PriceBreakCents } from '../../lib/pricing.ts';
-import type { PriceBreak, ToolEdit, ToolInput } from '../../lib/schemas.ts';
+import { toCents } from '../../lib/money.ts';
+import type { ToolEdit, ToolInput } from '../../lib/schemas.ts';
 import { ledgerPage, recordMovements } from './stock-ledger.ts';
-import type { Db, Queryable } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { newId } from '../db/ids.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';
 import { invalid } from '../errors.ts';
 import type { Change, ChangeBus } from '../caching/changes.ts';
 import { catalogue as catalogueCache } from './catalogue.ts';
-
-export interface ToolRow {
-  id: string;
-  name: string;
-  img: string;
-  description: string;
-  minimum_order_quantity: number;
-  available_quantity: number;
-  price_cents: number;
-  /** Cents, ascending (jsonb). */
-  price_breaks: PriceBreakCents[];
-  pack_size: number;
-  quote_above: number | null;
-  low_stock_units: number | null;
-}
-
-export const toolJson = (r: ToolRow): Tool => ({
-  _id: r.id,
-  name: r.name,
-  img: r.img,
-  description: r.description,
-  minimumOrderQuantity: r.minimum_order_quantity,
-  availableQuantity: r.available_quantity,
-  price: toDollars(r.price_cents),
-  priceBreaks: r.price_breaks.map((b) => ({ minQuantity: b.minQuantity, price: toDollars(b.priceCents) })),
-  packSize: r.pack_size,
-  quoteAbove: r.quote_above,
-});
-
-/** The pricing a row carries, as src/lib/pricing.ts reads it. */
-export const pricingOf = (r: ToolRow) => ({
-  priceCents: r.price_cents,
-  minimumOrderQuantity: r.minimum_order_quantity,
-  priceBreaks: r.price_breaks,
-});
-
-/** The quantity rules a row carries, as src/lib/rules.ts reads them. */
-export const quantityRulesOf = (r: ToolRow) => ({
-  minimumOrderQuantity: r.minimum_order_quantity,
-  availableQuantity: r.available_quantity,
-  packSize: r.pack_size,
-  quoteAbove: r.quote_above,
-});
-
-/**
- * A tool's low-stock level: its own, else the shop's (LOW_STOCK_UNITS), else two minimum orders (a buyer
- * could no longer take two of them).
- */
-export const lowStockLevel = (
-  r: Pick<ToolRow, 'low_stock_units' | 'minimum_order_quantity'>,
-  shopLevel?: number,
-): number => r.low_stock_units ?? shopLevel ?? r.minimum_order_quantity * 2;
-
-const breaksCents = (breaks: PriceBreak[]): PriceBreakCents[] =>
-  breaks.map((b) => ({ minQuantity: b.minQuantity, priceCents: toCents(b.price) }));
-
-/** What the audit log keeps of a tool added, edited or deleted (the trade's fields only when set). */
-const auditedTool = (r: ToolRow) => ({
-  name: r.name,
-  price: toDollars(r.price_cents),
-  minimumOrderQuantity: r.minimum_order_quantity,
-  availableQuantity: r.available_quantity,
-  ...(r.price_breaks.length
-    ? {
-        priceBreaks: r.price_breaks
-          .map((b) => `${b.minQuantity}+ at $${toDollars(b.priceCents).toFixed(2)}`)
-          .join(', '),
-      }
-    : {}),
-  ...(r.pack_size !== 1 ? { packSize: r.pack_size } : {}),
-  ...(r.quote_above !== null ? { quoteAbove: r.quote_above } : {}),
-  ...(r.low_stock_units !== null ? { lowStockUnits: r.low_stock_units } : {}),
-});
-
-/** Where a page of Manage products ends: the last tool's number, or (low stock first) [below, number]. */
-export type ToolCursor = number | [below: number, seq: number];
+import {
+  auditedTool,
+  breaksCents,
+  COLUMNS,
+  lowStockLevel,
+  toolJson,
+  type ToolCursor,
+  type ToolRow,
+} from './tool-rows.ts';
+import { giveBack, giveBackOrder, returnUnits, takeStock } from './stock-moves.ts';
 
 /**
  * A safety net only: every change is announced (and a PostgreSQL listener that reconnects drops
@@ -93,8 +26,6 @@ export type ToolCursor = number | [below: number, seq: number];
  * holds PGlite's one thread for tens of milliseconds (every 5 s, it was the p99 of every read).
  */
 const CACHE_TTL_MS = 60_000;
-const COLUMNS =
-  'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
 
 /**
  * The catalogue, newest first. Reads are kept in memory (catalogue.ts): a stock change announced on the
@@ -330,95 +261,10 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
       if (rows.length) invalidate('stock', rows);
       return rows.length;
     },
-    /**
-     * Takes stock atomically; returns the tool row as it was sold (with the restock the units came from),
-     * or undefined when not enough is left or the quantity breaks the tool's rules. The caller records
-     * the sale in the ledger (it knows the order).
-     */
-    async take(
-      tx: Queryable,
-      id: string,
-      quantity: number,
-      quoted = false,
-    ): Promise<(ToolRow & { stock_version: number }) | undefined> {
-      // A quote's order may go above quote_above: that is what the quote was for.
-      const [row] = await tx.query<ToolRow & { stock_version: number }>(
-        `UPDATE tools SET available_quantity = available_quantity - $2
-         WHERE id = $1 AND available_quantity >= $2 AND minimum_order_quantity <= $2 AND $2 % pack_size = 0
-           AND ($3 OR quote_above IS NULL OR $2 <= quote_above)
-         RETURNING ${COLUMNS}, stock_version`,
-        [id, quantity, quoted],
-      );
-      return row;
-    },
-    /**
-     * Units that came back (a refunded order the admin restocks): added to the stock whatever restock
-     * happened since, since they are physically back. A deleted tool takes nothing.
-     */
-    async returnUnits(
-      tx: Queryable,
-      id: string | null,
-      quantity: number,
-      orderId: string,
-      actor: string,
-    ): Promise<void> {
-      if (!id) return;
-      const [row] = await tx.query<{ available_quantity: number }>(
-        'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 RETURNING available_quantity',
-        [id, quantity],
-      );
-      if (row)
-        await recordMovements(tx, [
-          { toolId: id, delta: quantity, reason: 'refund restock', balance: row.available_quantity, orderId, actor },
-        ]);
-    },
-    /**
-     * An unpaid order's units back with their ledger rows, in one statement (two for several lines: their
-     * tools are locked first in id order, as every writer locks them): each line whose tool was not
-     * restocked since its units were taken (stock_version). `toolIds`: the order's tools. `actor`: who
-     * let the order go (null: its hold ran out).
-     */
-    async giveBackOrder(
-      tx: Queryable,
-      orderId: string,
-      toolIds: readonly string[],
-      actor: string | null,
-    ): Promise<void> {
-      if (!toolIds.length) return;
-      if (toolIds.length > 1)
-        await tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]);
-      await tx.query(
-        `WITH back AS (
-           UPDATE tools t SET available_quantity = t.available_quantity + i.quantity
-             FROM order_items i WHERE i.order_id = $1 AND t.id = i.tool_id AND t.stock_version = i.stock_version
-           RETURNING t.id, i.quantity, t.available_quantity)
-         INSERT INTO stock_ledger (tool_id, delta, reason, order_id, actor, balance)
-         SELECT id, quantity, 'hold released', $1, $2, available_quantity FROM back WHERE quantity <> 0 ORDER BY id`,
-        [orderId, actor],
-      );
-    },
-    /**
-     * Returns an order's units, unless the tool was restocked since they were taken (stockVersion).
-     * `actor`: who let the order go (null: its hold ran out).
-     */
-    async giveBack(
-      tx: Queryable,
-      id: string | null,
-      quantity: number,
-      stockVersion: number,
-      orderId: string | null,
-      actor: string | null,
-    ): Promise<void> {
-      if (!id) return;
-      const [row] = await tx.query<{ available_quantity: number }>(
-        'UPDATE tools SET available_quantity = available_quantity + $2 WHERE id = $1 AND stock_version = $3 RETURNING available_quantity',
-        [id, quantity, stockVersion],
-      );
-      if (row)
-        await recordMovements(tx, [
-          { toolId: id, delta: quantity, reason: 'hold released', balance: row.available_quantity, orderId, actor },
-        ]);
-    },
+    take: takeStock,
+    returnUnits,
+    giveBackOrder,
+    giveBack,
   };
 }
 export type ToolsService = ReturnType<typeof toolsService>;
