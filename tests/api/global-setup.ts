@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmulator, type Emulator } from '../../scripts/lib/emulator';
-import { openDb } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
 

@@ -1,7 +1,8 @@
 // Migration 7: orders placed before carts (one tool each) become one-line orders, unchanged to the buyer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryBus } from '../../src/server/caching/changes';
-import { openDb, type Db } from '../../src/server/db/client';
+import { type Db } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { migrate } from '../../src/server/db/migrate';
 import { migrations } from '../../src/server/db/migrations';
 import { ordersService } from '../../src/server/orders/orders.service';

@@ -2,7 +2,8 @@
 // handled once per consumer, by one of several workers (servers) at once; a failure is retried with
 // backoff and stays visible; a worker that stops mid-way loses nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../../src/server/db/client';
+import { type Db } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { emit, eventsAbout, type StoredEvent } from '../../src/server/events/events.service';
 import { backoffMs, outbox, type Consumer } from '../../src/server/events/outbox';
 import { createTestRuntime, type TestRuntime } from './harness';

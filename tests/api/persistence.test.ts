@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { openDb, type Db, type OpenOptions } from '../../src/server/db/client';
+import { type Db, type OpenOptions } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { migrate } from '../../src/server/db/migrate';
 
 const postgres = process.env.TEST_DB === 'postgres';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { ADDRESS, PHONE, makeTool } from './helpers';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '../../scripts/lib/build';
 import { signAccessToken } from '../../src/server/auth/jwt';
 import { DEMO_ADMIN } from '../../src/server/config';
-import { openDb } from '../../src/server/db/client';
+import { openDb } from '../../src/server/db/open';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/db/seed';
 import { readersOf } from './site-load';

@@ -5,7 +5,7 @@
 //   nothing from http/ or auth/guards.ts and throws the domain's errors (src/server/errors.ts), which
 //   http/errors.ts alone turns into status codes;
 // - types.ts, which every feature imports, imports no feature (the adapters' interfaces are ports.ts).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeOf, graph, sourceFiles } from './source-graph';
@@ -57,5 +57,17 @@ describe('the shape of a feature', () => {
     expect(SQL.test("db.query('SELECT 1')")).toBe(true);
     expect(SQL.test('`INSERT INTO tools (id) VALUES ($1)`')).toBe(true);
     expect(SQL.test("c.json({ message: 'Select a tool' })")).toBe(false);
+  });
+});
+
+describe('the size of a server file', () => {
+  // Migrations and the seed's data are lists that only grow; everything else reads in one sitting.
+  const LONG_BY_NATURE = new Set([`${SERVER}/db/migrations.ts`, `${SERVER}/db/seed-data.ts`]);
+  it('is at most 300 lines', () => {
+    const long = sourceFiles(SERVER)
+      .filter((f) => !LONG_BY_NATURE.has(f))
+      .map((f) => [f, readFileSync(f, 'utf8').split('\n').length] as const)
+      .filter(([, lines]) => lines > 300);
+    expect(long).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // one-line orders at a steady rate on other tools. The server is pinned to core 0; wrk and the order
 // stream share core 1, as in the outside check that found reads collapsing (issue 30's table).
 import { Agent } from 'node:http';
-import { openDb } from '../../../src/server/db/client.ts';
+import { openDb } from '../../../src/server/db/open.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
 import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration, type Ceiling } from '../calibrate.ts';

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { openDb, type Db } from '../../../src/server/db/client.ts';
+import { type Db } from '../../../src/server/db/client.ts';
+import { openDb } from '../../../src/server/db/open.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
 import { seedTools } from '../../../src/server/db/seed-data.ts';

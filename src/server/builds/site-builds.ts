@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { processAlive } from '../db/client.ts';
+import { processAlive } from '../db/pglite.ts';
 
 /** Where the builds of this DIST_DIR live: beside it, `dist` → `dist-builds/`. */
 export const buildsDirOf = (dist: string): string => `${path.resolve(dist)}-builds`;

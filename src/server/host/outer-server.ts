@@ -21,6 +21,7 @@ import type { Change, Shows } from '../caching/changes.ts';
 import { livePages, type LivePages } from './live-pages.ts';
 import { modulePreloader } from './modulepreload.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
+import { answerStarting, hsts, securityHeaders, sendJson, writeOtherSpelling } from './plain-answers.ts';
 import { publicReads } from './public-reads.ts';
 import { staticSite, type StaticSite } from './static-files.ts';
 import type { RequestSpan } from '../observability/otel.ts';
@@ -52,38 +53,6 @@ export interface OuterServerOptions {
   /** The runtime once its database is open; until then /api answers 503 and /api/health says alive. */
   runtime: () => Runtime | undefined;
   env?: Record<string, string | undefined>;
-}
-
-// As a flat name/value list: written with writeHead on the hot paths, with setHeader elsewhere.
-const securityHeaders = [
-  'X-Content-Type-Options',
-  'nosniff',
-  'Referrer-Policy',
-  'strict-origin-when-cross-origin',
-  'X-Frame-Options',
-  'DENY',
-  'Cross-Origin-Opener-Policy',
-  'same-origin-allow-popups',
-  'Permissions-Policy',
-  'camera=(), microphone=(), geolocation=(), payment=(self)',
-];
-const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
-
-function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'no-store', ...extra });
-  res.end(text);
-}
-
-/** Before the database is open: alive, not ready, and every other call asked to come back. */
-function answerStarting(res: ServerResponse, pathname: string) {
-  if (pathname === '/api/health') return sendJson(res, 200, { ok: true });
-  sendJson(
-    res,
-    503,
-    { error: { code: 'starting', message: 'The store is starting. Please try again in a moment.' } },
-    { 'Retry-After': '2' },
-  );
 }
 
 interface Pending {
@@ -189,26 +158,7 @@ export function outerServer({
     target: Exclude<Target, { kind: 'ok' }>,
   ) {
     const started = performance.now();
-    const headers = commonHeaders(req, requestId);
-    if (target.kind === 'redirect' && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(308, [...headers, 'Location', target.location, 'Cache-Control', 'no-store', 'Content-Length', '0']);
-    } else {
-      const status = target.kind === 'bad' ? target.status : 400;
-      const body = JSON.stringify({
-        error: { code: 'bad_path', message: 'The request path is not valid. Please use the canonical URL.' },
-      });
-      res.writeHead(status, [
-        ...headers,
-        'Content-Type',
-        'application/json; charset=UTF-8',
-        'Cache-Control',
-        'no-store',
-        'Content-Length',
-        String(Buffer.byteLength(body)),
-      ]);
-      res.write(body);
-    }
-    res.end();
+    writeOtherSpelling(req, res, commonHeaders(req, requestId), target);
     finished(req, res.statusCode, requestId, started);
   }
 

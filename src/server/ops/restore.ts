@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { lockHolder, openDb } from '../db/client.ts';
+import { lockHolder } from '../db/pglite.ts';
+import { openDb } from '../db/open.ts';
 import { migrations } from '../db/migrations.ts';
 import { BackupError, readPart, verifyBackup, type Backup, type Manifest } from './backup-file.ts';
 import { DATABASE_PART, EMULATOR_EXPORT, storeFacts } from './backup.ts';

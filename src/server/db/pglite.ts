@@ -1,0 +1,110 @@
+// The embedded database (PGlite): one process's, in $DATA_DIR/pg, held by a lock file while open.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import path from 'node:path';
+import type { Transaction } from '@electric-sql/pglite';
+import { tracer } from '../observability/tracing.ts';
+import { MIN_FREE_BYTES, storageFailures, type Db, type OpenOptions, type Queryable } from './client.ts';
+
+/** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
+function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promise<T> {
+  if (!tracer) return run();
+  // Our own SQL, never request data: its first word is the operation.
+  const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+  return tracer.child(
+    name ?? `pg.query:${operation} pglite`,
+    { 'db.system.name': 'postgresql', 'db.namespace': 'pglite', 'db.operation.name': operation, 'db.query.text': sql },
+    run,
+  );
+}
+
+export async function openPglite(options: OpenOptions): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let dataDir: string | undefined;
+  if (!options.memory && options.dataDir) {
+    dataDir = path.join(options.dataDir, 'pg');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  const pg = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir }).catch((error) => {
+    unlock();
+    throw error;
+  });
+  const failures = storageFailures();
+  const query = async <T>(sql: string, params: unknown[] = []) =>
+    (await pgliteSpan(sql, () => pg.query<T>(sql, params)).catch(failures.note)).rows;
+  const queryable = (tx: Transaction): Queryable => ({
+    query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+    exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
+  });
+  return {
+    kind: 'pglite',
+    query,
+    exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
+    transaction: (fn) =>
+      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(
+        failures.note,
+      ),
+    async writable() {
+      const failed = failures.recent();
+      if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
+      if (!dataDir) return { ok: true };
+      const disk = await statfs(dataDir);
+      const free = disk.bavail * disk.bsize;
+      if (free < MIN_FREE_BYTES) return { ok: false, reason: 'Writes are failing: the disk is full' };
+      return { ok: true };
+    },
+    // One process owns a PGlite directory, so its jobs never overlap with another server's.
+    once: (_job, fn) => fn(),
+    close: async () => {
+      await pg.close();
+      unlock();
+    },
+    // Writers go through pg.transaction or pg.query, which take PGlite's transaction lock; holding
+    // it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
+    snapshot: (read) =>
+      pg.transaction(async (tx) => {
+        const value = await read(queryable(tx));
+        await tx.exec('CHECKPOINT');
+        return { tarball: await pg.dumpDataDir('none'), read: value };
+      }),
+  };
+}
+
+/**
+ * Two processes writing one PGlite directory silently lose writes: the first to open it holds it
+ * (its pid in a lock file) until it closes; a lock left by a process that died is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const pid = lockHolder(dataDir);
+  if (pid && pid !== process.pid) {
+    throw new Error(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}). Stop that store first, or use DATABASE_URL (PostgreSQL) to share one database.`,
+    );
+  }
+  writeFileSync(path.join(dataDir, LOCK_FILE), String(process.pid));
+  return () => rmSync(path.join(dataDir, LOCK_FILE), { force: true });
+}
+
+const LOCK_FILE = '.ironcrest-lock';
+
+/** The live process that holds the embedded database in pgDir ($DATA_DIR/pg), if any. */
+export function lockHolder(pgDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(pgDir, LOCK_FILE), 'utf8'));
+    return pid && processAlive(pid) ? pid : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Whether a process with this pid runs (a lock file's owner). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,128 @@
+// PostgreSQL through node-postgres (DATABASE_URL): a pool with time limits, any number of servers.
+import { createRequire } from 'node:module';
+import {
+  isDatabaseUnavailable,
+  isStorageUnavailable,
+  PG_TIMEOUTS,
+  storageFailures,
+  type Db,
+  type Queryable,
+} from './client.ts';
+
+/**
+ * The PostgreSQL driver, loaded with `require` on first use: OpenTelemetry's pg instrumentation (tracing.ts,
+ * started before the store opens) hooks `require`, not `import`.
+ */
+export const loadPg = (): typeof import('pg') => createRequire(import.meta.url)('pg') as typeof import('pg');
+
+const DEADLOCK = '40P01';
+/** Advisory-lock keys of background jobs (any stable numbers; they only need to differ). */
+const JOB_KEYS: Record<string, number> = { 'hold-expiry': 727280 };
+
+export async function openPostgres(url: string, schema?: string, applicationName = 'ironcrest'): Promise<Db> {
+  const pg = loadPg();
+  // NUMERIC and BIGINT come back as strings by default; our values fit in a JS number.
+  pg.types.setTypeParser(20, Number);
+  pg.types.setTypeParser(1700, Number);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    application_name: applicationName,
+    connectionTimeoutMillis: PG_TIMEOUTS.connectMs,
+    idleTimeoutMillis: PG_TIMEOUTS.idleMs,
+    // Server-side limits too: a statement or an abandoned transaction never holds locks for long.
+    options: [
+      `-c statement_timeout=${PG_TIMEOUTS.statementMs}`,
+      `-c idle_in_transaction_session_timeout=${PG_TIMEOUTS.statementMs * 2}`,
+      schema ? `-c search_path=${schema}` : '',
+    ].join(' '),
+  });
+  // An idle client whose connection dies (a PostgreSQL restart) emits 'error' on the pool; unhandled,
+  // that would end the process. The pool drops the client; the next query opens a new connection.
+  pool.on('error', () => {});
+  // A checked-out client (inside a transaction, or holding a job lock) emits 'error' too when its
+  // connection dies; its pending query rejects and is answered 503, so the event itself needs no action.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const failures = storageFailures();
+  // A failed query's connection is dropped by the pool (pg-pool releases it with the error), so a
+  // session that began read-only is not reused once the database takes writes again.
+  const query = async <T>(sql: string, params: unknown[] = []) =>
+    (await pool.query(sql, params).catch(failures.note)).rows as T[];
+  const runTransaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn({
+        query: async (sql, params = []) => (await client.query(sql, params)).rows as never,
+        exec: async (sql) => void (await client.query(sql)),
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A session that could not write (read-only when it began) is not reused either.
+      if (isDatabaseUnavailable(error) || isStorageUnavailable(error)) broken = error as Error;
+      else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      return failures.note(error);
+    } finally {
+      // A client whose connection failed is destroyed, not handed to the next request.
+      client.release(broken);
+    }
+  };
+  return {
+    kind: 'postgres',
+    query,
+    exec: async (sql) => void (await pool.query(sql)),
+    async transaction(fn) {
+      // Two writers locking the same rows in opposite orders (a tool deleted while its orders are)
+      // deadlock; PostgreSQL rolls one back whole, so running it again is safe and it then goes through.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await runTransaction(fn);
+        } catch (error) {
+          if ((error as { code?: string }).code !== DEADLOCK || attempt >= 3) throw error;
+        }
+      }
+    },
+    async once(job, fn) {
+      const key = JOB_KEYS[job];
+      if (key === undefined) throw new Error(`unknown job ${job}`);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const [{ locked }] = (await client.query('SELECT pg_try_advisory_lock($1) AS locked', [key])).rows;
+        if (!locked) return undefined;
+        try {
+          return await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((e: Error) => (broken = e));
+        }
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) broken = error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async writable() {
+      const failed = failures.recent();
+      if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
+      // default_transaction_read_only applies as a session begins: a session that says read-only is
+      // dropped, so the next check (and the next write) sees the database as a new session would.
+      const client = await pool.connect();
+      let readOnly = false;
+      try {
+        const { rows } = await client.query<{ readOnly: string; standby: boolean }>(
+          `SELECT current_setting('transaction_read_only') AS "readOnly", pg_is_in_recovery() AS standby`,
+        );
+        readOnly = rows[0].readOnly === 'on' || rows[0].standby;
+      } finally {
+        client.release(readOnly ? new Error('read-only session') : undefined);
+      }
+      return readOnly ? { ok: false, reason: 'Writes are failing: the database is read-only' } : { ok: true };
+    },
+    close: () => pool.end(),
+    pool,
+  };
+}
