@@ -13,7 +13,7 @@ import { openDb } from '../../src/server/db/open';
 import { migrate } from '../../src/server/db/migrate';
 
 const postgres = process.env.TEST_DB === 'postgres';
-const CLIENT = fileURLToPath(new URL('../../src/server/db/client.ts', import.meta.url));
+const OPEN = fileURLToPath(new URL('../../src/server/db/open.ts', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-persist-'));
 const schema = `p_${randomBytes(6).toString('hex')}`;
 const target: OpenOptions = postgres ? { databaseUrl: process.env.TEST_DATABASE_URL, schema } : { dataDir: dir };
@@ -72,7 +72,7 @@ describe(`persistence (${postgres ? 'PostgreSQL' : 'PGlite data directory'})`, (
     const script = path.join(dir, 'writer.mjs');
     writeFileSync(
       script,
-      `const { openDb } = await import(${JSON.stringify(CLIENT)});
+      `const { openDb } = await import(${JSON.stringify(OPEN)});
       const db = await openDb(${JSON.stringify(target)});
       await db.transaction((tx) => tx.query("INSERT INTO contact_messages (id, name, email, message) VALUES ('killed', 'K', 'k@x.yz', 'survives')"));
       console.log('written');

@@ -1,4 +1,4 @@
-// The server's batched log output (src/server/log-out.ts): nothing lost, few writes.
+// The server's batched log output (src/server/observability/log-batches.ts): nothing lost, few writes.
 import { describe, expect, it, vi } from 'vitest';
 import { batched } from '../../src/server/observability/log-batches';
 
