@@ -17,10 +17,10 @@ import { Pager } from '../ui/Pager';
 import { QuoteLines, QuoteStateBadge, QuoteTotal } from '../ui/QuoteLines';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
-import { SubmitButton } from '../ui/SubmitButton';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
 import { When } from '../ui/When';
+import { DialogActions } from '../ui/DialogActions';
 
 const VIEW_FIELDS = ['state'] as const;
 const STATE_LABELS: Record<(typeof QUOTE_STATES)[number], string> = {
@@ -229,19 +229,13 @@ function AnswerDialog({
             {formatCents(totalCents)}
           </span>
         </p>
-        {(errors.form || errors.lines) && (
-          <p className="field-error" role="alert">
-            {errors.form || errors.lines}
-          </p>
-        )}
-        <div className="flex flex-wrap justify-end gap-3">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <SubmitButton busy={busy} busyLabel="Sending…">
-            Send the answer
-          </SubmitButton>
-        </div>
+        <DialogActions
+          error={errors.form || errors.lines}
+          busy={busy}
+          onClose={onClose}
+          label="Send the answer"
+          busyLabel="Sending…"
+        />
       </form>
     </Modal>
   );

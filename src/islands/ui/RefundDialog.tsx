@@ -7,6 +7,7 @@ import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { fieldErrors, refundSchema } from '../../lib/schemas';
 import { Field } from './Field';
+import { DialogActions } from './DialogActions';
 
 interface Props {
   order: Pick<Order, '_id' | 'totalCents' | 'refundedCents'>;
@@ -70,19 +71,7 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
           />
           Put the order's units back in stock
         </label>
-        {errors.form && (
-          <p className="field-error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="flex justify-end gap-3">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-danger" disabled={busy} aria-busy={busy || undefined}>
-            {busy ? 'Refunding…' : 'Refund'}
-          </button>
-        </div>
+        <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Refund" busyLabel="Refunding…" danger />
       </form>
     </Modal>
   );

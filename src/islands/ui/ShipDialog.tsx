@@ -7,6 +7,7 @@ import { KNOWN_CARRIERS } from '../../lib/carriers';
 import type { Order } from '../../lib/entities';
 import { fieldErrors, shipmentSchema } from '../../lib/schemas';
 import { Field } from './Field';
+import { DialogActions } from './DialogActions';
 
 interface Props {
   order: Pick<Order, '_id' | 'productName' | 'email'>;
@@ -63,19 +64,7 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
           ))}
         </datalist>
         <Field label="Tracking number" autoComplete="off" maxLength={60} {...bind('trackingNumber')} />
-        {errors.form && (
-          <p className="field-error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="flex justify-end gap-3">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy || undefined}>
-            {busy ? 'Saving…' : 'Mark shipped'}
-          </button>
-        </div>
+        <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Mark shipped" busyLabel="Saving…" />
       </form>
     </Modal>
   );

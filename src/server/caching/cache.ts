@@ -83,3 +83,18 @@ export function memoise<T>(make: () => T): Memoised<T> {
     },
   });
 }
+
+/**
+ * The key of the copy used longest ago, in a map whose copies stamp their last use: searched only when a
+ * new copy passes its budget (a miss), so a hit costs one stamp and no reordering.
+ */
+export function leastRecentlyUsed(copies: ReadonlyMap<string, { used: number }>): string | undefined {
+  let oldest: string | undefined;
+  let stamp = Infinity;
+  for (const [key, copy] of copies)
+    if (copy.used < stamp) {
+      stamp = copy.used;
+      oldest = key;
+    }
+  return oldest;
+}

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { withoutTrailingSlashes } from '../../lib/text.ts';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
+import { leastRecentlyUsed } from '../caching/cache.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -74,16 +75,7 @@ export function livePages({
     bytesHeld -= old.br.length + old.gzip.length + old.identity.length;
     copies.delete(key);
   };
-  const leastRecent = () => {
-    let oldest: string | undefined;
-    let stamp = Infinity;
-    for (const [key, copy] of copies)
-      if (copy.used < stamp) {
-        stamp = copy.used;
-        oldest = key;
-      }
-    return oldest;
-  };
+  const leastRecent = () => leastRecentlyUsed(copies);
   const versionOf = (shows: Shows) => changes.versionOf(shows.kinds, shows.tools);
   const current = (copy: Copy | undefined): copy is Copy =>
     copy !== undefined && versionOf(copy.shows) === copy.version && performance.now() - copy.at < maxAgeMs;

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import type { PublicAnswer } from '../types.ts';
+import { leastRecentlyUsed } from '../caching/cache.ts';
 
 interface Copy {
   /** What it shows (none: everything), and the bus's count of changes to that when it was made. */
@@ -71,16 +72,7 @@ export function publicReads({
   const copies = new Map<string, Copy>();
   let bytesHeld = 0;
   let clock = 0;
-  const leastRecent = () => {
-    let oldest: string | undefined;
-    let stamp = Infinity;
-    for (const [key, copy] of copies)
-      if (copy.used < stamp) {
-        stamp = copy.used;
-        oldest = key;
-      }
-    return oldest;
-  };
+  const leastRecent = () => leastRecentlyUsed(copies);
   const drop = (key: string) => {
     const old = copies.get(key);
     if (!old) return;

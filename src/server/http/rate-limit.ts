@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from './errors.ts';
 import type { AppEnv } from '../types.ts';
 import type { RateLimitStore } from '../ports.ts';
+import type { Config } from '../config.ts';
 
 export interface RateLimitRule {
   /** Shown in the refusal ("Too many requests to <name>") and part of the counter's key. */
@@ -49,3 +50,10 @@ export function rateLimit(deps: { rateLimits: RateLimitStore }, rule: RateLimitR
   });
   return Object.assign(limit, { rateLimit: rule });
 }
+
+/**
+ * Placing orders, asking quotes and accepting them: one count a buyer (BOOKING_RATE_LIMIT a minute), so one
+ * account cannot flood the stock whichever way it orders.
+ */
+export const ordersRateLimit = (deps: { rateLimits: RateLimitStore; config: Config }) =>
+  rateLimit(deps, { name: 'orders', points: deps.config.bookingRateLimit, windowMs: 60_000, by: 'user' });

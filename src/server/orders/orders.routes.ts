@@ -7,7 +7,7 @@ import { messages } from '../../lib/messages.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ordersRateLimit } from '../http/rate-limit.ts';
 import { decodeCursor, pageAsk, seqKeySchema } from '../db/paging.ts';
 import type { Deps } from '../types.ts';
 import type { CheckoutFlow } from '../checkout/checkout.flow.ts';
@@ -33,12 +33,7 @@ export function ordersRoutes(
   checkout: CheckoutFlow,
   { invoices, fulfilment, refunds }: AfterSale,
 ) {
-  const bookingLimit = rateLimit(deps, {
-    name: 'orders',
-    points: deps.config.bookingRateLimit,
-    windowMs: 60_000,
-    by: 'user',
-  });
+  const bookingLimit = ordersRateLimit(deps);
   return (
     contractRouter(deps)
       // Any spec fields the browser adds (productName, price, userName, email, payment) are dropped by the schema.

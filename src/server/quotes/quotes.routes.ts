@@ -2,19 +2,13 @@ import { quotesContract } from '../../lib/contracts/quotes.ts';
 import { adminOnly, signedIn } from '../auth/guards.ts';
 import { contractRouter } from '../http/contract-router.ts';
 import { pageAsk, seqKeySchema } from '../db/paging.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { ordersRateLimit } from '../http/rate-limit.ts';
 import type { Deps } from '../types.ts';
 import type { QuotesService } from './quotes.service.ts';
 
 export function quotesRoutes(deps: Deps, quotes: QuotesService) {
-  // Asking and accepting count with placing orders (one count a buyer, BOOKING_RATE_LIMIT a minute),
-  // beside the cap on open requests (quotes.service.ts).
-  const bookingLimit = rateLimit(deps, {
-    name: 'orders',
-    points: deps.config.bookingRateLimit,
-    windowMs: 60_000,
-    by: 'user',
-  });
+  // Asking and accepting count with placing orders, beside the cap on open requests (quotes.service.ts).
+  const bookingLimit = ordersRateLimit(deps);
   return (
     contractRouter(deps)
       // Signed in: the buyer is the token's user, never the body's.
