@@ -16,33 +16,10 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
 
   async function save(product: ToolInput) {
     setAdded(null);
-    const {
-      name,
-      description,
-      price,
-      minimumOrderQuantity,
-      availableQuantity,
-      img,
-      priceBreaks,
-      packSize,
-      quoteAbove,
-      lowStockUnits,
-    } = product;
+    // The form's fields, each under its own name (the spec's page sent two of them swapped).
+    const { name } = product;
     try {
-      const { insertedId } = await api.tools.create({
-        body: {
-          name,
-          description,
-          price,
-          minimumOrderQuantity,
-          availableQuantity,
-          img,
-          priceBreaks,
-          packSize,
-          quoteAbove,
-          lowStockUnits,
-        },
-      });
+      const { insertedId } = await api.tools.create({ body: product });
       toast.success(`${name} was added to the catalogue`);
       setAdded({ id: insertedId, name });
       return true;
