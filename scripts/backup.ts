@@ -38,26 +38,32 @@ const cutShort = (error: Error) =>
 async function make(partial: string): Promise<void> {
   // Opened here, so a folder that is missing or not writable is said as such.
   const out = (await open(partial, 'wx', 0o600)).createWriteStream();
-  const asked = await askForBackup(dataDir, out).catch((error: Error) => {
-    throw cutShort(error);
-  });
-  if (asked) {
-    const refusal = await refusalIn(partial);
-    if (refusal) throw new BackupError(`The store refused the backup: ${refusal}`);
-    return;
-  }
-  const holder = lockHolder(path.join(dataDir, 'pg'));
-  if (holder)
-    throw new BackupError(
-      `A store (pid ${holder}) holds ${dataDir} but does not answer on its backup socket ${opsSocketPath(dataDir)} (npm run dev has none; a server says why in its log). Stop it, then run the backup again.`,
-    );
-  if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION')))
-    throw new BackupError(`There is no store in ${dataDir}. Set DATA_DIR to the store's directory.`);
-  const db = await openDb({ dataDir });
   try {
-    await writeStoreBackup({ db, config }, out);
-  } finally {
-    await db.close();
+    const asked = await askForBackup(dataDir, out).catch((error: Error) => {
+      throw cutShort(error);
+    });
+    if (asked) {
+      const refusal = await refusalIn(partial);
+      if (refusal) throw new BackupError(`The store refused the backup: ${refusal}`);
+      return;
+    }
+    const holder = lockHolder(path.join(dataDir, 'pg'));
+    if (holder)
+      throw new BackupError(
+        `A store (pid ${holder}) holds ${dataDir} but does not answer on its backup socket ${opsSocketPath(dataDir)} (npm run dev has none; a server says why in its log). Stop it, then run the backup again.`,
+      );
+    if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION')))
+      throw new BackupError(`There is no store in ${dataDir}. Set DATA_DIR to the store's directory.`);
+    const db = await openDb({ dataDir });
+    try {
+      await writeStoreBackup({ db, config }, out);
+    } finally {
+      await db.close();
+    }
+  } catch (error) {
+    // The file's handle is closed now, not by the garbage collector (Node warns when it does, on stderr).
+    out.destroy();
+    throw error;
   }
 }
 
