@@ -5,12 +5,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, enc, errorMessage, httpStatus, serverFieldErrors } from '../client/infra/api';
 import { $user, accessToken } from '../client/state/session-store';
 import { toast } from '../client/infra/toast';
-import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../lib/limits';
+import { REVIEW_NAME_MAX } from '../lib/limits';
 import { messages } from '../lib/messages';
-import { isRating, reviewErrors } from '../lib/review-rules';
-import { Field, TextAreaField } from './ui/Field';
+import { reviewErrors } from '../lib/review-rules';
+import { ReviewFields } from './ui/ReviewFields';
 import { Spinner } from './ui/Spinner';
-import { StarRating } from './ui/StarRating';
 import { SubmitButton } from './ui/SubmitButton';
 import { useForm } from './ui/useForm';
 
@@ -156,36 +155,9 @@ function ReviewForm({
     }
   }
 
-  const preview = Number(values.ratings);
   return (
     <form ref={form} onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="review-this-tool">
-      <Field
-        label="Name"
-        id="tool-review-name"
-        autoComplete="name"
-        hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`}
-        {...bind('name')}
-      />
-      <TextAreaField
-        label="Message"
-        id="tool-review-message"
-        rows={4}
-        placeholder="What did you build, and how did it perform?"
-        {...bind('Messege')}
-      />
-      <Field
-        label="Rating"
-        id="tool-review-rating"
-        type="number"
-        inputMode="decimal"
-        min={RATING_MIN}
-        max={RATING_MAX}
-        step={RATING_STEP}
-        placeholder="4.5"
-        hint={`From ${RATING_MIN} to ${RATING_MAX}; decimals allowed, e.g. 4.75`}
-        {...bind('ratings')}
-      />
-      {values.ratings !== '' && isRating(preview) && <StarRating rating={preview} />}
+      <ReviewFields bind={bind} rating={values.ratings} idPrefix="tool-review" />
       <SubmitButton busy={busy} busyLabel="Posting your review…" className="btn-dark w-full">
         Post review
       </SubmitButton>

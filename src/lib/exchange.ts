@@ -17,15 +17,18 @@ export const TOOL_CSV_COLUMNS = [
   'priceBreaks',
 ] as const;
 export type ToolCsvColumn = (typeof TOOL_CSV_COLUMNS)[number];
-/** An import without one of these is refused whole; the others may be left out (empty: no _id, pack of 1, none). */
-export const REQUIRED_TOOL_CSV_COLUMNS: readonly ToolCsvColumn[] = [
-  'name',
-  'description',
-  'img',
-  'price',
-  'minimumOrderQuantity',
-  'availableQuantity',
+/** Columns an import may leave out (empty: no _id, a pack of 1, no quote threshold, the shop's low-stock level, no breaks). */
+const OPTIONAL_TOOL_CSV_COLUMNS: readonly ToolCsvColumn[] = [
+  '_id',
+  'packSize',
+  'quoteAbove',
+  'lowStockUnits',
+  'priceBreaks',
 ];
+/** An import without one of these is refused whole. */
+export const REQUIRED_TOOL_CSV_COLUMNS: readonly ToolCsvColumn[] = TOOL_CSV_COLUMNS.filter(
+  (c) => !OPTIONAL_TOOL_CSV_COLUMNS.includes(c),
+);
 
 /** The orders file's columns: one row per order line, the order's own fields repeated on each of its lines. */
 export const ORDER_CSV_COLUMNS = [

@@ -4,10 +4,9 @@ import { api } from '../../client/infra/api';
 import { AUDIT_ACTION_TYPES, auditActionLabel, describeChange } from '../../lib/audit';
 import type { AuditEntry } from '../../lib/entities';
 import { messages } from '../../lib/messages';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
-import { Pager } from '../ui/Pager';
+import { EmailText, type Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
 import { When } from '../ui/When';
@@ -73,21 +72,15 @@ export default function Activity(_props: { params: Record<string, string> }) {
           ))}
         </select>
       </div>
-      <Loaded data={log.rows} error={log.error} onRetry={log.reload} label="Loading activity…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="Activity"
-              columns={columns}
-              rows={rows}
-              rowKey={(e) => String(e.seq)}
-              empty={type ? `No “${auditActionLabel(type)}” actions yet.` : messages.noActivity}
-              busy={log.loading}
-            />
-            <Pager label="Activity pages" pager={log.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={log}
+        loadingLabel="Loading activity…"
+        pagerLabel="Activity pages"
+        caption="Activity"
+        columns={columns}
+        rowKey={(e) => String(e.seq)}
+        empty={type ? `No “${auditActionLabel(type)}” actions yet.` : messages.noActivity}
+      />
     </>
   );
 }

@@ -3,12 +3,10 @@
 import { useRef, type FormEvent } from 'react';
 import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
 import { toast } from '../../client/infra/toast';
-import { RATING_MAX, RATING_MIN, RATING_STEP, REVIEW_NAME_MAX } from '../../lib/limits';
 import { messages } from '../../lib/messages';
 import { fieldErrors, reviewInputSchema } from '../../lib/schemas';
-import { Field, TextAreaField } from '../ui/Field';
+import { ReviewFields } from '../ui/ReviewFields';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { StarRating } from '../ui/StarRating';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 
@@ -44,7 +42,6 @@ export default function AddReview(_props: { params: Record<string, string> }) {
     }
   }
 
-  const preview = Number(values.ratings);
   return (
     <>
       <ScreenHeader title="Add a Review">Tell other builders how our tools hold up on the job.</ScreenHeader>
@@ -55,36 +52,7 @@ export default function AddReview(_props: { params: Record<string, string> }) {
         className="card max-w-2xl space-y-5 p-6 sm:p-8"
         aria-label="Add a review"
       >
-        <Field
-          label="Name"
-          autoComplete="name"
-          hint={`Shown with your review, at most ${REVIEW_NAME_MAX} characters.`}
-          {...bind('name')}
-        />
-        <TextAreaField
-          label="Message"
-          rows={5}
-          placeholder="What did you build, and how did the tool perform?"
-          {...bind('Messege')}
-        />
-        <div className="max-w-xs">
-          <Field
-            label="Rating"
-            type="number"
-            inputMode="decimal"
-            min={RATING_MIN}
-            max={RATING_MAX}
-            step={RATING_STEP}
-            placeholder="4.5"
-            hint={`From ${RATING_MIN} to ${RATING_MAX}; decimals allowed, e.g. 4.75`}
-            {...bind('ratings')}
-          />
-          {preview >= RATING_MIN && preview <= RATING_MAX && (
-            <p className="mt-2">
-              <StarRating rating={preview} />
-            </p>
-          )}
-        </div>
+        <ReviewFields bind={bind} rating={values.ratings} rows={5} />
         <SubmitButton busy={busy} busyLabel="Sending…" className="btn-dark">
           Add review
         </SubmitButton>

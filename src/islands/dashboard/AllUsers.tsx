@@ -8,10 +8,10 @@ import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
 import { useConfirm } from '../ui/ConfirmDialog';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { EmailText, type Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
-import { Pager } from '../ui/Pager';
+import { SearchForm } from '../ui/SearchForm';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
 import type { UserProfile } from '../../lib/entities';
@@ -137,55 +137,30 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
       <ScreenHeader title="All Users" total={users.total} noun={view.q ? 'matching users' : 'users'}>
         Promote trusted staff to admin, or remove accounts.
       </ScreenHeader>
-      <form
-        role="search"
-        aria-label="Find users"
-        className="mb-4 flex flex-wrap items-end gap-2"
-        key={view.q}
-        onSubmit={(event) => {
-          event.preventDefault();
-          const q = new FormData(event.currentTarget).get('q');
-          setView({ q: typeof q === 'string' ? q.trim() : '' });
-        }}
+      <SearchForm
+        id="users-q"
+        label="Search by email"
+        placeholder="e.g. smith@ or example.com"
+        query={view.q}
+        onSearch={(q) => setView({ q })}
+        landmark="Find users"
+        className="mb-4 flex-wrap"
       >
-        <div className="min-w-0 grow">
-          <label className="label" htmlFor="users-q">
-            Search by email
-          </label>
-          <input
-            id="users-q"
-            name="q"
-            type="search"
-            className="input"
-            defaultValue={view.q}
-            maxLength={200}
-            placeholder="e.g. smith@ or example.com"
-          />
-        </div>
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
         {view.q && (
           <button type="button" className="btn btn-outline" onClick={() => setView({ q: '' })}>
             Show all
           </button>
         )}
-      </form>
-      <Loaded data={users.rows} error={users.error} onRetry={users.reload} label="Loading users…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="All users"
-              columns={columns}
-              rows={rows}
-              rowKey={(u) => u.email}
-              empty={view.q ? `No user's email contains “${view.q}”.` : 'No users have signed up yet.'}
-              busy={users.loading}
-            />
-            <Pager label="User pages" pager={users.pager} />
-          </>
-        )}
-      </Loaded>
+      </SearchForm>
+      <PagedTable
+        list={users}
+        loadingLabel="Loading users…"
+        pagerLabel="User pages"
+        caption="All users"
+        columns={columns}
+        rowKey={(u) => u.email}
+        empty={view.q ? `No user's email contains “${view.q}”.` : 'No users have signed up yet.'}
+      />
       {dialog}
     </>
   );

@@ -5,7 +5,7 @@ import { api, errorMessage, httpStatus, serverFieldErrors } from '../../client/i
 import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { discountInputSchema, fieldErrors } from '../../lib/schemas';
-import { Field } from '../ui/Field';
+import { decimalInput, Field, wholeInput } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 
@@ -96,21 +96,11 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
         </fieldset>
         <Field
           label={kind === 'percent' ? 'Percent off (%)' : 'Amount off ($)'}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
+          {...decimalInput()}
           placeholder={kind === 'percent' ? 'e.g. 10' : 'e.g. 5'}
           {...bind('value')}
         />
-        <Field
-          label="Minimum goods ($, optional)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
-          {...bind('minSubtotal')}
-        />
+        <Field label="Minimum goods ($, optional)" {...decimalInput()} {...bind('minSubtotal')} />
         <Field label="Starts (optional)" type="date" hint="From the start of this day (UTC)" {...bind('startsAt')} />
         <Field
           label="Ends (optional)"
@@ -118,15 +108,7 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
           hint="Usable through the end of this day (UTC)"
           {...bind('expiresAt')}
         />
-        <Field
-          label="Max uses (optional)"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          hint="Empty: no limit"
-          {...bind('maxUses')}
-        />
+        <Field label="Max uses (optional)" {...wholeInput(1)} hint="Empty: no limit" {...bind('maxUses')} />
         <label className="flex items-center gap-2 text-sm font-medium text-steel-700 sm:pt-7">
           <input
             type="checkbox"

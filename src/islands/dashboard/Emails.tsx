@@ -5,10 +5,9 @@ import { api, errorMessage } from '../../client/infra/api';
 import { toast } from '../../client/infra/toast';
 import type { StoreEmail as Email } from '../../lib/entities';
 import { Badge } from '../ui/Badge';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
-import { Pager } from '../ui/Pager';
+import { EmailText, type Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
@@ -93,21 +92,15 @@ export default function Emails(_props: { params: Record<string, string> }) {
       <ScreenHeader title="Emails" total={emails.total} noun="emails">
         Order confirmations, receipts, shipping news and the shop's notices, as they went out.
       </ScreenHeader>
-      <Loaded data={emails.rows} error={emails.error} onRetry={emails.reload} label="Loading emails…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="Emails"
-              columns={columns}
-              rows={rows}
-              rowKey={(e) => e.id}
-              busy={emails.loading}
-              empty="No emails yet: they are made as orders are placed, paid and shipped."
-            />
-            <Pager label="Email pages" pager={emails.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={emails}
+        loadingLabel="Loading emails…"
+        pagerLabel="Email pages"
+        caption="Emails"
+        columns={columns}
+        rowKey={(e) => e.id}
+        empty="No emails yet: they are made as orders are placed, paid and shipped."
+      />
     </>
   );
 }

@@ -3,7 +3,7 @@
 // to ship: the date, the total and where it goes. Search, filters, date range and sort live in the
 // address (a view can be shared); paged on the server. Paid orders read Pending with a Shipped button
 // that opens the ship form (carrier, tracking number; PUT /booking/ship/{id}); each order links to its page.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../../client/infra/api';
 import { navigate } from '../../client/state/router';
 import type { Order } from '../../lib/entities';
@@ -11,12 +11,12 @@ import { toast } from '../../client/infra/toast';
 import { formatCents, toCents } from '../../lib/money';
 import { Badge } from '../ui/Badge';
 import { ShipDialog } from '../ui/ShipDialog';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
+import { EmailText, type Column } from '../ui/DataTable';
 import { OrderProduct } from '../ui/OrderLines';
 import { breakdownText, hasBreakdown } from '../ui/TotalsBreakdown';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
-import { Pager } from '../ui/Pager';
+import { SearchForm } from '../ui/SearchForm';
 import { usePagedList } from '../ui/usePagedList';
 import { present, useUrlQuery } from '../ui/useUrlQuery';
 import { When } from '../ui/When';
@@ -53,12 +53,6 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     setShipping(null);
     orders.updateRows((list) => list.map((o) => (o._id === order._id ? order : o)));
     toast.success(`${order.productName} for ${order.email} is marked shipped`);
-  }
-
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const q = new FormData(event.currentTarget).get('q');
-    setView({ q: typeof q === 'string' ? q.trim() : '' });
   }
 
   const columns: Column<Order>[] = [
@@ -170,25 +164,14 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
         Paid orders wait as Pending until you mark them shipped.
       </ScreenHeader>
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3" role="search" aria-label="Find orders">
-        <form className="flex items-end gap-2 sm:col-span-2 xl:col-span-3" onSubmit={search} key={view.q}>
-          <div className="min-w-0 grow">
-            <label className="label" htmlFor="orders-q">
-              Search
-            </label>
-            <input
-              id="orders-q"
-              name="q"
-              type="search"
-              className="input"
-              defaultValue={view.q}
-              maxLength={200}
-              placeholder="Email, name or order id"
-            />
-          </div>
-          <button type="submit" className="btn btn-primary">
-            Search
-          </button>
-        </form>
+        <SearchForm
+          id="orders-q"
+          label="Search"
+          placeholder="Email, name or order id"
+          query={view.q}
+          onSearch={(q) => setView({ q })}
+          className="sm:col-span-2 xl:col-span-3"
+        />
         <ViewSelect
           label="Payment"
           value={view.payment}
@@ -258,21 +241,15 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           </button>
         </div>
       </div>
-      <Loaded data={orders.rows} error={orders.error} onRetry={orders.reload} label="Loading orders…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="All orders"
-              columns={columns}
-              rows={rows}
-              rowKey={(o) => o._id}
-              busy={orders.loading}
-              empty={filtered ? 'No orders match this search and these filters.' : 'No orders yet.'}
-            />
-            <Pager label="Order pages" pager={orders.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={orders}
+        loadingLabel="Loading orders…"
+        pagerLabel="Order pages"
+        caption="All orders"
+        columns={columns}
+        rowKey={(o) => o._id}
+        empty={filtered ? 'No orders match this search and these filters.' : 'No orders yet.'}
+      />
       {shipping && <ShipDialog order={shipping} onShipped={shipped} onClose={() => setShipping(null)} />}
     </>
   );

@@ -6,10 +6,9 @@ import { toast } from '../../client/infra/toast';
 import type { ContactMessage } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
-import { Pager } from '../ui/Pager';
+import { EmailText, type Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
@@ -86,21 +85,15 @@ export default function Messages(_props: { params: Record<string, string> }) {
           </>
         )}
       </ScreenHeader>
-      <Loaded data={inbox.rows} error={inbox.error} onRetry={inbox.reload} label="Loading messages…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="Messages"
-              columns={columns}
-              rows={rows}
-              rowKey={(m) => m._id}
-              empty={messages.noMessages}
-              busy={inbox.loading}
-            />
-            <Pager label="Message pages" pager={inbox.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={inbox}
+        loadingLabel="Loading messages…"
+        pagerLabel="Message pages"
+        caption="Messages"
+        columns={columns}
+        rowKey={(m) => m._id}
+        empty={messages.noMessages}
+      />
     </>
   );
 }

@@ -11,11 +11,10 @@ import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { useConfirm } from '../ui/ConfirmDialog';
-import { DataTable, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { OrderProduct } from '../ui/OrderLines';
 import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
-import { Loaded } from '../ui/States';
-import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
@@ -163,28 +162,22 @@ export default function MyOrders() {
       <h1 id="orders-heading" className="mb-4 text-2xl font-black">
         My Orders{orders.total !== undefined && `: ${orders.total}`}
       </h1>
-      <Loaded data={orders.rows} error={orders.error} onRetry={orders.reload} label="Loading your orders…">
-        {(rows) => (
+      <PagedTable
+        list={orders}
+        loadingLabel="Loading your orders…"
+        pagerLabel="Order pages"
+        caption="My orders"
+        columns={columns}
+        rowKey={(o) => o._id}
+        empty={
           <>
-            <DataTable
-              caption="My orders"
-              columns={columns}
-              rows={rows}
-              rowKey={(o) => o._id}
-              busy={orders.loading}
-              empty={
-                <>
-                  You have no orders yet.{' '}
-                  <a href="/#tools" className="font-semibold text-amber-dark">
-                    Browse our tools
-                  </a>
-                </>
-              }
-            />
-            <Pager label="Order pages" pager={orders.pager} />
+            You have no orders yet.{' '}
+            <a href="/#tools" className="font-semibold text-amber-dark">
+              Browse our tools
+            </a>
           </>
-        )}
-      </Loaded>
+        }
+      />
       {dialog}
     </section>
   );

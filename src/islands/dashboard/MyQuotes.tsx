@@ -10,13 +10,12 @@ import { toast } from '../../client/infra/toast';
 import type { Quote } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { useConfirm } from '../ui/ConfirmDialog';
-import { DataTable, type Column } from '../ui/DataTable';
+import type { Column } from '../ui/DataTable';
 import { deliveryChecks, deliveryErrors, deliveryJson, DeliveryFields, EMPTY_DELIVERY } from '../ui/DeliveryFields';
 import { Modal } from '../ui/Modal';
-import { Pager } from '../ui/Pager';
 import { QuoteLines, QuoteStateBadge, QuoteTotal } from '../ui/QuoteLines';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 import { usePagedList } from '../ui/usePagedList';
@@ -102,21 +101,15 @@ export default function MyQuotes() {
       <ScreenHeader title="My Quotes" total={quotes.total} noun="quotes">
         Ask for a quote from a tool&apos;s page or your cart; we answer with a price per line.
       </ScreenHeader>
-      <Loaded data={quotes.rows} error={quotes.error} onRetry={quotes.reload} label="Loading your quotes…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="My quotes"
-              columns={columns}
-              rows={rows}
-              rowKey={(q) => q._id}
-              busy={quotes.loading}
-              empty={messages.noQuotes}
-            />
-            <Pager label="Quote pages" pager={quotes.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={quotes}
+        loadingLabel="Loading your quotes…"
+        pagerLabel="Quote pages"
+        caption="My quotes"
+        columns={columns}
+        rowKey={(q) => q._id}
+        empty={messages.noQuotes}
+      />
       {accepting && user && <AcceptDialog quote={accepting} user={user} onClose={() => setAccepting(null)} />}
       {dialog}
     </section>

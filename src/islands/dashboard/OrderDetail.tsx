@@ -15,6 +15,7 @@ import { OrderLinesList } from '../ui/OrderLines';
 import { RefundDialog } from '../ui/RefundDialog';
 import { ShipDialog } from '../ui/ShipDialog';
 import { Loaded } from '../ui/States';
+import { ActionButton } from '../ui/SubmitButton';
 import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { useResource } from '../ui/useResource';
 import { When } from '../ui/When';
@@ -126,15 +127,14 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                     </a>
                   )}
                   {invoice && (
-                    <button
-                      type="button"
-                      className="btn btn-outline"
-                      disabled={busy === 'invoice'}
-                      aria-busy={busy === 'invoice' || undefined}
+                    <ActionButton
+                      className="btn-outline"
+                      busy={busy === 'invoice'}
+                      busyLabel="Downloading…"
                       onClick={() => downloadInvoice(o, invoice.number)}
                     >
-                      {busy === 'invoice' ? 'Downloading…' : `Download invoice ${invoice.number}`}
-                    </button>
+                      Download invoice {invoice.number}
+                    </ActionButton>
                   )}
                 </div>
               </section>
@@ -185,15 +185,9 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                       </button>
                     )}
                     {o.shippingStatus === 'shipped' && (
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        disabled={busy === 'deliver'}
-                        aria-busy={busy === 'deliver' || undefined}
-                        onClick={() => deliver(o)}
-                      >
-                        {busy === 'deliver' ? 'Saving…' : 'Mark delivered'}
-                      </button>
+                      <ActionButton busy={busy === 'deliver'} busyLabel="Saving…" onClick={() => deliver(o)}>
+                        Mark delivered
+                      </ActionButton>
                     )}
                   </div>
                 )}

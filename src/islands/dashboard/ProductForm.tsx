@@ -10,7 +10,7 @@ import {
   type ToolEdit,
   type ToolInput,
 } from '../../lib/schemas';
-import { Field, TextAreaField } from '../ui/Field';
+import { decimalInput, Field, TextAreaField, wholeInput } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 import { ImageUpload, imageErrors } from './ImageUpload';
@@ -100,64 +100,26 @@ export function ProductForm({ initial, edit = false, label, submitLabel, busyLab
         {...bind('description')}
       />
       <div className={`grid gap-4 ${edit ? 'sm:grid-cols-2' : 'sm:grid-cols-3'}`}>
-        <Field
-          label="Price (USD per unit)"
-          type="number"
-          inputMode="decimal"
-          min="0.01"
-          step="0.01"
-          placeholder="24.99"
-          {...bind('price')}
-        />
-        <Field
-          label="Minimum order quantity"
-          type="number"
-          inputMode="numeric"
-          min="1"
-          step="1"
-          placeholder="50"
-          {...bind('minimumOrderQuantity')}
-        />
+        <Field label="Price (USD per unit)" {...decimalInput('0.01')} placeholder="24.99" {...bind('price')} />
+        <Field label="Minimum order quantity" {...wholeInput('1')} placeholder="50" {...bind('minimumOrderQuantity')} />
         {!edit && (
-          <Field
-            label="Available quantity"
-            type="number"
-            inputMode="numeric"
-            min="0"
-            step="1"
-            placeholder="1200"
-            {...bind('availableQuantity')}
-          />
+          <Field label="Available quantity" {...wholeInput()} placeholder="1200" {...bind('availableQuantity')} />
         )}
       </div>
       <fieldset className="space-y-4 rounded-lg border border-steel-200 p-4">
         <legend className="px-1 text-sm font-bold">Trade</legend>
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field
-            label="Pack size"
-            type="number"
-            inputMode="numeric"
-            min="1"
-            step="1"
-            hint="Orders are whole packs"
-            {...bind('packSize')}
-          />
+          <Field label="Pack size" {...wholeInput('1')} hint="Orders are whole packs" {...bind('packSize')} />
           <Field
             label="Quote above (units)"
-            type="number"
-            inputMode="numeric"
-            min="1"
-            step="1"
+            {...wholeInput('1')}
             placeholder="Optional"
             hint="Larger orders ask for a quote"
             {...bind('quoteAbove')}
           />
           <Field
             label="Low-stock level"
-            type="number"
-            inputMode="numeric"
-            min="0"
-            step="1"
+            {...wholeInput()}
             placeholder="Shop default"
             hint="Flagged in Manage products below it"
             {...bind('lowStockUnits')}

@@ -10,13 +10,12 @@ import { QUOTE_STATES } from '../../lib/states';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { fieldErrors, quoteAnswerSchema } from '../../lib/schemas';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
-import { Field } from '../ui/Field';
+import { EmailText, type Column } from '../ui/DataTable';
+import { decimalInput, Field } from '../ui/Field';
 import { Modal } from '../ui/Modal';
-import { Pager } from '../ui/Pager';
 import { QuoteLines, QuoteStateBadge, QuoteTotal } from '../ui/QuoteLines';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
 import { When } from '../ui/When';
@@ -104,21 +103,15 @@ export default function Quotes() {
           </select>
         </div>
       </div>
-      <Loaded data={quotes.rows} error={quotes.error} onRetry={quotes.reload} label="Loading quotes…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption="Quote requests"
-              columns={columns}
-              rows={rows}
-              rowKey={(q) => q._id}
-              busy={quotes.loading}
-              empty={state ? 'No quotes in this state.' : messages.noQuotes}
-            />
-            <Pager label="Quote pages" pager={quotes.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={quotes}
+        loadingLabel="Loading quotes…"
+        pagerLabel="Quote pages"
+        caption="Quote requests"
+        columns={columns}
+        rowKey={(q) => q._id}
+        empty={state ? 'No quotes in this state.' : messages.noQuotes}
+      />
       {answering && (
         <AnswerDialog
           quote={answering}
@@ -195,10 +188,7 @@ function AnswerDialog({
             key={i}
             label={`Unit price for ${line.quantity} × ${line.productName} ($)`}
             name={`price-${i}`}
-            type="number"
-            inputMode="decimal"
-            min="0.01"
-            step="0.01"
+            {...decimalInput('0.01')}
             value={prices[i]}
             disabled={busy}
             error={errors[`lines.${i}.price`]}

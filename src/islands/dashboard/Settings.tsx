@@ -9,7 +9,7 @@ import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
 import { fieldErrors, settingsSchema, type SettingsInput } from '../../lib/schemas';
 import { orderTotals, type TotalsSettings } from '../../lib/totals';
-import { Field } from '../ui/Field';
+import { decimalInput, Field } from '../ui/Field';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { Loaded } from '../ui/States';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -77,32 +77,17 @@ function SettingsForm({ saved, onSaved }: { saved: ShopSettings; onSaved(setting
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
         <Field
           label="Delivery per order ($)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
+          {...decimalInput()}
           hint="0 for free delivery"
           {...bind('deliveryFlat')}
         />
         <Field
           label="Free delivery from ($, optional)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
+          {...decimalInput()}
           hint="Goods after the discount; empty: never free"
           {...bind('freeDeliveryOver')}
         />
-        <Field
-          label="VAT rate (%)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          max={100}
-          step="0.01"
-          hint="e.g. 15; 0 for none"
-          {...bind('vatRate')}
-        />
+        <Field label="VAT rate (%)" {...decimalInput()} max={100} hint="e.g. 15; 0 for none" {...bind('vatRate')} />
         <div className="flex items-start gap-2 sm:pt-7">
           <input
             id="field-pricesIncludeVat"

@@ -6,10 +6,9 @@ import { api, enc } from '../../client/infra/api';
 import { navigate } from '../../client/state/router';
 import type { StockMovement, StockReason } from '../../lib/entities';
 import { Badge, type BadgeTone } from '../ui/Badge';
-import { DataTable, EmailText, type Column } from '../ui/DataTable';
-import { Pager } from '../ui/Pager';
+import { EmailText, type Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
-import { Loaded } from '../ui/States';
 import { usePagedList } from '../ui/usePagedList';
 import { useResource } from '../ui/useResource';
 import { When } from '../ui/When';
@@ -113,21 +112,15 @@ export default function StockHistory({ params }: { params: Record<string, string
           Edit this product
         </a>
       </p>
-      <Loaded data={ledger.rows} error={ledger.error} onRetry={ledger.reload} label="Loading the stock history…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption={name ? `Stock movements of ${name}` : 'Stock movements'}
-              columns={columns}
-              rows={rows}
-              rowKey={(m) => String(m.id)}
-              busy={ledger.loading}
-              empty="No stock movements yet."
-            />
-            <Pager label="Stock history pages" pager={ledger.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        list={ledger}
+        loadingLabel="Loading the stock history…"
+        pagerLabel="Stock history pages"
+        caption={name ? `Stock movements of ${name}` : 'Stock movements'}
+        columns={columns}
+        rowKey={(m) => String(m.id)}
+        empty="No stock movements yet."
+      />
     </>
   );
 }

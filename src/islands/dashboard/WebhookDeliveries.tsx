@@ -7,9 +7,8 @@ import { toast } from '../../client/infra/toast';
 import type { WebhookDelivery as Delivery, WebhookEndpoint } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { Badge } from '../ui/Badge';
-import { DataTable, type Column } from '../ui/DataTable';
-import { Pager } from '../ui/Pager';
-import { Loaded } from '../ui/States';
+import type { Column } from '../ui/DataTable';
+import { PagedTable } from '../ui/PagedTable';
 import { usePagedList } from '../ui/usePagedList';
 import { When } from '../ui/When';
 
@@ -126,20 +125,16 @@ export function WebhookDeliveries({ endpoint, onChange }: { endpoint: WebhookEnd
           Refresh<span className="sr-only"> the deliveries</span>
         </button>
       </div>
-      <Loaded data={log.rows} error={log.error} onRetry={reload} label="Loading deliveries…">
-        {(rows) => (
-          <>
-            <DataTable
-              caption={`Deliveries to ${endpoint.url}`}
-              columns={columns}
-              rows={rows}
-              rowKey={(d) => d.id}
-              empty={messages.noWebhookDeliveries}
-            />
-            <Pager label="Delivery pages" pager={log.pager} />
-          </>
-        )}
-      </Loaded>
+      <PagedTable
+        // Not dimmed on the timed refresh: it would flash every few seconds.
+        list={{ ...log, loading: false }}
+        loadingLabel="Loading deliveries…"
+        pagerLabel="Delivery pages"
+        caption={`Deliveries to ${endpoint.url}`}
+        columns={columns}
+        rowKey={(d) => d.id}
+        empty={messages.noWebhookDeliveries}
+      />
     </div>
   );
 }

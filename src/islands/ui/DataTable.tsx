@@ -15,7 +15,7 @@ export interface Column<T> {
   className?: string;
 }
 
-interface Props<T> {
+export interface DataTableProps<T> {
   /** Accessible name of the table (visually hidden). */
   caption: string;
   columns: Column<T>[];
@@ -32,7 +32,7 @@ const stackCell =
 const stackLabel =
   '@max-2xl:before:shrink-0 @max-2xl:before:text-xs @max-2xl:before:font-semibold @max-2xl:before:uppercase @max-2xl:before:tracking-wide @max-2xl:before:text-steel-600 @max-2xl:before:content-[attr(data-label)]';
 
-export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: Props<T>) {
+export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: DataTableProps<T>) {
   if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
   return (
     <div className="@container">

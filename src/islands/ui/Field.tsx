@@ -88,3 +88,11 @@ export function TextAreaField({
     </FieldFrame>
   );
 }
+
+/** The attributes of a money or decimal input (two decimals, the phone's decimal keypad). */
+export const decimalInput = (min: number | string = 0) =>
+  ({ type: 'number', inputMode: 'decimal', min, step: '0.01' }) as const;
+
+/** The attributes of a whole-number input (the phone's numeric keypad). */
+export const wholeInput = (min: number | string = 0) =>
+  ({ type: 'number', inputMode: 'numeric', min, step: 1 }) as const;

@@ -4,7 +4,12 @@ import type { PagerState } from './usePagedList';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-export function Pager({ label, pager }: { label: string; pager: PagerState }) {
+export interface PagerProps {
+  label: string;
+  pager: PagerState;
+}
+
+export function Pager({ label, pager }: PagerProps) {
   const { page, size, shown, total, hasPrevious, hasNext, busy, previous, next } = pager;
   if (!hasPrevious && !hasNext) return null;
   const from = page * size + 1;
@@ -18,24 +23,24 @@ export function Pager({ label, pager }: { label: string; pager: PagerState }) {
         </span>
       </p>
       <span className="flex gap-2">
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          disabled={!hasPrevious}
-          aria-disabled={busy || undefined}
-          onClick={previous}
-        >
-          Previous<span className="sr-only"> page</span>
-        </button>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          disabled={!hasNext}
-          aria-disabled={busy || undefined}
-          onClick={next}
-        >
-          Next<span className="sr-only"> page</span>
-        </button>
+        {(
+          [
+            ['Previous', hasPrevious, previous],
+            ['Next', hasNext, next],
+          ] as const
+        ).map(([word, can, go]) => (
+          <button
+            key={word}
+            type="button"
+            className="btn btn-outline btn-sm"
+            disabled={!can}
+            aria-disabled={busy || undefined}
+            onClick={go}
+          >
+            {word}
+            <span className="sr-only"> page</span>
+          </button>
+        ))}
       </span>
     </nav>
   );

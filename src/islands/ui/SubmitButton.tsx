@@ -27,3 +27,8 @@ export function SubmitButton({
     </button>
   );
 }
+
+/** SubmitButton's twin for a button that acts on its own click (not a form's submit). */
+export function ActionButton(props: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; busyLabel?: string }) {
+  return <SubmitButton type="button" {...props} />;
+}

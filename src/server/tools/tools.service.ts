@@ -1,5 +1,4 @@
 import type { AdminTool, ListPage, StockMovement, Tool } from '../../lib/entities.ts';
-import { toCents } from '../../lib/money.ts';
 import type { ToolEdit, ToolInput } from '../../lib/schemas.ts';
 import { ledgerPage, recordMovements } from './stock-ledger.ts';
 import type { Db } from '../db/client.ts';
@@ -9,15 +8,18 @@ import { listPage, type PageAsk } from '../db/paging.ts';
 import { invalid } from '../errors.ts';
 import type { Change, ChangeBus } from '../caching/changes.ts';
 import { catalogue as catalogueCache } from './catalogue.ts';
+import { auditedTool, lowStockLevel, toolJson, type ToolCursor, type ToolRow } from './tool-rows.ts';
 import {
-  auditedTool,
-  breaksCents,
-  COLUMNS,
-  lowStockLevel,
-  toolJson,
-  type ToolCursor,
-  type ToolRow,
-} from './tool-rows.ts';
+  countTools,
+  deleteTool,
+  insertTool,
+  selectLowStockFirstPage,
+  selectPage,
+  selectTool,
+  selectTools,
+  setStock,
+  updateTool,
+} from './tools.sql.ts';
 import { giveBack, giveBackOrder, returnUnits, takeStock } from './stock-moves.ts';
 
 /**
@@ -47,13 +49,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
   let ids: Set<string> | undefined;
   const catalogue = catalogueCache({
     ttlMs: CACHE_TTL_MS,
-    load: async (only) =>
-      (
-        await db.query<ToolRow>(
-          only ? `SELECT ${COLUMNS} FROM tools WHERE id = ANY($1)` : `SELECT ${COLUMNS} FROM tools ORDER BY seq DESC`,
-          only ? [only] : [],
-        )
-      ).map(toolJson),
+    load: async (only) => (await selectTools(db, only)).map(toolJson),
     kept: (tools) => {
       ids = new Set(tools.map((t) => t._id));
     },
@@ -87,34 +83,24 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
       { lowStockFirst = false, admin = false } = {},
     ): Promise<ListPage<AdminTool | Tool>> {
       const json = admin ? adminToolJson : toolJson;
-      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM tools');
+      const total = await countTools(db);
       if (lowStockFirst) {
-        const below =
-          'CASE WHEN available_quantity < coalesce(low_stock_units, $2::int, minimum_order_quantity * 2) THEN 1 ELSE 0 END';
-        const [low, seq] = Array.isArray(after) ? after : [null, null];
-        const rows = await db.query<ToolRow & { seq: number; below: number }>(
-          `SELECT * FROM (SELECT ${COLUMNS}, seq, ${below} AS below FROM tools) t
-           WHERE $3::int IS NULL OR (below, seq) < ($3, $4) ORDER BY below DESC, seq DESC LIMIT $1`,
-          [limit + 1, options.lowStockUnits ?? null, low, seq],
-        );
+        const cursor = Array.isArray(after) ? after : null;
+        const rows = await selectLowStockFirstPage(db, limit, options.lowStockUnits ?? null, cursor);
         return listPage(rows, limit, total, (r): ToolCursor => [r.below, r.seq], json);
       }
       if (Array.isArray(after)) throw invalid('cursor is not valid', { cursor: 'cursor is not valid' });
-      const rows = await db.query<ToolRow & { seq: number }>(
-        `SELECT ${COLUMNS}, seq FROM tools WHERE $2::int IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
-        [limit + 1, after ?? null],
-      );
+      const rows = await selectPage(db, limit, after ?? null);
       return listPage(rows, limit, total, (r) => r.seq, json);
     },
     /** One tool as Edit product loads it (admins), read fresh; undefined when there is no such tool. */
     async forEdit(id: string): Promise<AdminTool | undefined> {
-      const [row] = await db.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1`, [id]);
+      const row = await selectTool(db, id);
       return row && adminToolJson(row);
     },
     /** One page of a tool's stock movements, newest first; undefined when there is no such tool. */
     async ledger(id: string, ask: PageAsk<number>): Promise<ListPage<StockMovement> | undefined> {
-      const [tool] = await db.query('SELECT 1 FROM tools WHERE id = $1', [id]);
-      return tool ? ledgerPage(db, id, ask) : undefined;
+      return (await selectTool(db, id)) ? ledgerPage(db, id, ask) : undefined;
     },
     /** Whether a tool exists, from memory: undefined until the catalogue was read once. */
     exists: (id: string): boolean | undefined => ids?.has(id),
@@ -123,24 +109,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     async create(input: ToolInput, actor: string): Promise<string> {
       const id = newId();
       await db.transaction(async (tx) => {
-        const [row] = await tx.query<ToolRow>(
-          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity, price_breaks,
-             pack_size, quote_above, low_stock_units)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
-          [
-            id,
-            input.name,
-            input.description,
-            input.img,
-            toCents(input.price),
-            input.minimumOrderQuantity,
-            input.availableQuantity,
-            JSON.stringify(breaksCents(input.priceBreaks)),
-            input.packSize,
-            input.quoteAbove ?? null,
-            input.lowStockUnits ?? null,
-          ],
-        );
+        const row = await insertTool(tx, id, input);
         await recordMovements(tx, [
           {
             toolId: id,
@@ -167,25 +136,9 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
      */
     async update(id: string, input: ToolEdit, actor: string): Promise<boolean> {
       const updated = await db.transaction(async (tx) => {
-        const [before] = await tx.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1 FOR UPDATE`, [id]);
+        const before = await selectTool(tx, id, { lock: true });
         if (!before) return false;
-        const [after] = await tx.query<ToolRow>(
-          `UPDATE tools SET name = $2, description = $3, img = $4, price_cents = $5, minimum_order_quantity = $6, price_breaks = $7,
-             pack_size = $8, quote_above = $9, low_stock_units = $10
-           WHERE id = $1 RETURNING ${COLUMNS}`,
-          [
-            id,
-            input.name,
-            input.description,
-            input.img,
-            toCents(input.price),
-            input.minimumOrderQuantity,
-            JSON.stringify(breaksCents(input.priceBreaks)),
-            input.packSize,
-            input.quoteAbove ?? null,
-            input.lowStockUnits ?? null,
-          ],
-        );
+        const after = (await updateTool(tx, id, input))!;
         await emit(tx, {
           type: 'tool.updated',
           subject: id,
@@ -199,27 +152,21 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     },
     /** Deletes a tool and writes its audit event ('tool.deleted', by `actor`) in one transaction. */
     async remove(id: string, actor: string): Promise<number> {
-      const rows = await db.transaction(async (tx) => {
-        // Deleting the tool rewrites its orders' tool_id. Lock those orders first, as every other writer
-        // does (order, then stock): locking the tool first deadlocked with a buyer deleting their order.
-        await tx.query(
-          'SELECT o.id FROM orders o WHERE o.id IN (SELECT order_id FROM order_items WHERE tool_id = $1) ORDER BY o.id FOR UPDATE OF o',
-          [id],
-        );
-        const gone = await tx.query<ToolRow>(`DELETE FROM tools WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
-        if (gone.length)
+      const deleted = await db.transaction(async (tx) => {
+        const gone = await deleteTool(tx, id);
+        if (gone)
           await emit(tx, {
             type: 'tool.deleted',
             subject: id,
             actor,
-            data: { target: gone[0].name, before: auditedTool(gone[0]), after: null, tool: toolJson(gone[0]) },
+            data: { target: gone.name, before: auditedTool(gone), after: null, tool: toolJson(gone) },
           });
         return gone;
       });
       // At once, not on the next list(): the server checks these ids before serving a prebuilt page.
       ids?.delete(id);
       invalidate('tools');
-      return rows.length;
+      return deleted ? 1 : 0;
     },
     /**
      * Sets the units for sale. Units still held by unpaid orders are not counted on top: those orders
@@ -229,12 +176,9 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     async restock(id: string, availableQuantity: number, actor: string): Promise<number> {
       const rows = await db.transaction(async (tx) => {
         // The units before, under the row's lock: the audit event's before → after is exact.
-        const [before] = await tx.query<ToolRow>(`SELECT ${COLUMNS} FROM tools WHERE id = $1 FOR UPDATE`, [id]);
+        const before = await selectTool(tx, id, { lock: true });
         if (!before) return [];
-        await tx.query('UPDATE tools SET available_quantity = $2, stock_version = stock_version + 1 WHERE id = $1', [
-          id,
-          availableQuantity,
-        ]);
+        await setStock(tx, id, availableQuantity);
         await recordMovements(tx, [
           {
             toolId: id,
