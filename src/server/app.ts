@@ -38,13 +38,15 @@ import { metaRoutes } from './meta/meta.routes.ts';
 import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
 import { usersRoutes } from './users/users.routes.ts';
+import { signedInUsers } from './users/user-rules.ts';
 import { usersService } from './users/users.service.ts';
 import { secretBox } from './webhooks/signing.ts';
 import { webhookWorker } from './webhooks/webhook-worker.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { webhooksService } from './webhooks/webhooks.service.ts';
 
-export function createApp(deps: Deps, options: { stripe?: Stripe } = {}) {
+export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?: Stripe } = {}) {
+  const deps: Deps = { ...given, signedInUser: signedInUsers(given.db) };
   const tools = toolsService(deps.db, deps.changes, { lowStockUnits: deps.config.lowStockUnits });
   // After the sale: invoices issued with payments, and the outbox that turns events into emails.
   const invoices = invoicesService(deps.config.shop);

@@ -23,6 +23,11 @@ export interface Deps {
   mailer?: Mailer;
   /** Name resolution for webhook URLs instead of DNS (tests: a public name, a name that rebinds). */
   resolveHost?: (host: string) => Promise<string[]>;
+  /**
+   * The user a token names, as stored now (the role usable, the Firebase account bound), or undefined:
+   * the guards' check on every signed-in call. Built by createApp (users/user-rules.ts).
+   */
+  signedInUser: (email: string) => Promise<CurrentUser | undefined>;
 }
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */

@@ -2,10 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { forbidden, unauthenticated } from '../errors.ts';
-import { batched } from '../db/batched.ts';
-import type { Db } from '../db/client.ts';
 import type { AppEnv, CurrentUser, Deps } from '../types.ts';
-import { signedInUserRows, usableRole, type SignedInUserRow as UserRow } from '../users/user-rules.ts';
 import { verifyAccessToken } from './jwt.ts';
 
 export function bearer(c: Context): string | null {
@@ -24,29 +21,10 @@ async function authenticate(c: Context<AppEnv>, deps: Deps): Promise<CurrentUser
   if (!token) throw unauthenticated('Please log in to continue');
   const claims = await verifyAccessToken(deps.jwtSecret, token);
   if (!claims) throw unauthenticated();
-  const row = await userRow(deps.db, claims.email);
-  if (!row || row.firebase_uid !== claims.uid) throw unauthenticated('This account no longer exists');
-  const user: CurrentUser = { email: row.email, name: row.name, role: usableRole(row), uid: row.firebase_uid };
+  const user = await deps.signedInUser(claims.email);
+  if (!user || user.uid !== claims.uid) throw unauthenticated('This account no longer exists');
   c.set('user', user);
   return user;
-}
-
-/**
- * Reads a signed-in user's row. Lookups that arrive together are answered by one query (batched.ts): a
- * rush of buyers costs a few queries, not one each, which matters on PGlite's single connection. One
- * batcher per database (a runtime has one), keyed weakly so a closed runtime's goes with it.
- */
-const userLookups = new WeakMap<Db, (email: string) => Promise<UserRow | undefined>>();
-function userRow(db: Db, email: string): Promise<UserRow | undefined> {
-  let lookup = userLookups.get(db);
-  if (!lookup) {
-    lookup = batched(async (emails: string[]) => {
-      const byEmail = new Map((await signedInUserRows(db, emails)).map((r) => [r.email, r]));
-      return emails.map((e) => byEmail.get(e));
-    });
-    userLookups.set(db, lookup);
-  }
-  return lookup(email);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Who a user is allowed to be: the rules the guards and the services share (no HTTP here).
-import type { Db } from '../db/client.ts';
+import { batched } from '../db/batched.ts';
+import type { Queryable } from '../db/client.ts';
 import type { CurrentUser } from '../types.ts';
 
 /** A stored role is usable only with a verified email: anyone can make an unverified password account for any address. */
@@ -10,7 +11,7 @@ export const usableRole = (row: { role: 'user' | 'admin'; email_verified: boolea
 export const isBuyer = (user: CurrentUser, order: { email: string; buyer_uid?: string | null }): boolean =>
   order.email === user.email && (order.buyer_uid ?? null) === user.uid;
 
-export interface SignedInUserRow {
+interface SignedInUserRow {
   email: string;
   name: string;
   role: 'user' | 'admin';
@@ -18,8 +19,25 @@ export interface SignedInUserRow {
   firebase_uid: string | null;
 }
 
-/** The rows a sign-in check needs, for several emails in one query (the guards batch their lookups). */
-export const signedInUserRows = (db: Db, emails: string[]) =>
-  db.query<SignedInUserRow>('SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)', [
-    [...new Set(emails)],
-  ]);
+/**
+ * The signed-in check's lookup (Deps.signedInUser): lookups that arrive together are answered by one
+ * query (db/batched.ts), so a rush of buyers costs a few queries, not one each, which matters on
+ * PGlite's single connection. One per app, so it goes with its runtime.
+ */
+export function signedInUsers(db: Queryable): (email: string) => Promise<CurrentUser | undefined> {
+  const rows = batched(async (emails: string[]) => {
+    const byEmail = new Map(
+      (
+        await db.query<SignedInUserRow>(
+          'SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)',
+          [[...new Set(emails)]],
+        )
+      ).map((r) => [r.email, r]),
+    );
+    return emails.map((e) => byEmail.get(e));
+  });
+  return async (email) => {
+    const row = await rows(email);
+    return row && { email: row.email, name: row.name, role: usableRole(row), uid: row.firebase_uid };
+  };
+}
