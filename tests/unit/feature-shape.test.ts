@@ -1,6 +1,7 @@
 // The shape every feature folder of src/server has (docs/ARCHITECTURE.md, "One feature, worked through"),
 // checked the way import-boundaries.test.ts checks the layers:
 // - `<feature>.routes.ts` is its only routes file: HTTP only, bound to its contracts, no SQL;
+// - a `*.service.ts` holds the rules and at most a few statements: the rest are in a `.sql.ts` beside it;
 // - everything else in the folder (services, flows, SQL, adapters) knows nothing of HTTP: it imports
 //   nothing from http/ or auth/guards.ts and throws the domain's errors (src/server/errors.ts), which
 //   http/errors.ts alone turns into status codes;
@@ -35,6 +36,15 @@ describe('the shape of a feature', () => {
   it.each(features)('%s: its routes run no SQL (that is the service, or its .sql.ts)', (feature) => {
     const withSql = filesOf(feature).filter((f) => isRoutes(f) && SQL.test(codeOf(f)));
     expect(withSql).toEqual([]);
+  });
+
+  // A service reads as its rules: beyond a few statements, they live in a .sql.ts beside it.
+  it.each(features)('%s: each *.service.ts runs at most 3 statements itself (the rest in a .sql.ts)', (feature) => {
+    const heavy = filesOf(feature)
+      .filter((f) => f.endsWith('.service.ts'))
+      .map((f) => `${f}: ${codeOf(f).match(new RegExp(SQL.source, 'g'))?.length ?? 0} statements`)
+      .filter((line) => Number(line.match(/(\d+) statements$/)![1]) > 3);
+    expect(heavy).toEqual([]);
   });
 
   it.each(features)('%s: nothing but its routes knows HTTP (no import of http/ or auth/guards.ts)', (feature) => {

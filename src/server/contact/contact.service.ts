@@ -4,16 +4,7 @@ import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
-
-interface ContactRow {
-  id: string;
-  seq: number;
-  name: string;
-  email: string;
-  message: string;
-  created_at: string | Date;
-  is_read: boolean;
-}
+import { countMessages, insertMessage, selectPage, updateRead, type ContactRow } from './contact.sql.ts';
 
 const contactJson = (r: ContactRow): ContactMessage => ({
   _id: r.id,
@@ -35,12 +26,7 @@ export function contactService(db: Db) {
     async add(input: ContactInput): Promise<string> {
       const id = newId();
       await db.transaction(async (tx) => {
-        await tx.query('INSERT INTO contact_messages (id, name, email, message) VALUES ($1, $2, $3, $4)', [
-          id,
-          input.name,
-          input.email,
-          input.message,
-        ]);
+        await insertMessage(tx, id, input);
         await emit(tx, {
           type: 'contact.received',
           subject: id,
@@ -52,22 +38,14 @@ export function contactService(db: Db) {
 
     /** A page of the messages, newest first (contact_messages_seq_idx), with the total and the unread count. */
     async page({ limit, after }: PageAsk<number>): Promise<ContactPage> {
-      const rows = await db.query<ContactRow>(
-        `SELECT id, seq, name, email, message, created_at, is_read FROM contact_messages
-          WHERE $2::bigint IS NULL OR seq < $2 ORDER BY seq DESC LIMIT $1`,
-        [limit + 1, after ?? null],
-      );
-      const [{ total, unread }] = await db.query<{ total: number; unread: number }>(
-        `SELECT (SELECT count(*)::int FROM contact_messages) AS total,
-                (SELECT count(*)::int FROM contact_messages WHERE NOT is_read) AS unread`,
-      );
+      const rows = await selectPage(db, limit, after ?? null);
+      const { total, unread } = await countMessages(db);
       return { ...listPage(rows, limit, total, (r) => Number(r.seq), contactJson), unread };
     },
 
     /** Marks a message read or unread; returns how many matched (0: no such message). */
-    async setRead(id: string, read: boolean): Promise<number> {
-      const rows = await db.query('UPDATE contact_messages SET is_read = $2 WHERE id = $1 RETURNING id', [id, read]);
-      return rows.length;
+    setRead(id: string, read: boolean): Promise<number> {
+      return updateRead(db, id, read);
     },
   };
 }

@@ -4,28 +4,26 @@
 // row per order, gone with its unpaid order (deleted: cascade; its hold ran out: releaseUse).
 import type { Discount } from '../../lib/entities.ts';
 import { messages } from '../../lib/messages.ts';
-import { formatCents, toCents, toDollars } from '../../lib/money.ts';
+import { formatCents, toDollars } from '../../lib/money.ts';
 import type { DiscountInput } from '../../lib/schemas.ts';
 import type { DiscountRule } from '../../lib/totals.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { conflict, notPossible } from '../errors.ts';
 import { newId } from '../db/ids.ts';
-
-interface DiscountRow {
-  id: string;
-  code: string;
-  percent_off_hundredths: number | null;
-  amount_off_cents: number | null;
-  min_subtotal_cents: number | null;
-  starts_at: string | Date | null;
-  expires_at: string | Date | null;
-  max_uses: number | null;
-  once_per_customer: boolean;
-  disabled: boolean;
-  created_at: string | Date;
-  uses?: number;
-}
+import {
+  countUses,
+  deleteDiscount,
+  deleteUseOf,
+  disableDiscount,
+  insertDiscount,
+  insertUse,
+  isUsed,
+  lockDiscount,
+  selectByCode,
+  selectDiscounts,
+  type DiscountRow,
+} from './discounts.sql.ts';
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -68,9 +66,7 @@ export async function checkDiscount(
   ask: { email: string | null; subtotalCents: number; now: Date },
   lock = false,
 ): Promise<ClaimedDiscount> {
-  const [row] = await q.query<DiscountRow>(`SELECT * FROM discounts WHERE code = $1${lock ? ' FOR UPDATE' : ''}`, [
-    code.toUpperCase(),
-  ]);
+  const row = await selectByCode(q, code.toUpperCase(), { lock });
   if (!row || row.disabled) throw refuse(messages.discountUnknown);
   if (row.starts_at && new Date(row.starts_at) > ask.now)
     throw refuse(messages.discountNotStarted(new Date(row.starts_at).toISOString().slice(0, 10)));
@@ -78,10 +74,7 @@ export async function checkDiscount(
   if (row.min_subtotal_cents !== null && ask.subtotalCents < row.min_subtotal_cents)
     throw refuse(messages.discountBelowMinimum(formatCents(row.min_subtotal_cents)));
   if (row.max_uses !== null || (row.once_per_customer && ask.email)) {
-    const [{ uses, mine }] = await q.query<{ uses: number; mine: number }>(
-      `SELECT count(*)::int AS uses, count(*) FILTER (WHERE email = $2)::int AS mine FROM discount_uses WHERE discount_id = $1`,
-      [row.id, ask.email ?? ''],
-    );
+    const { uses, mine } = await countUses(q, row.id, ask.email ?? '');
     if (row.max_uses !== null && uses >= row.max_uses) throw refuse(messages.discountUsedUp);
     if (row.once_per_customer && mine > 0) throw refuse(messages.discountUsedByYou);
   }
@@ -90,48 +83,25 @@ export async function checkDiscount(
 
 /** Records an order's use of its code (in the order's transaction, after checkDiscount with lock). */
 export async function recordUse(tx: Queryable, discountId: string, orderId: string, email: string): Promise<void> {
-  await tx.query('INSERT INTO discount_uses (discount_id, order_id, email) VALUES ($1, $2, $3)', [
-    discountId,
-    orderId,
-    email,
-  ]);
+  await insertUse(tx, discountId, orderId, email);
 }
 
 /** An unpaid order let go: its code's use is free again. */
 export async function releaseUse(tx: Queryable, orderId: string): Promise<void> {
-  await tx.query('DELETE FROM discount_uses WHERE order_id = $1', [orderId]);
+  await deleteUseOf(tx, orderId);
 }
 
 export function discountsService(db: Db) {
   return {
     /** Every code, newest first, with its uses (a shop has tens of codes, not thousands). */
     async list(): Promise<Discount[]> {
-      const rows = await db.query<DiscountRow>(
-        `SELECT d.*, (SELECT count(*)::int FROM discount_uses u WHERE u.discount_id = d.id) AS uses FROM discounts d ORDER BY d.seq DESC`,
-      );
-      return rows.map(discountJson);
+      return (await selectDiscounts(db)).map(discountJson);
     },
     /** Makes a code (409 when one of that name exists) with its audit event. */
     async create(input: DiscountInput, actor: string): Promise<string> {
       const id = newId();
       const created = await db.transaction(async (tx) => {
-        const [row] = await tx.query<DiscountRow>(
-          `INSERT INTO discounts (id, code, percent_off_hundredths, amount_off_cents, min_subtotal_cents, starts_at, expires_at, max_uses,
-             once_per_customer, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (code) DO NOTHING RETURNING *`,
-          [
-            id,
-            input.code,
-            input.percentOff === undefined ? null : Math.round(input.percentOff * 100),
-            input.amountOff === undefined ? null : toCents(input.amountOff),
-            input.minSubtotal === undefined ? null : toCents(input.minSubtotal),
-            input.startsAt ?? null,
-            input.expiresAt ?? null,
-            input.maxUses ?? null,
-            input.oncePerCustomer,
-            actor,
-          ],
-        );
+        const row = await insertDiscount(tx, id, input, actor);
         if (!row) return false;
         await emit(tx, {
           type: 'discount.created',
@@ -150,11 +120,10 @@ export function discountsService(db: Db) {
      */
     async remove(id: string, actor: string): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const [row] = await tx.query<DiscountRow>('SELECT * FROM discounts WHERE id = $1 FOR UPDATE', [id]);
+        const row = await lockDiscount(tx, id);
         if (!row) return false;
-        const [used] = await tx.query('SELECT 1 FROM discount_uses WHERE discount_id = $1 LIMIT 1', [id]);
-        if (used) await tx.query('UPDATE discounts SET disabled = true WHERE id = $1', [id]);
-        else await tx.query('DELETE FROM discounts WHERE id = $1', [id]);
+        if (await isUsed(tx, id)) await disableDiscount(tx, id);
+        else await deleteDiscount(tx, id);
         await emit(tx, {
           type: 'discount.removed',
           subject: id,

@@ -10,6 +10,17 @@ import { listPage, type PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
 import type { Rendered } from './templates.ts';
 import type { MailAttachment, Mailer } from '../ports.ts';
+import {
+  countEmails,
+  insertEmails,
+  markAllKept,
+  markFailed,
+  markKept,
+  markSent,
+  selectEmail,
+  selectPage,
+  selectUnsent,
+} from './emails.sql.ts';
 
 export interface OutgoingMail {
   /** What it is: 'order-placed', 'shop-contact' … (one per event and recipient). */
@@ -41,9 +52,6 @@ export function smtpMailer(url: string): Mailer {
   };
 }
 
-const COLUMNS = `id, kind, recipient, subject, text_body AS text, html_body AS html, attachments, state, attempts,
-  last_error AS "lastError", created_at AS "createdAt", sent_at AS "sentAt"`;
-
 const emailJson = (r: EmailRow & { seq?: unknown }): EmailRow => ({
   id: r.id,
   kind: r.kind,
@@ -70,50 +78,35 @@ export interface EmailsOptions {
 export function emailsService(db: Db, { mailer, from, attachment }: EmailsOptions) {
   async function send(row: EmailRow): Promise<void> {
     if (!mailer) {
-      await db.query(`UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = $1`, [
-        row.id,
-      ]);
+      await markKept(db, row.id);
       return;
     }
     try {
       const attachments = await Promise.all(row.attachments.map(attachment));
       await mailer.send({ from, to: row.recipient, subject: row.subject, text: row.text, html: row.html, attachments });
     } catch (error) {
-      await db.query(`UPDATE emails SET state = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
-        row.id,
-        (error as Error).message.slice(0, 1000),
-      ]);
+      await markFailed(db, row.id, (error as Error).message.slice(0, 1000));
       throw error;
     }
-    await db.query(
-      `UPDATE emails SET state = 'sent', attempts = attempts + 1, last_error = NULL, sent_at = now() WHERE id = $1`,
-      [row.id],
-    );
+    await markSent(db, row.id);
   }
 
   return {
     /** Writes events' emails in one statement (once: writing the same event's again adds nothing). */
     async record(tx: Queryable, mails: { eventSeq: number; mail: OutgoingMail }[]): Promise<void> {
       if (!mails.length) return;
-      const params: unknown[] = [];
-      const rows = mails.map(({ eventSeq, mail }) => {
-        const at = params.length;
-        params.push(
-          newId(),
+      await insertEmails(
+        tx,
+        mails.map(({ eventSeq, mail }) => ({
+          id: newId(),
           eventSeq,
-          mail.kind,
-          mail.to,
-          mail.rendered.subject,
-          mail.rendered.text,
-          mail.rendered.html,
-          JSON.stringify(mail.attachments ?? []),
-        );
-        return `(${Array.from({ length: 8 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
-      });
-      await tx.query(
-        `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments)
-         VALUES ${rows.join(', ')} ON CONFLICT (event_seq, kind, recipient) DO NOTHING`,
-        params,
+          kind: mail.kind,
+          recipient: mail.to,
+          subject: mail.rendered.subject,
+          text: mail.rendered.text,
+          html: mail.rendered.html,
+          attachments: mail.attachments ?? [],
+        })),
       );
     },
 
@@ -123,16 +116,13 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
      */
     async deliver(eventSeqs: number[]): Promise<Map<number, Error>> {
       const failed = new Map<number, Error>();
-      const rows = await db.query<EmailRow & { event_seq: number }>(
-        `SELECT event_seq, ${COLUMNS} FROM emails WHERE event_seq = ANY($1) AND state IN ('pending', 'failed') ORDER BY seq`,
-        [eventSeqs],
-      );
+      const rows = await selectUnsent(db, eventSeqs);
       if (!rows.length) return failed;
       // With no SMTP, keeping a batch's emails is one statement, not one per email.
       if (!mailer) {
-        await db.query(
-          `UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)`,
-          [rows.map((r) => r.id)],
+        await markAllKept(
+          db,
+          rows.map((r) => r.id),
         );
         return failed;
       }
@@ -147,7 +137,7 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
 
     /** One email as kept. */
     async get(id: string): Promise<EmailRow | undefined> {
-      const [row] = await db.query<EmailRow>(`SELECT ${COLUMNS} FROM emails WHERE id = $1`, [id]);
+      const row = await selectEmail(db, id);
       return row && emailJson(row);
     },
 
@@ -161,11 +151,8 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
 
     /** A page of emails, newest first (the Emails screen), and how many there are. */
     async page({ limit, after }: PageAsk<number>): Promise<ListPage<EmailRow>> {
-      const rows = await db.query<EmailRow & { seq: number }>(
-        `SELECT seq, ${COLUMNS} FROM emails ${after === undefined ? '' : 'WHERE seq < $2'} ORDER BY seq DESC LIMIT $1`,
-        after === undefined ? [limit + 1] : [limit + 1, after],
-      );
-      const [{ total }] = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM emails');
+      const rows = await selectPage(db, limit, after);
+      const total = await countEmails(db);
       return listPage(rows, limit, total, (r) => Number(r.seq), emailJson);
     },
   };

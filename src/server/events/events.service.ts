@@ -6,6 +6,7 @@
 // are read from it, and no API call edits or deletes it.
 import type { WebhookEvent } from '../../lib/webhooks.ts';
 import type { Queryable } from '../db/client.ts';
+import { insertEvent, insertEvents, selectEventsAbout, selectEventsBySeq, type EventRow } from './events.sql.ts';
 
 export type EventType =
   | 'order.placed'
@@ -98,40 +99,12 @@ const WEBHOOK_TYPES: Partial<Record<EventType, WebhookEvent>> = {
 export const webhookTypeOf = (type: EventType): WebhookEvent | undefined => WEBHOOK_TYPES[type];
 
 /**
- * The part of an event's statement that writes a delivery per webhook endpoint subscribed to `type`
- * (`$param`: the webhook type), from the `written` events; none for a type no webhook sends. Paused
- * endpoints get theirs too: they wait for the endpoint to be resumed.
- */
-const webhookDeliveries = (type: EventType, param: number): string =>
-  webhookTypeOf(type)
-    ? `, hooked AS (
-         INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, type)
-         SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, written.seq, $${param}
-           FROM written, webhook_endpoints e WHERE e.state <> 'deleted' AND $${param} = ANY (e.events))`
-    : '';
-
-/**
  * Writes the event (and its deliveries) inside the caller's transaction: call it with the `tx` that
  * makes the change. Returns the event's sequence number.
  */
 export async function emit(tx: Queryable, event: NewEvent): Promise<number> {
-  // One statement: the event, a delivery per consumer that acts on it and per webhook endpoint subscribed
-  // to it (none: no row).
-  const hook = webhookTypeOf(event.type);
-  const [{ seq }] = await tx.query<{ seq: number }>(
-    `WITH written AS (INSERT INTO events (type, subject, actor, data) VALUES ($1, $2, $3, $4) RETURNING seq),
-       delivered AS (INSERT INTO event_deliveries (event_seq, consumer) SELECT seq, unnest($5::text[]) FROM written)
-       ${webhookDeliveries(event.type, 6)}
-     SELECT seq FROM written`,
-    [
-      event.type,
-      event.subject,
-      event.actor ?? null,
-      JSON.stringify(event.data ?? {}),
-      consumersOf(event.type),
-      ...(hook ? [hook] : []),
-    ],
-  );
+  const written = { type: event.type, subject: event.subject, actor: event.actor ?? null, data: event.data ?? {} };
+  const seq = await insertEvent(tx, written, consumersOf(event.type), webhookTypeOf(event.type));
   return Number(seq);
 }
 
@@ -141,38 +114,12 @@ export async function emit(tx: Queryable, event: NewEvent): Promise<number> {
  */
 export async function emitMany(tx: Queryable, type: EventType, events: Omit<NewEvent, 'type'>[]): Promise<void> {
   if (!events.length) return;
-  const consumers = consumersOf(type);
-  const hook = webhookTypeOf(type);
-  await tx.query(
-    `WITH written AS (
-       INSERT INTO events (type, subject, actor, data)
-       SELECT $1, subject, actor, data::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) AS e(subject, actor, data)
-       RETURNING seq),
-       delivered AS (INSERT INTO event_deliveries (event_seq, consumer) SELECT written.seq, c FROM written, unnest($5::text[]) AS c)
-       ${webhookDeliveries(type, 6)}
-     SELECT count(*) FROM written`,
-    [
-      type,
-      events.map((e) => e.subject),
-      events.map((e) => e.actor ?? null),
-      events.map((e) => JSON.stringify(e.data ?? {})),
-      consumers,
-      ...(hook ? [hook] : []),
-    ],
-  );
+  const written = events.map((e) => ({ subject: e.subject, actor: e.actor ?? null, data: e.data ?? {} }));
+  await insertEvents(tx, type, written, consumersOf(type), webhookTypeOf(type));
 }
 
-const EVENT_COLUMNS = `seq, type, subject, actor, data, at`;
-
 /** Events as read: the sequence as a number, the time as ISO text. */
-export function eventJson(row: {
-  seq: number | string;
-  type: string;
-  subject: string;
-  actor: string | null;
-  data: unknown;
-  at: string | Date;
-}): StoredEvent {
+export function eventJson(row: EventRow): StoredEvent {
   return {
     seq: Number(row.seq),
     type: row.type as EventType,
@@ -185,19 +132,11 @@ export function eventJson(row: {
 
 /** Every event about one subject (an order's history), oldest first. */
 export async function eventsAbout(db: Queryable, subject: string): Promise<StoredEvent[]> {
-  const rows = await db.query<Parameters<typeof eventJson>[0]>(
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE subject = $1 ORDER BY seq`,
-    [subject],
-  );
-  return rows.map(eventJson);
+  return (await selectEventsAbout(db, subject)).map(eventJson);
 }
 
 /** Events by their sequence numbers, in that order. */
 export async function eventsBySeq(db: Queryable, seqs: number[]): Promise<StoredEvent[]> {
   if (!seqs.length) return [];
-  const rows = await db.query<Parameters<typeof eventJson>[0]>(
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE seq = ANY($1) ORDER BY seq`,
-    [seqs],
-  );
-  return rows.map(eventJson);
+  return (await selectEventsBySeq(db, seqs)).map(eventJson);
 }

@@ -1,6 +1,6 @@
 // The orders file: one row per order line (ORDER_CSV_COLUMNS), for accounting and spreadsheets. The
 // order's own fields repeat on each of its lines; money is dollars with two decimals, times are UTC.
-import type { OrderLineRow } from './exchange.service.ts';
+import type { OrderLineRow } from './exchange.sql.ts';
 import type { Cell } from './csv.ts';
 import { dollarsCell } from './tools-csv.ts';
 

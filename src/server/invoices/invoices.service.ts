@@ -5,6 +5,7 @@
 // address, a tool's name or the buyer's account never rewrites an issued invoice.
 import type { Queryable } from '../db/client.ts';
 import { invoicePdf, type InvoiceDocument } from './invoice-pdf.ts';
+import { insertInvoice, selectInvoice, selectInvoicesOf, takeNumber, type InvoiceRow } from './invoices.sql.ts';
 
 export interface Seller {
   name: string;
@@ -26,22 +27,11 @@ const PREFIX = { invoice: 'INV', 'credit note': 'CN' } as const;
 /** The next number of a series, taken under the series row's lock (released at commit or rollback). */
 async function nextNumber(tx: Queryable, kind: InvoiceDocument['kind'], year: number): Promise<string> {
   const series = `${PREFIX[kind]}-${year}`;
-  const [{ last }] = await tx.query<{ last: number }>(
-    `INSERT INTO invoice_series (series, last) VALUES ($1, 1)
-     ON CONFLICT (series) DO UPDATE SET last = invoice_series.last + 1 RETURNING last`,
-    [series],
-  );
+  const last = await takeNumber(tx, series);
   return `${series}-${String(last).padStart(6, '0')}`;
 }
 
-const invoiceJson = (r: {
-  number: string;
-  kind: string;
-  order_id: string;
-  amount_cents: number | string;
-  issued_at: string | Date;
-  document: unknown;
-}): IssuedInvoice => ({
+const invoiceJson = (r: InvoiceRow): IssuedInvoice => ({
   number: r.number,
   kind: r.kind as InvoiceDocument['kind'],
   orderId: r.order_id,
@@ -63,27 +53,17 @@ export function invoicesService(seller: Seller) {
       const number = await nextNumber(tx, issue.kind, issue.at.getUTCFullYear());
       const { at, ...rest } = issue;
       const document: InvoiceDocument = { ...rest, number, issuedAt: at.toISOString(), seller };
-      await tx.query(
-        `INSERT INTO invoices (number, kind, order_id, amount_cents, issued_at, document) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [number, issue.kind, issue.orderId, issue.totalCents, at, JSON.stringify(document)],
-      );
+      await insertInvoice(tx, number, issue.kind, issue.orderId, issue.totalCents, at, document);
       return number;
     },
 
     /** An order's invoice and credit notes, in the order they were issued. */
     async forOrder(db: Queryable, orderId: string): Promise<IssuedInvoice[]> {
-      const rows = await db.query<Parameters<typeof invoiceJson>[0]>(
-        `SELECT number, kind, order_id, amount_cents, issued_at, document FROM invoices WHERE order_id = $1 ORDER BY issued_at, kind DESC, number`,
-        [orderId],
-      );
-      return rows.map(invoiceJson);
+      return (await selectInvoicesOf(db, orderId)).map(invoiceJson);
     },
 
     async byNumber(db: Queryable, number: string): Promise<IssuedInvoice | undefined> {
-      const [row] = await db.query<Parameters<typeof invoiceJson>[0]>(
-        `SELECT number, kind, order_id, amount_cents, issued_at, document FROM invoices WHERE number = $1`,
-        [number],
-      );
+      const row = await selectInvoice(db, number);
       return row && invoiceJson(row);
     },
 

@@ -8,10 +8,20 @@ import { releaseUse } from '../discounts/discounts.service.ts';
 import { isBuyer } from '../users/user-rules.ts';
 import type { CurrentUser } from '../types.ts';
 import { metrics } from '../observability/metrics.ts';
-import { ORDER_REFUND_JOIN } from '../payments/payment-reads.ts';
 import type { OrdersContext } from './context.ts';
 import { orderReads } from './order-reads.ts';
-import { ORDER_SELECT, readOrder, type HeldLine, type OrderRow } from './order-rows.ts';
+import { readOrder, type OrderRow } from './order-rows.ts';
+import {
+  anonymiseOrders,
+  cancelUnpaid,
+  deleteOrder,
+  deleteOrdersAndUnrefunded,
+  heldLinesOf,
+  lockUnpaidOrders,
+  lockUnpaidOrdersOf,
+  selectOrders,
+  setPaid,
+} from './orders.sql.ts';
 import { orderPlacing } from './placing.ts';
 
 /** What marking an order paid came to: 'ok' (now or before, with this payment), or why not. */
@@ -43,11 +53,7 @@ export function ordersService(
    */
   async function cancelExpired(id: string): Promise<boolean> {
     const cancelled = await db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: string }>(
-        `UPDATE orders SET payment = 'cancelled', cancel_reason = $2 WHERE id = $1 AND payment = 'unpaid' RETURNING id`,
-        [id, messages.holdExpired],
-      );
-      if (!row) return false;
+      if (!(await cancelUnpaid(tx, id, messages.holdExpired))) return false;
       const order = (await getRow(tx, id))!;
       await giveBackLines(tx, order, null);
       await releaseUse(tx, id);
@@ -70,10 +76,7 @@ export function ordersService(
         if (order.payment === 'paid') return order.transaction_id === intentId ? 'ok' : 'other';
         if (order.payment === 'cancelled') return 'cancelled';
         if (Number(order.total_cents) !== amountCents) return 'amount';
-        await tx.query(`UPDATE orders SET payment = 'paid', transaction_id = $2, paid_at = now() WHERE id = $1`, [
-          id,
-          intentId,
-        ]);
+        await setPaid(tx, id, intentId);
         // The invoice's number is taken here: a payment rolled back gives it back, so numbers have no gaps.
         const facts = factsOf(order);
         const invoiceNumber = invoices
@@ -144,7 +147,7 @@ export function ordersService(
           touched = await giveBackLines(tx, order, user.email);
           await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
         }
-        await tx.query('DELETE FROM orders WHERE id = $1', [id]);
+        await deleteOrder(tx, id);
         return 'ok';
       });
       if (outcome === 'missing') throw notFound('Order');
@@ -163,36 +166,18 @@ export function ordersService(
      * the checkout flow's closeBuyerPayments did not see (placed since); nothing is changed then.
      */
     async forgetBuyer(tx: Queryable, email: string, buyerUid: string, ready: Set<string>): Promise<'ok' | 'changed'> {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`unpaid-orders:${email}`]);
-      const unpaid = await tx.query<{ id: string }>(
-        `SELECT id FROM orders WHERE email = $1 AND buyer_uid = $2 AND payment = 'unpaid' ORDER BY id FOR UPDATE`,
-        [email, buyerUid],
-      );
+      await lockUnpaidOrdersOf(tx, email);
+      const unpaid = await lockUnpaidOrders(tx, email, buyerUid);
       if (unpaid.some((o) => !ready.has(o.id))) return 'changed';
       const ids = unpaid.map((o) => o.id);
       if (ids.length) {
-        // Every line of every such order, in tool-id order (as every writer locks tools).
-        const lines = await tx.query<HeldLine>(
-          `SELECT tool_id, sum(quantity)::int AS quantity, stock_version FROM order_items WHERE order_id = ANY($1)
-           GROUP BY tool_id, stock_version ORDER BY tool_id, stock_version`,
-          [ids],
-        );
-        for (const line of lines)
+        for (const line of await heldLinesOf(tx, ids))
           await tools.giveBack(tx, line.tool_id, line.quantity, line.stock_version, null, email);
-        for (const order of await tx.query<OrderRow>(`${ORDER_SELECT} WHERE o.id = ANY($1)`, [ids]))
+        for (const order of await selectOrders(tx, ids))
           await emitOrderEvent(tx, 'order.cancelled', order.id, email, factsOf(order), { reason: 'account deleted' });
       }
-      await tx.query(
-        `DELETE FROM orders WHERE id = ANY($1) OR id IN (
-           SELECT o.id FROM orders o ${ORDER_REFUND_JOIN}
-           WHERE o.email = $2 AND o.buyer_uid = $3 AND o.payment = 'cancelled' AND r.refund_id IS NULL)`,
-        [ids, email, buyerUid],
-      );
-      await tx.query(`UPDATE orders SET user_name = $3, address = $3, phone = '' WHERE email = $1 AND buyer_uid = $2`, [
-        email,
-        buyerUid,
-        messages.deletedCustomer,
-      ]);
+      await deleteOrdersAndUnrefunded(tx, ids, email, buyerUid);
+      await anonymiseOrders(tx, email, buyerUid, messages.deletedCustomer);
       return 'ok';
     },
 

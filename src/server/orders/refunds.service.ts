@@ -8,7 +8,7 @@
 // A provider that refuses marks the refund failed (nothing else changed). A process that stops between
 // 2 and 3 leaves a pending refund; the next refund asked after REFUND_STALE_MS takes it up again with
 // the same key, so the provider makes no second refund.
-import { emitOrderEvent, factsOf, type BreakdownColumns, type OrderFacts } from './order-events.ts';
+import { emitOrderEvent, factsOf, type OrderFacts } from './order-events.ts';
 import { formatCents, toCents } from '../../lib/money.ts';
 import { messages } from '../../lib/messages.ts';
 import type { RefundInput } from '../../lib/schemas.ts';
@@ -19,31 +19,18 @@ import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { logger } from '../observability/logger.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { PaymentGateway } from '../ports.ts';
+import {
+  insertRefund,
+  lockForRefund,
+  markRefundDone,
+  markRefundFailed,
+  selectPendingRefund,
+  setRefunded,
+  type PendingRefund,
+} from './refunds.sql.ts';
 
 /** A pending refund older than this was left by a process that stopped: the next ask takes it up. */
 const REFUND_STALE_MS = 2 * 60_000;
-
-/** The order as ORDER_FOR_REFUND reads it (its breakdown columns too, for the event's facts). */
-interface RefundableOrder extends BreakdownColumns {
-  id: string;
-  payment: string;
-  transaction_id: string | null;
-  total_cents: number | string;
-  refunded_cents: number | string;
-  restocked: boolean;
-  email: string;
-  user_name: string;
-  address: string;
-  expires_at: string | Date;
-  items: { toolId: string | null; productName: string; priceCents: number; quantity: number }[] | null;
-}
-
-const ORDER_FOR_REFUND = `SELECT o.id, o.payment, o.transaction_id, o.total_cents, o.refunded_cents, o.restocked, o.email,
-  o.user_name, o.address, o.expires_at, o.subtotal_cents, o.discount_cents, o.delivery_cents, o.tax_cents, o.tax_included,
-  o.vat_rate_hundredths, o.discount_code,
-  (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
-    'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
-  FROM orders o WHERE o.id = $1 FOR UPDATE OF o`;
 
 export interface RefundDone {
   id: string;
@@ -52,13 +39,6 @@ export interface RefundDone {
   restocked: boolean;
   /** The whole payment is given back now. */
   full: boolean;
-}
-
-interface PendingRefund {
-  id: string;
-  payment_id: string;
-  amount_cents: number | string;
-  restock: boolean;
 }
 
 export function refundsService(
@@ -74,13 +54,10 @@ export function refundsService(
   /** Step 1: the refund as asked, written pending; or the stale pending one to take up again. */
   async function begin(orderId: string, by: string, ask: RefundInput): Promise<PendingRefund> {
     return db.transaction(async (tx) => {
-      const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
+      const order = await lockForRefund(tx, orderId);
       if (!order) throw notFound('Order');
       if (order.payment !== 'paid' || !order.transaction_id) throw conflict(messages.refundUnpaid);
-      const [pending] = await tx.query<PendingRefund & { created_at: string | Date }>(
-        `SELECT id, payment_id, amount_cents, restock, created_at FROM refunds WHERE order_id = $1 AND state = 'pending'`,
-        [orderId],
-      );
+      const pending = await selectPendingRefund(tx, orderId);
       if (pending) {
         if (deps.now().getTime() - new Date(pending.created_at).getTime() < REFUND_STALE_MS)
           throw conflict(messages.refundUnderWay);
@@ -100,10 +77,7 @@ export function refundsService(
         amount_cents: amountCents,
         restock: ask.restock,
       };
-      await tx.query(
-        `INSERT INTO refunds (id, order_id, payment_id, amount_cents, restock, by_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [refund.id, orderId, refund.payment_id, amountCents, ask.restock, by, deps.now()],
-      );
+      await insertRefund(tx, refund, orderId, by, deps.now());
       return refund;
     });
   }
@@ -117,17 +91,13 @@ export function refundsService(
   ): Promise<RefundDone> {
     const amountCents = Number(refund.amount_cents);
     return db.transaction(async (tx) => {
-      const [order] = await tx.query<RefundableOrder>(ORDER_FOR_REFUND, [orderId]);
+      const order = (await lockForRefund(tx, orderId))!;
       const facts: OrderFacts = factsOf(order);
       const restock = refund.restock && !order.restocked;
       if (restock)
         for (const line of order.items ?? []) await deps.tools.returnUnits(tx, line.toolId, line.quantity, orderId, by);
       const refundedCents = Number(order.refunded_cents) + amountCents;
-      await tx.query(`UPDATE orders SET refunded_cents = $2, restocked = restocked OR $3 WHERE id = $1`, [
-        orderId,
-        refundedCents,
-        restock,
-      ]);
+      await setRefunded(tx, orderId, refundedCents, restock);
       const full = refundedCents >= Number(order.total_cents);
       const [invoice] = (await deps.invoices.forOrder(tx, orderId)).filter((d) => d.kind === 'invoice');
       const creditNote = await deps.invoices.issue(tx, {
@@ -152,10 +122,7 @@ export function refundsService(
         paymentReference: providerRefundId,
         at: deps.now(),
       });
-      await tx.query(
-        `UPDATE refunds SET state = 'done', provider_refund_id = $2, credit_note = $3, done_at = now() WHERE id = $1`,
-        [refund.id, providerRefundId, creditNote],
-      );
+      await markRefundDone(tx, refund.id, providerRefundId, creditNote);
       await emitOrderEvent(tx, 'order.refunded', orderId, by, facts, {
         amountCents,
         creditNoteNumber: creditNote,
@@ -177,10 +144,7 @@ export function refundsService(
       try {
         provider = await deps.gateway.refundPart(refund.payment_id, Number(refund.amount_cents), refund.id);
       } catch (error) {
-        await db.query(`UPDATE refunds SET state = 'failed', last_error = $2 WHERE id = $1`, [
-          refund.id,
-          (error as Error).message.slice(0, 1000),
-        ]);
+        await markRefundFailed(db, refund.id, (error as Error).message.slice(0, 1000));
         logger.warn({ orderId, refundId: refund.id, err: (error as Error).message }, 'the provider refused a refund');
         throw upstreamFailed('refund_failed', messages.refundFailed);
       }

@@ -1,4 +1,4 @@
-// The one read of the `payments` table made outside payments.service.ts: an order's refunded payment,
+// The one read of the `payments` table made outside payments.sql.ts: an order's refunded payment,
 // joined into the orders' reads (orders.service's ORDER_SELECT). Kept here, beside the table's owner,
 // so the table's SQL stays in one feature; it is SQL, not a service, so orders depend on no payments code.
 export const ORDER_REFUND_JOIN = `LEFT JOIN LATERAL (SELECT refund_id, amount_cents AS refund_cents, refunded_at FROM payments

@@ -10,6 +10,21 @@ import type { Db } from '../db/client.ts';
 import { conflict, notPossible } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { sandboxCardError } from './sandbox-cards.ts';
+import {
+  cancelSandboxIntent,
+  insertSandboxIntent,
+  insertStripeIntent,
+  markCanceled,
+  markSucceeded,
+  recordRefund,
+  refundSandboxIntent,
+  selectOpenPayments,
+  selectReusableIntent,
+  selectSandboxBySecret,
+  selectSandboxIntent,
+  selectStatus,
+  setChargeOutcome,
+} from './payments.sql.ts';
 import type { IntentStatus, PaymentGateway } from '../ports.ts';
 
 /** Where an order's payments stand once the open ones were cancelled at the provider. */
@@ -48,29 +63,18 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       const amountCents = Number(order.total_cents);
       // Orders placed before the cap: refused here rather than overflowing the payment's amount.
       if (amountCents > MAX_ORDER_TOTAL_CENTS) throw notPossible(messages.orderTotalTooHigh);
-      const [open] = await db.query<{ client_secret: string }>(
-        `SELECT client_secret FROM payments WHERE order_id = $1 AND amount_cents = $2 AND gateway = $3
-           AND status NOT IN ('canceled', 'refunded') ORDER BY created_at DESC LIMIT 1`,
-        [order.id, amountCents, gateway.kind],
-      );
+      const open = await selectReusableIntent(db, order.id, amountCents, gateway.kind);
       if (open) return { clientSecret: open.client_secret, amountCents };
       const intent = await gateway.createIntent({ orderId: order.id, amountCents, email: order.email });
       if (gateway.kind === 'stripe') {
-        await db.query(
-          `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'stripe', $3, $4)
-           ON CONFLICT (id) DO NOTHING`,
-          [intent.id, order.id, amountCents, intent.clientSecret],
-        );
+        await insertStripeIntent(db, intent.id, order.id, amountCents, intent.clientSecret);
       }
       return { clientSecret: intent.clientSecret, amountCents };
     },
 
     /** The sandbox's intent for a client secret (the card form sends it). */
     async sandboxIntent(clientSecret: string): Promise<{ id: string; orderId: string; status: string } | undefined> {
-      const [row] = await db.query<{ id: string; order_id: string; status: string }>(
-        `SELECT id, order_id, status FROM payments WHERE client_secret = $1 AND gateway = 'sandbox'`,
-        [clientSecret],
-      );
+      const row = await selectSandboxBySecret(db, clientSecret);
       return row && { id: row.id, orderId: row.order_id, status: row.status };
     },
 
@@ -84,9 +88,11 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       now: Date,
     ): Promise<{ declined: string | null } | 'cancelled'> {
       const declined = sandboxCardError(card, now);
-      const charged = await db.query(
-        `UPDATE payments SET status = $2, last_error = $3 WHERE id = $1 AND status NOT IN ('canceled', 'refunded') RETURNING id`,
-        [intentId, declined ? 'requires_payment_method' : 'succeeded', declined],
+      const charged = await setChargeOutcome(
+        db,
+        intentId,
+        declined ? 'requires_payment_method' : 'succeeded',
+        declined,
       );
       return charged.length ? { declined } : 'cancelled';
     },
@@ -97,10 +103,7 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
      * be reached or a payment still processing leaves the order as it is, for the next try.
      */
     async closeOpen(orderId: string): Promise<PaymentsClosed> {
-      const open = await db.query<{ id: string; amount_cents: number }>(
-        `SELECT id, amount_cents FROM payments WHERE order_id = $1 AND gateway = $2 AND status NOT IN ('canceled', 'refunded')`,
-        [orderId, gateway.kind],
-      );
+      const open = await selectOpenPayments(db, orderId, gateway.kind);
       for (const { id, amount_cents } of open) {
         let status: string;
         try {
@@ -113,14 +116,11 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
           return { state: 'unsettled' };
         }
         if (status === 'succeeded') {
-          await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [id]);
+          await markSucceeded(db, id);
           return { state: 'succeeded', intentId: id, amountCents: amount_cents };
         }
         if (status !== 'canceled') return { state: 'unsettled' };
-        await db.query(
-          `UPDATE payments SET status = 'canceled' WHERE id = $1 AND status NOT IN ('succeeded', 'refunded')`,
-          [id],
-        );
+        await markCanceled(db, id);
       }
       return { state: 'none' };
     },
@@ -135,9 +135,9 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       intent: IntentStatus & { orderId: string },
       outcome: OrderPaidOutcome,
     ): Promise<OrderPaidOutcome | 'refunded'> {
-      const [row] = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [intent.id]);
+      const row = await selectStatus(db, intent.id);
       if (outcome === 'ok') {
-        await db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status <> 'refunded'`, [intent.id]);
+        await markSucceeded(db, intent.id);
         return outcome;
       }
       if (row?.status === 'refunded') return 'refunded';
@@ -145,13 +145,13 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       const refundable = outcome === 'cancelled' || (outcome === 'missing' && row?.status !== 'succeeded');
       if (!refundable) return outcome;
       const refund = await gateway.refund(intent.id);
-      await db.query(
-        `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret, status, refund_id, refunded_at)
-         VALUES ($1, $2, $3, $4, '', 'refunded', $5, now())
-         ON CONFLICT (id) DO UPDATE SET status = 'refunded', refund_id = coalesce(payments.refund_id, EXCLUDED.refund_id),
-           refunded_at = coalesce(payments.refunded_at, EXCLUDED.refunded_at)`,
-        [intent.id, intent.orderId, gateway.kind, intent.amountCents, refund.id],
-      );
+      await recordRefund(db, {
+        id: intent.id,
+        orderId: intent.orderId,
+        gateway: gateway.kind,
+        amountCents: intent.amountCents,
+        refundId: refund.id,
+      });
       logger.warn(
         { orderId: intent.orderId, intentId: intent.id, refundId: refund.id, order: outcome },
         'refunded a payment for an order that was let go',
@@ -168,35 +168,21 @@ export function sandboxLedger(db: Db) {
     async insert(orderId: string, amountCents: number): Promise<{ id: string; clientSecret: string }> {
       const id = `pi_sandbox_${randomBytes(12).toString('hex')}`;
       const clientSecret = `${id}_secret_${randomBytes(12).toString('hex')}`;
-      await db.query(
-        `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'sandbox', $3, $4)`,
-        [id, orderId, amountCents, clientSecret],
-      );
+      await insertSandboxIntent(db, id, orderId, amountCents, clientSecret);
       return { id, clientSecret };
     },
     async find(
       intentId: string,
     ): Promise<{ id: string; status: string; amountCents: number; orderId: string } | undefined> {
-      const [row] = await db.query<{ id: string; status: string; amount_cents: number; order_id: string }>(
-        `SELECT id, status, amount_cents, order_id FROM payments WHERE id = $1 AND gateway = 'sandbox'`,
-        [intentId],
-      );
+      const row = await selectSandboxIntent(db, intentId);
       return row && { id: row.id, status: row.status, amountCents: row.amount_cents, orderId: row.order_id };
     },
-    /** Conditional, like the card network: an intent that succeeded first stays succeeded. */
     async cancel(intentId: string): Promise<void> {
-      await db.query(
-        `UPDATE payments SET status = 'canceled' WHERE id = $1 AND gateway = 'sandbox' AND status NOT IN ('succeeded', 'refunded')`,
-        [intentId],
-      );
+      await cancelSandboxIntent(db, intentId);
     },
     /** The refund's id (the first one, when refunded before); undefined when nothing succeeded to refund. */
     async refund(intentId: string): Promise<string | undefined> {
-      const [row] = await db.query<{ refund_id: string }>(
-        `UPDATE payments SET status = 'refunded', refund_id = coalesce(refund_id, $2), refunded_at = coalesce(refunded_at, now())
-         WHERE id = $1 AND gateway = 'sandbox' AND status IN ('succeeded', 'refunded') RETURNING refund_id`,
-        [intentId, `re_sandbox_${randomBytes(12).toString('hex')}`],
-      );
+      const row = await refundSandboxIntent(db, intentId, `re_sandbox_${randomBytes(12).toString('hex')}`);
       return row?.refund_id;
     },
   };

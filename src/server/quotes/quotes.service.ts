@@ -18,12 +18,19 @@ import { newId } from '../db/ids.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
 import type { CurrentUser } from '../types.ts';
 import {
+  countRequested,
+  insertQuote,
   isExpired,
   listQuotes,
+  lockOpenQuotesOf,
+  markAccepted,
+  markAnswered,
+  markDeclined,
   pageQuotes,
   quoteJson,
   quoteTarget,
   readQuote,
+  setQuotedPrices,
   type QuoteFilter,
   type QuoteLineRow,
   type QuoteRow,
@@ -89,31 +96,18 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
       });
       const id = newId();
       await db.transaction(async (tx) => {
-        // One buyer's requests are counted one at a time, so parallel requests cannot all pass the limit.
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-quotes:${user.email}`]);
-        const [{ open }] = await tx.query<{ open: number }>(
-          `SELECT count(*)::int AS open FROM quotes WHERE email = $1 AND state = 'requested'`,
-          [user.email],
-        );
+        await lockOpenQuotesOf(tx, user.email);
+        const open = await countRequested(tx, user.email);
         if (open >= MAX_OPEN_QUOTES) throw conflict(messages.tooManyOpenQuotes(MAX_OPEN_QUOTES));
-        await tx.query(
-          `WITH q AS (INSERT INTO quotes (id, email, buyer_uid, user_name, note, created_at) VALUES ($1, $2, $3, $4, $5, $6))
-           INSERT INTO quote_lines (quote_id, line, tool_id, product_name, quantity, list_unit_cents)
-           SELECT $1, l.n, l.tool_id, l.product_name, l.quantity, l.list_unit_cents
-           FROM unnest($7::text[], $8::text[], $9::int[], $10::int[]) WITH ORDINALITY AS l(tool_id, product_name, quantity, list_unit_cents, n)`,
-          [
-            id,
-            user.email,
-            user.uid,
-            user.name || user.email,
-            input.note,
-            now(),
-            lines.map((l) => l.toolId),
-            lines.map((l) => l.name),
-            lines.map((l) => l.quantity),
-            lines.map((l) => l.listCents),
-          ],
-        );
+        await insertQuote(tx, {
+          id,
+          email: user.email,
+          buyerUid: user.uid,
+          userName: user.name || user.email,
+          note: input.note,
+          createdAt: now(),
+          lines,
+        });
         await emit(tx, {
           type: 'quote.requested',
           subject: id,
@@ -170,15 +164,8 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
         const totalCents = priced.reduce((sum, l) => sum + l.quantity * l.quoted_unit_cents, 0);
         if (totalCents > MAX_ORDER_TOTAL_CENTS)
           throw notPossible(messages.orderTotalTooHigh, { lines: messages.orderTotalTooHigh });
-        await tx.query(
-          `UPDATE quote_lines SET quoted_unit_cents = p.cents FROM unnest($2::text[], $3::int[]) AS p(tool_id, cents)
-           WHERE quote_id = $1 AND quote_lines.tool_id = p.tool_id`,
-          [id, [...prices.keys()], [...prices.values()]],
-        );
-        const [updated] = await tx.query<QuoteRow>(
-          `UPDATE quotes SET state = 'answered', answered_by = $2, answered_at = $3, expires_at = $4 WHERE id = $1 RETURNING *`,
-          [id, admin.email, at, answer.expiresAt],
-        );
+        await setQuotedPrices(tx, id, prices);
+        const updated = await markAnswered(tx, id, admin.email, at, answer.expiresAt);
         await emit(tx, {
           type: 'quote.answered',
           subject: id,
@@ -221,11 +208,7 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
           unitCents: new Map(lines.map((l) => [l.tool_id!, l.quoted_unit_cents!])),
           placed: async (tx: Queryable, orderId: string) => {
             const at = now();
-            const [accepted] = await tx.query(
-              `UPDATE quotes SET state = 'accepted', order_id = $2 WHERE id = $1 AND state = 'answered' AND expires_at > $3 RETURNING id`,
-              [id, orderId, at],
-            );
-            if (!accepted) {
+            if (!(await markAccepted(tx, id, orderId, at))) {
               const current = await readQuote(tx, id);
               throw conflict((current && closedReason(current.row, at)) ?? messages.quoteClosed('changed'));
             }
@@ -246,10 +229,7 @@ export function quotesService(db: Db, tools: ToolsService, { checkout, now, even
       await own(user, id);
       const at = now();
       const quote = await db.transaction(async (tx) => {
-        const [row] = await tx.query<QuoteRow>(
-          `UPDATE quotes SET state = 'declined' WHERE id = $1 AND state IN ('requested', 'answered') RETURNING *`,
-          [id],
-        );
+        const row = await markDeclined(tx, id);
         if (!row) {
           const current = await readQuote(tx, id);
           throw conflict(messages.quoteClosed(current?.row.state ?? 'changed'));

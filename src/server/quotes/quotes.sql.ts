@@ -1,5 +1,5 @@
-// The quotes' rows and reads: one quote with its lines, or a list of them, as the API shows them.
-// quotes.service.ts owns the writes; both are the only code that touches `quotes` and `quote_lines`.
+// The statements over `quotes` and `quote_lines` (the only code that touches them): the rows, the reads as
+// the API shows them, and the writes. quotes.service.ts owns the rules and the transactions.
 import type { ListPage, Quote, QuoteState } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import type { Queryable } from '../db/client.ts';
@@ -146,3 +146,81 @@ export async function pageQuotes(
     (r) => quoteJson(r, lines.get(r.id)!, now),
   );
 }
+
+/** One buyer's requests are counted one at a time, so parallel requests cannot all pass the limit. */
+export const lockOpenQuotesOf = (q: Queryable, email: string) =>
+  q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-quotes:${email}`]);
+
+/** How many of the buyer's requests wait for an answer. */
+export const countRequested = async (q: Queryable, email: string) =>
+  (
+    await q.query<{ open: number }>(
+      `SELECT count(*)::int AS open FROM quotes WHERE email = $1 AND state = 'requested'`,
+      [email],
+    )
+  )[0].open;
+
+export interface NewQuote {
+  id: string;
+  email: string;
+  buyerUid: string | null;
+  userName: string;
+  note: string;
+  createdAt: Date;
+  lines: { toolId: string; name: string; quantity: number; listCents: number }[];
+}
+
+/** A request and its lines (numbered from 1 in the given order), in one statement. */
+export const insertQuote = (q: Queryable, quote: NewQuote) =>
+  q.query(
+    `WITH q AS (INSERT INTO quotes (id, email, buyer_uid, user_name, note, created_at) VALUES ($1, $2, $3, $4, $5, $6))
+     INSERT INTO quote_lines (quote_id, line, tool_id, product_name, quantity, list_unit_cents)
+     SELECT $1, l.n, l.tool_id, l.product_name, l.quantity, l.list_unit_cents
+     FROM unnest($7::text[], $8::text[], $9::int[], $10::int[]) WITH ORDINALITY AS l(tool_id, product_name, quantity, list_unit_cents, n)`,
+    [
+      quote.id,
+      quote.email,
+      quote.buyerUid,
+      quote.userName,
+      quote.note,
+      quote.createdAt,
+      quote.lines.map((l) => l.toolId),
+      quote.lines.map((l) => l.name),
+      quote.lines.map((l) => l.quantity),
+      quote.lines.map((l) => l.listCents),
+    ],
+  );
+
+/** Sets the quoted unit price of each line by its tool (`prices`: tool id → cents). */
+export const setQuotedPrices = (q: Queryable, id: string, prices: Map<string, number>) =>
+  q.query(
+    `UPDATE quote_lines SET quoted_unit_cents = p.cents FROM unnest($2::text[], $3::int[]) AS p(tool_id, cents)
+     WHERE quote_id = $1 AND quote_lines.tool_id = p.tool_id`,
+    [id, [...prices.keys()], [...prices.values()]],
+  );
+
+export const markAnswered = async (q: Queryable, id: string, by: string, at: Date, expiresAt: Date) =>
+  (
+    await q.query<QuoteRow>(
+      `UPDATE quotes SET state = 'answered', answered_by = $2, answered_at = $3, expires_at = $4 WHERE id = $1 RETURNING *`,
+      [id, by, at, expiresAt],
+    )
+  )[0];
+
+/** Accepted only while answered and not expired at `at`: undefined when it no longer is (another accept won). */
+export const markAccepted = async (q: Queryable, id: string, orderId: string, at: Date) =>
+  (
+    await q.query<{ id: string }>(
+      `UPDATE quotes SET state = 'accepted', order_id = $2 WHERE id = $1 AND state = 'answered' AND expires_at > $3 RETURNING id`,
+      [id, orderId, at],
+    )
+  )[0] as { id: string } | undefined;
+
+/** Declined only while requested or answered: undefined when it no longer is. */
+export const markDeclined = async (q: Queryable, id: string) =>
+  (
+    await q.query<QuoteRow>(
+      `UPDATE quotes SET state = 'declined' WHERE id = $1 AND state IN ('requested', 'answered') RETURNING *`,
+      [id],
+    )
+  )[0] as QuoteRow | undefined;

@@ -8,26 +8,23 @@ import type { ChangeBus } from '../caching/changes.ts';
 import { emit } from '../events/events.service.ts';
 import { toolReviews } from './tool-reviews.ts';
 import { topOrdinalForRank } from './visible-ordinals.ts';
-
-/** A review row as read (public columns: no reviewer email, it would be public on the home page). */
-interface ReviewRow {
-  id: string;
-  name: string;
-  message: string;
-  ratings: number;
-}
-interface ModeratedReviewRow extends ReviewRow {
-  added_by: string;
-  hidden: boolean;
-}
+import {
+  forgetAuthorOf,
+  insertReview,
+  lockReview,
+  selectByAuthor,
+  selectHiddenOrdinals,
+  selectModerated,
+  selectTopOrdinal,
+  selectVisibleBelow,
+  updateHidden,
+  type AuthoredReviewRow,
+  type ModeratedReviewRow,
+  type ReviewRow,
+} from './reviews.sql.ts';
 
 /** The spec's names (`Messege`, `services`) are the JSON's only: they are mapped here, not in the SQL. */
 const reviewJson = (r: ReviewRow): Review => ({ _id: r.id, name: r.name, Messege: r.message, ratings: r.ratings });
-interface AuthoredReviewRow extends ReviewRow {
-  hidden: boolean;
-  created_at: string | Date;
-  seq: number;
-}
 const authoredReviewJson = (r: AuthoredReviewRow): AuthoredReview => ({
   ...reviewJson(r),
   hidden: r.hidden,
@@ -38,8 +35,6 @@ const moderatedReviewJson = (r: ModeratedReviewRow): ModeratedReview => ({
   addedBy: r.added_by,
   hidden: r.hidden,
 });
-
-const PUBLIC_COLUMNS = 'id, name, message, ratings';
 
 // Other servers sharing one PostgreSQL may hide a review: their change shows here within this long,
 // like the review pages the routes keep.
@@ -69,15 +64,9 @@ export function reviewsService(db: Db, changes: ChangeBus) {
     hidden.drop();
     pages.drop();
   });
-  const hiddenOrdinals = () =>
-    hidden.get('hidden', async () =>
-      (await db.query<{ ordinal: number }>('SELECT ordinal FROM reviews WHERE hidden ORDER BY ordinal')).map(
-        (r) => r.ordinal,
-      ),
-    );
+  const hiddenOrdinals = () => hidden.get('hidden', () => selectHiddenOrdinals(db));
 
-  const newest = async () =>
-    (await db.query<{ n: number }>('SELECT coalesce(max(ordinal), 0)::int AS n FROM reviews'))[0].n;
+  const newest = () => selectTopOrdinal(db);
 
   /** Page p of the visible reviews, newest first: ceil(count / limit) pages, as in the spec. */
   async function readPublicPage(limit: number, pageNumber: number): Promise<ReviewsPage> {
@@ -85,13 +74,7 @@ export function reviewsService(db: Db, changes: ChangeBus) {
     // A review hidden after max(ordinal) was read is newer than n: it cannot shift this page.
     const hiddenUpToN = skipped.length && skipped[skipped.length - 1] > n ? skipped.filter((o) => o <= n) : skipped;
     const top = topOrdinalForRank(n, hiddenUpToN, pageNumber * limit);
-    const services =
-      top > 0
-        ? await db.query<ReviewRow>(
-            `SELECT ${PUBLIC_COLUMNS} FROM reviews WHERE ordinal <= $1 AND NOT hidden ORDER BY ordinal DESC LIMIT $2`,
-            [top, limit],
-          )
-        : [];
+    const services = top > 0 ? await selectVisibleBelow(db, top, limit) : [];
     return { services: services.map(reviewJson), count: n - hiddenUpToN.length };
   }
 
@@ -106,14 +89,7 @@ export function reviewsService(db: Db, changes: ChangeBus) {
     async moderationPage(limit: number, pageNumber: number): Promise<ModerationPage> {
       const n = await newest();
       const top = n - pageNumber * limit;
-      const services =
-        top > 0
-          ? await db.query<ModeratedReviewRow>(
-              `SELECT ${PUBLIC_COLUMNS}, added_by, hidden FROM reviews
-             WHERE ordinal <= $1 AND ordinal > $2 ORDER BY ordinal DESC`,
-              [top, top - limit],
-            )
-          : [];
+      const services = top > 0 ? await selectModerated(db, top, limit) : [];
       return { services: services.map(moderatedReviewJson), count: n };
     },
 
@@ -123,32 +99,24 @@ export function reviewsService(db: Db, changes: ChangeBus) {
      * so two posts at once make one review).
      */
     async add(input: ReviewInput, addedBy: string, id: string, verified = false): Promise<boolean> {
-      const rows = await db.query(
-        `INSERT INTO reviews (id, name, message, ratings, added_by, tool_id, verified)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-        [
-          id,
-          input.name,
-          input.Messege,
-          input.ratings,
-          addedBy,
-          input.toolId ?? null,
-          Boolean(input.toolId) && verified,
-        ],
-      );
-      if (rows.length) changes.announce('reviews');
-      return rows.length > 0;
+      const added = await insertReview(db, {
+        id,
+        name: input.name,
+        message: input.Messege,
+        ratings: input.ratings,
+        addedBy,
+        toolId: input.toolId ?? null,
+        verified: Boolean(input.toolId) && verified,
+      });
+      if (added) changes.announce('reviews');
+      return added !== undefined;
     },
 
     /** A user's reviews, hidden ones too, oldest first, `size` at a time (reviews_added_by_idx): their data export. */
     async *pagesBy(email: string, size: number): AsyncGenerator<AuthoredReview[]> {
       let after: number | null = null;
       for (;;) {
-        const rows: AuthoredReviewRow[] = await db.query<AuthoredReviewRow>(
-          `SELECT ${PUBLIC_COLUMNS}, hidden, created_at, seq FROM reviews
-           WHERE added_by = $1${after === null ? '' : ' AND seq > $3'} ORDER BY seq LIMIT $2`,
-          after === null ? [email, size] : [email, size, after],
-        );
+        const rows: AuthoredReviewRow[] = await selectByAuthor(db, email, size, after);
         if (rows.length) yield rows.map(authoredReviewJson);
         if (rows.length < size) return;
         after = rows[rows.length - 1].seq;
@@ -160,11 +128,7 @@ export function reviewsService(db: Db, changes: ChangeBus) {
      * no longer say who wrote them. Returns how many; the caller announces the change after commit.
      */
     async forgetAuthor(tx: Queryable, email: string): Promise<number> {
-      const [{ n }] = await tx.query<{ n: number }>(
-        `WITH forgotten AS (UPDATE reviews SET added_by = '' WHERE added_by = $1 RETURNING 1) SELECT count(*)::int AS n FROM forgotten`,
-        [email],
-      );
-      return n;
+      return forgetAuthorOf(tx, email);
     },
 
     /**
@@ -174,13 +138,10 @@ export function reviewsService(db: Db, changes: ChangeBus) {
      */
     async setHidden(id: string, value: boolean, actor: string): Promise<number> {
       const matched = await db.transaction(async (tx) => {
-        const [before] = await tx.query<{ hidden: boolean; name: string }>(
-          'SELECT hidden, name FROM reviews WHERE id = $1 FOR UPDATE',
-          [id],
-        );
+        const before = await lockReview(tx, id);
         if (!before) return 0;
         if (before.hidden === value) return 1;
-        await tx.query('UPDATE reviews SET hidden = $2 WHERE id = $1', [id, value]);
+        await updateHidden(tx, id, value);
         await emit(tx, {
           type: value ? 'review.hidden' : 'review.shown',
           subject: id,

@@ -5,40 +5,25 @@ import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import type { CurrentUser } from '../types.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';
-
-const SELECT = `SELECT email, name, education, social, phone_number AS "phoneNumber", address,
-  sign_up_date AS "signUpDate", role FROM users`;
+import {
+  countUsers,
+  deleteUser,
+  lockForRemoval,
+  lockRole,
+  selectProfile,
+  selectProfilePage,
+  selectProfiles,
+  selectRole,
+  setAdmin,
+  updateProfile,
+  upsertUser,
+  type UserKey,
+} from './users.sql.ts';
 
 const normalise = (u: UserProfile): UserProfile => ({ ...u, signUpDate: new Date(u.signUpDate).toISOString() });
 
-/** A user's place in the list (newest first, then by email): sign-up time in whole microseconds, email. */
-export type UserKey = [signUpMicros: string, email: string];
-// Microseconds as text, exact both ways: a JavaScript Date keeps only milliseconds, and two sign-ups
-// within one millisecond would otherwise straddle a page boundary.
-const KEYED_SELECT = SELECT.replace(
-  ' FROM users',
-  `, (extract(epoch FROM sign_up_date) * 1000000)::bigint::text AS "keyMicros" FROM users`,
-);
-const at = (param: number) => `('epoch'::timestamptz + $${param}::bigint * interval '1 microsecond')`;
-
 /** What a delete did: the row is gone, or why it stays. */
 export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'last admin';
-
-/**
- * The first step of every user deletion: the admins locked first, in one order, then the target. Two
- * deletes at once then queue up instead of deadlocking, and the count they read is the count after
- * the other's commit. Only admins who can act (verified) count: an unverified admin row cannot run the store.
- */
-async function lockForRemoval(tx: Queryable, email: string) {
-  const admins = await tx.query(
-    `SELECT email FROM users WHERE role = 'admin' AND email_verified ORDER BY email FOR UPDATE`,
-  );
-  const [target] = await tx.query<{ role: 'user' | 'admin'; email_verified: boolean; firebase_uid: string | null }>(
-    'SELECT role, email_verified, firebase_uid FROM users WHERE email = $1 FOR UPDATE',
-    [email],
-  );
-  return { admins: admins.length, target };
-}
 
 export function usersService(db: Db, adminEmails: string[]) {
   /** The shop's owners: the ADMIN_EMAILS addresses. Only they make or remove admins, and nobody removes them. */
@@ -59,57 +44,26 @@ export function usersService(db: Db, adminEmails: string[]) {
       emailVerified: boolean;
     }): Promise<void> {
       const role = identity.emailVerified && adminEmails.includes(identity.email) ? 'admin' : 'user';
-      const same =
-        '(users.firebase_uid = EXCLUDED.firebase_uid OR (users.firebase_uid IS NULL AND EXCLUDED.email_verified))';
-      await db.query(
-        `INSERT INTO users (email, firebase_uid, name, role, email_verified) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (email) DO UPDATE SET
-           firebase_uid = EXCLUDED.firebase_uid,
-           email_verified = EXCLUDED.email_verified,
-           name = CASE WHEN ${same} AND users.name <> '' THEN users.name ELSE EXCLUDED.name END,
-           education = CASE WHEN ${same} THEN users.education ELSE '' END,
-           social = CASE WHEN ${same} THEN users.social ELSE '' END,
-           phone_number = CASE WHEN ${same} THEN users.phone_number ELSE '' END,
-           address = CASE WHEN ${same} THEN users.address ELSE '' END,
-           sign_up_date = CASE WHEN ${same} THEN users.sign_up_date ELSE now() END,
-           role = CASE WHEN EXCLUDED.role = 'admin' THEN 'admin' WHEN ${same} THEN users.role ELSE 'user' END`,
-        [identity.email, identity.uid, identity.name ?? '', role, identity.emailVerified],
-      );
+      await upsertUser(db, { ...identity, name: identity.name ?? '', role });
     },
     /** Whether the user can act as an admin now: the admin role and a verified email. */
     async isAdmin(email: string): Promise<boolean> {
-      const [row] = await db.query<{ role: 'user' | 'admin'; email_verified: boolean }>(
-        'SELECT role, email_verified FROM users WHERE email = $1',
-        [email],
-      );
+      const row = await selectRole(db, email);
       return row ? usableRole(row) === 'admin' : false;
     },
     async get(email: string): Promise<UserProfile | undefined> {
-      const [user] = await db.query<UserProfile>(`${SELECT} WHERE email = $1`, [email]);
+      const user = await selectProfile(db, email);
       return user && normalise(user);
     },
     async list(): Promise<UserProfile[]> {
-      return (await db.query<UserProfile>(`${SELECT} ORDER BY sign_up_date DESC, email`)).map(normalise);
+      return (await selectProfiles(db)).map(normalise);
     },
     /** One page of list()'s order, after `after` (users_sign_up_idx makes it an index range). */
     async page({ limit, after }: PageAsk<UserKey>, search?: string): Promise<ListPage<UserProfile>> {
-      const params: unknown[] = [limit + 1];
-      const filters: string[] = [];
       // Emails are kept in lower case; the search's %, _ and \ are matched as themselves.
-      if (search)
-        filters.push(`email LIKE $${params.push(`%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`)}`);
-      const pattern = params[1];
-      if (after)
-        filters.push(
-          `(sign_up_date < ${at(params.push(after[0]))} OR (sign_up_date = ${at(params.length)} AND email > $${params.push(after[1])}))`,
-        );
-      const rows = await db.query<UserProfile & { keyMicros: string }>(
-        `${KEYED_SELECT} ${filters.length ? `WHERE ${filters.join(' AND ')}` : ''} ORDER BY sign_up_date DESC, email LIMIT $1`,
-        params,
-      );
-      const [{ total }] = search
-        ? await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users WHERE email LIKE $1', [pattern])
-        : await db.query<{ total: number }>('SELECT count(*)::int AS total FROM users');
+      const pattern = search ? `%${search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : undefined;
+      const rows = await selectProfilePage(db, limit, pattern, after);
+      const total = await countUsers(db, pattern);
       return listPage(
         rows,
         limit,
@@ -119,23 +73,16 @@ export function usersService(db: Db, adminEmails: string[]) {
       );
     },
     async update(email: string, p: ProfileUpdate): Promise<number> {
-      const rows = await db.query(
-        `UPDATE users SET name = $2, education = $3, social = $4, phone_number = $5, address = $6
-         WHERE email = $1 RETURNING email`,
-        [email, p.name, p.education, p.social, p.phoneNumber, p.address],
-      );
-      return rows.length;
+      return updateProfile(db, email, p);
     },
     isOwner,
     /** Makes a user admin; only an owner may ('not owner' otherwise). Returns the rows matched. */
     async makeAdmin(actor: CurrentUser, email: string): Promise<number | 'not owner'> {
       if (!isOwner(actor)) return 'not owner';
       return db.transaction(async (tx) => {
-        const [before] = await tx.query<{ role: string }>('SELECT role FROM users WHERE email = $1 FOR UPDATE', [
-          email,
-        ]);
+        const before = await lockRole(tx, email);
         if (!before) return 0;
-        await tx.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [email]);
+        await setAdmin(tx, email);
         // The audit log records a change: making an admin of an admin changes nothing.
         if (before.role !== 'admin')
           await emit(tx, {
@@ -166,10 +113,7 @@ export function usersService(db: Db, adminEmails: string[]) {
         if (!target) return 'missing';
         if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
         if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
-        const [gone] = await tx.query<{ name: string; role: string }>(
-          'DELETE FROM users WHERE email = $1 RETURNING name, role',
-          [email],
-        );
+        const gone = (await deleteUser(tx, email))!;
         await emit(tx, {
           type: 'user.deleted',
           subject: email,
@@ -200,7 +144,7 @@ export function usersService(db: Db, adminEmails: string[]) {
         if (usableRole(target) === 'admin' && admins <= 1) return 'last admin';
         await work(tx);
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
-        await tx.query('DELETE FROM users WHERE email = $1', [user.email]);
+        await deleteUser(tx, user.email);
         return 'deleted';
       });
     },

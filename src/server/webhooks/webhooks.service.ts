@@ -5,7 +5,7 @@
 import type { ListPage, WebhookDelivery, WebhookEndpoint } from '../../lib/entities.ts';
 import { messages } from '../../lib/messages.ts';
 import type { WebhookInput } from '../../lib/schemas.ts';
-import { MAX_WEBHOOK_ENDPOINTS, type WebhookEvent } from '../../lib/webhooks.ts';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../lib/webhooks.ts';
 import type { Db } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -13,23 +13,26 @@ import { listPage, type PageAsk } from '../db/paging.ts';
 import { newId } from '../db/ids.ts';
 import { checkEndpointUrl, type GuardOptions } from './address-guard.ts';
 import { newSecret, type SecretBox } from './signing.ts';
+import {
+  countDeliveries,
+  countLiveEndpoints,
+  type DeliveryRow,
+  type EndpointRow,
+  failPendingDeliveries,
+  insertEndpoint,
+  lockPausedEndpoint,
+  makePendingDue,
+  markEndpointActive,
+  markEndpointDeleted,
+  markForReplay,
+  selectDeliveries,
+  selectDelivery,
+  selectEndpoint,
+  selectEndpoints,
+} from './webhooks.sql.ts';
 
 type When = string | Date;
 const iso = (v: When | null) => (v === null ? null : new Date(v).toISOString());
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: WebhookEvent[];
-  state: 'active' | 'paused';
-  paused_reason: string | null;
-  paused_at: When | null;
-  last_success_at: When | null;
-  created_by: string;
-  created_at: When;
-  pending: number;
-  failed: number;
-}
 
 const endpointJson = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -45,21 +48,6 @@ const endpointJson = (r: EndpointRow): WebhookEndpoint => ({
   lastSuccessAt: iso(r.last_success_at),
 });
 
-interface DeliveryRow {
-  id: string;
-  seq: number;
-  type: WebhookEvent;
-  subject: string;
-  state: WebhookDelivery['state'];
-  attempts: number;
-  last_status: number | null;
-  last_ms: number | null;
-  last_error: string | null;
-  last_at: When | null;
-  next_at: When;
-  created_at: When;
-}
-
 const deliveryJson = (r: DeliveryRow): WebhookDelivery => ({
   id: r.id,
   eventType: r.type,
@@ -74,15 +62,6 @@ const deliveryJson = (r: DeliveryRow): WebhookDelivery => ({
   createdAt: iso(r.created_at)!,
 });
 
-const ENDPOINT_SELECT = `SELECT e.id, e.url, e.events, e.state, e.paused_reason, e.paused_at, e.last_success_at, e.created_by, e.created_at,
-    (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending') AS pending,
-    (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'failed') AS failed
-  FROM webhook_endpoints e`;
-
-const DELIVERY_SELECT = `SELECT d.id, d.seq, d.type, v.subject, d.state, d.attempts, d.last_status, d.last_ms, d.last_error, d.last_at,
-    d.next_at, d.created_at
-  FROM webhook_deliveries d JOIN events v ON v.seq = d.event_seq`;
-
 export interface WebhooksOptions {
   guard: GuardOptions;
   box: SecretBox;
@@ -93,7 +72,7 @@ export interface WebhooksOptions {
 export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
   /** An endpoint that exists (not deleted), or 404. */
   async function endpoint(id: string): Promise<WebhookEndpoint> {
-    const [row] = await db.query<EndpointRow>(`${ENDPOINT_SELECT} WHERE e.id = $1 AND e.state <> 'deleted'`, [id]);
+    const row = await selectEndpoint(db, id);
     if (!row) throw notFound('Webhook endpoint');
     return endpointJson(row);
   }
@@ -102,8 +81,7 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
     endpoint,
     /** Every endpoint, oldest first (a store has at most MAX_WEBHOOK_ENDPOINTS). */
     async list(): Promise<WebhookEndpoint[]> {
-      const rows = await db.query<EndpointRow>(`${ENDPOINT_SELECT} WHERE e.state <> 'deleted' ORDER BY e.seq`);
-      return rows.map(endpointJson);
+      return (await selectEndpoints(db)).map(endpointJson);
     },
 
     /** Adds an endpoint: its URL checked (https in production, no private address), its secret made. */
@@ -114,14 +92,14 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
       const added = await db.transaction(async (tx) => {
         // A cap against mistakes (every event goes to every endpoint), not a boundary: two admins adding
         // at the same moment may pass it by one.
-        const [{ live }] = await tx.query<{ live: number }>(
-          `SELECT count(*)::int AS live FROM webhook_endpoints WHERE state <> 'deleted'`,
-        );
-        if (live >= MAX_WEBHOOK_ENDPOINTS) return false;
-        await tx.query(
-          'INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES ($1, $2, $3, $4, $5)',
-          [id, input.url, input.events, box.seal(secret), actor],
-        );
+        if ((await countLiveEndpoints(tx)) >= MAX_WEBHOOK_ENDPOINTS) return false;
+        await insertEndpoint(tx, {
+          id,
+          url: input.url,
+          events: input.events,
+          sealedSecret: box.seal(secret),
+          createdBy: actor,
+        });
         await emit(tx, {
           type: 'webhook.created',
           subject: id,
@@ -140,15 +118,9 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
      */
     async remove(id: string, actor: string): Promise<void> {
       const removed = await db.transaction(async (tx) => {
-        const [row] = await tx.query<{ url: string; events: string[] }>(
-          `UPDATE webhook_endpoints SET state = 'deleted', secret = '' WHERE id = $1 AND state <> 'deleted' RETURNING url, events`,
-          [id],
-        );
+        const row = await markEndpointDeleted(tx, id);
         if (!row) return false;
-        await tx.query(
-          `UPDATE webhook_deliveries SET state = 'failed', last_error = 'The endpoint was deleted' WHERE endpoint_id = $1 AND state = 'pending'`,
-          [id],
-        );
+        await failPendingDeliveries(tx, id);
         await emit(tx, {
           type: 'webhook.deleted',
           subject: id,
@@ -163,18 +135,10 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
     /** Resumes a paused endpoint: what waited for it is due now. An active one is answered as it is. */
     async resume(id: string, actor: string): Promise<WebhookEndpoint> {
       const resumed = await db.transaction(async (tx) => {
-        const [row] = await tx.query<{ url: string; paused_reason: string }>(
-          `SELECT url, paused_reason FROM webhook_endpoints WHERE id = $1 AND state = 'paused' FOR UPDATE`,
-          [id],
-        );
+        const row = await lockPausedEndpoint(tx, id);
         if (!row) return false;
-        await tx.query(
-          `UPDATE webhook_endpoints SET state = 'active', paused_reason = NULL, paused_at = NULL WHERE id = $1`,
-          [id],
-        );
-        await tx.query(`UPDATE webhook_deliveries SET next_at = now() WHERE endpoint_id = $1 AND state = 'pending'`, [
-          id,
-        ]);
+        await markEndpointActive(tx, id);
+        await makePendingDue(tx, id);
         await emit(tx, {
           type: 'webhook.resumed',
           subject: id,
@@ -190,14 +154,8 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
     /** One page of an endpoint's deliveries, newest first. */
     async deliveries(id: string, { limit, after }: PageAsk<number>): Promise<ListPage<WebhookDelivery>> {
       await endpoint(id);
-      const rows = await db.query<DeliveryRow>(
-        `${DELIVERY_SELECT} WHERE d.endpoint_id = $1 AND ($3::bigint IS NULL OR d.seq < $3) ORDER BY d.seq DESC LIMIT $2`,
-        [id, limit + 1, after ?? null],
-      );
-      const [{ total }] = await db.query<{ total: number }>(
-        'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
-        [id],
-      );
+      const rows = await selectDeliveries(db, id, limit, after ?? null);
+      const total = await countDeliveries(db, id);
       return listPage(rows, limit, total, (r) => Number(r.seq), deliveryJson);
     },
 
@@ -209,11 +167,7 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
       const target = await endpoint(endpointId);
       if (target.state === 'paused') throw conflict(messages.webhookPausedReplay);
       const row = await db.transaction(async (tx) => {
-        const [replayed] = await tx.query<{ id: string; type: string }>(
-          `UPDATE webhook_deliveries SET state = 'pending', next_at = now(), attempts = 0, first_at = NULL, lease_until = NULL
-            WHERE id = $1 AND endpoint_id = $2 AND NOT (state = 'pending' AND lease_until > now()) RETURNING id, type`,
-          [deliveryId, endpointId],
-        );
+        const replayed = await markForReplay(tx, deliveryId, endpointId);
         if (replayed)
           await emit(tx, {
             type: 'webhook.replayed',
@@ -221,11 +175,7 @@ export function webhooksService(db: Db, { guard, box, due }: WebhooksOptions) {
             actor,
             data: { target: target.url, before: null, after: { delivery: deliveryId, event: replayed.type } },
           });
-        const [current] = await tx.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.id = $1 AND d.endpoint_id = $2`, [
-          deliveryId,
-          endpointId,
-        ]);
-        return current;
+        return selectDelivery(tx, deliveryId, endpointId);
       });
       if (!row) throw notFound('Delivery');
       due();
