@@ -1,6 +1,6 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/lib/messages';
-import { DEMO_SHOPPER, login } from './fixtures';
+import { DEMO_SHOPPER, login, scriptsWhile } from './fixtures';
 
 interface Tool {
   _id: string;
@@ -130,26 +130,6 @@ test('a signed-out visitor on a tool page is sent to login and back', async ({ p
   await expect(page).toHaveURL(`/tools/${tools[0]._id}`);
   await expect(page.getByRole('button', { name: 'Purchase' })).toBeVisible();
 });
-
-/** The scripts a page fetched (bytes on the wire, headers included) until `done` resolves. */
-async function scriptsWhile(page: Page, done: () => Promise<unknown>) {
-  const fetched: { url: string; bytes: number }[] = [];
-  const pending: Promise<void>[] = [];
-  const listener = (request: Request) => {
-    if (request.resourceType() !== 'script') return;
-    pending.push(
-      request.sizes().then(
-        (s) => void fetched.push({ url: request.url(), bytes: s.responseBodySize + s.responseHeadersSize }),
-        () => {},
-      ),
-    );
-  };
-  page.on('requestfinished', listener);
-  await done();
-  await Promise.all(pending);
-  page.off('requestfinished', listener);
-  return fetched;
-}
 
 test('a signed-out visitor is sent on from a tool page after at most 10 kB of JavaScript, before any island loads (issue 30)', async ({
   page,

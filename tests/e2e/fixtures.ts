@@ -1,5 +1,5 @@
 // Shared helpers for the browser tests: the demo accounts, the emulator, sign-in through the real UI.
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { DEMO_ADMIN, DEMO_PROJECT_ID, DEMO_SHOPPER } from '../../src/server/config';
 import { E2E_EMULATOR } from '../../playwright.config';
 
@@ -156,4 +156,24 @@ export async function adminApiToken(request: APIRequestContext): Promise<string>
   });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { token: string }).token;
+}
+
+/** The scripts a page fetched (bytes on the wire, headers included) until `done` resolves. */
+export async function scriptsWhile(page: Page, done: () => Promise<unknown>) {
+  const fetched: { url: string; bytes: number }[] = [];
+  const pending: Promise<void>[] = [];
+  const listener = (request: Request) => {
+    if (request.resourceType() !== 'script') return;
+    pending.push(
+      request.sizes().then(
+        (s) => void fetched.push({ url: request.url(), bytes: s.responseBodySize + s.responseHeadersSize }),
+        () => {},
+      ),
+    );
+  };
+  page.on('requestfinished', listener);
+  await done();
+  await Promise.all(pending);
+  page.off('requestfinished', listener);
+  return fetched;
 }
