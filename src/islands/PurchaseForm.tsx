@@ -47,7 +47,7 @@ function Purchase({ initial }: { initial: Tool }) {
   const [placed, setPlaced] = useState<string | null>(null);
   const [carted, setCarted] = useState<number | null>(null);
 
-  /** The live tool: stock and limits as they are now, not as they were at build time. */
+  /** The live tool: stock and limits as they are now, not as they were when the page was rendered. */
   const refresh = useCallback(
     () =>
       api.tools.get({ params: { id: initial._id } }, { cache: 'no-cache' }).then((live) => {

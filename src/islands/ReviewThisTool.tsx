@@ -130,7 +130,6 @@ function ReviewForm({
     const errors = reviewErrors(values);
     setErrors(errors);
     if (Object.keys(errors).length) {
-      // Take the person to the first field that needs fixing.
       requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }

@@ -18,7 +18,7 @@ export default function ReviewsPaginator({ initial }: { initial: ReviewsPage }) 
 
   useEffect(() => {
     const controller = new AbortController();
-    // The first page is in the prebuilt HTML; refresh it once so new reviews appear without a rebuild.
+    // The first page came with the page's HTML; read it once more so reviews added since it was rendered appear.
     setLoading(!first.current);
     first.current = false;
     setError(null);

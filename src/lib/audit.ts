@@ -1,10 +1,7 @@
 // The audit log's vocabulary, shared by the API (which events are admin actions) and the Activity
 // screen (their names in words, and a change shown as before → after).
 
-/**
- * The event types that are admin actions, each with its name on the Activity screen. Ship, deliver and
- * refund are listed ahead of their writers: they show once the order flow emits them.
- */
+/** The event types that are admin actions, each with its name on the Activity screen. */
 export const AUDIT_ACTIONS = {
   'user.made_admin': 'Made admin',
   'user.deleted': 'Deleted user',

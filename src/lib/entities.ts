@@ -285,7 +285,6 @@ export interface ListPage<T> {
   /** Ask for the next page with `cursor=` this; null on the last page. */
   nextCursor: string | null;
 }
-/** The schema of a ListPage of `item`. */
 export const listPageSchema = <S extends z.ZodType>(item: S) =>
   z.strictObject({
     items: z.array(item),

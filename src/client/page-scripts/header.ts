@@ -29,8 +29,8 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-ou
   });
 }
 
-// The menu (a side drawer below 1024 px): its button toggles it with aria-expanded; Escape, the
-// backdrop ([data-close=<id>]) and leaving it close it.
+// The menu (a side drawer below 1024 px): its button toggles it with aria-expanded; Escape and the
+// backdrop ([data-close=<id>]) close it.
 for (const toggle of document.querySelectorAll<HTMLButtonElement>('[data-toggle]')) {
   const target = document.getElementById(toggle.dataset.toggle!);
   if (!target) continue;

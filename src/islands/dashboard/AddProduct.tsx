@@ -16,7 +16,6 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
 
   async function save(product: ToolInput) {
     setAdded(null);
-    // The form's fields, each under its own name (the spec's page sent two of them swapped).
     const { name } = product;
     try {
       const { insertedId } = await api.tools.create({ body: product });

@@ -23,7 +23,6 @@ export default function AddReview(_props: { params: Record<string, string> }) {
     const parsed = reviewInputSchema.safeParse(values);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
-      // Take the person to the first field that needs fixing.
       requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }

@@ -31,7 +31,6 @@ const go = (href: string) => (e: MouseEvent) => {
 export default function ManageProducts(_props: { params: Record<string, string> }) {
   const [view, setView] = useUrlQuery(VIEW_FIELDS);
   const lowFirst = view.sort === 'low-stock';
-  // A page of the catalogue at a time, with the total from the server.
   // An admin's page of the catalogue: its tools carry their low-stock levels (AdminTool).
   const tools = usePagedList(
     api.tools.list,

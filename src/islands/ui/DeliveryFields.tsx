@@ -24,7 +24,6 @@ export function deliveryErrors({ address, phone }: Delivery): Partial<Record<key
   return errors;
 }
 
-/** The delivery as the API takes it. */
 export const deliveryJson = ({ address, phone }: Delivery): Delivery => ({
   address: address.trim(),
   phone: phone.trim(),

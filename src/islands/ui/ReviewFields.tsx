@@ -8,7 +8,7 @@ interface Props {
   bind: (name: 'name' | 'Messege' | 'ratings') => FieldBinding;
   /** The rating typed so far: its stars show under the field once it is a valid rating. */
   rating: string;
-  /** Ids apart from the page's other forms (the tool page also has the sign-in form's name field). */
+  /** Ids apart from the page's other forms (the tool page also has the purchase form's Name field). */
   idPrefix?: string;
   rows?: number;
 }

@@ -1,12 +1,10 @@
 import type { ReactNode } from 'react';
 import { PageSpinner } from './Spinner';
 
-/** What a screen shows when there is nothing to list yet. */
 export function EmptyState({ children }: { children: ReactNode }) {
   return <p className="card p-8 text-center text-steel-600">{children}</p>;
 }
 
-/** A failed load, with a way to try again. */
 export function LoadError({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div

@@ -2,7 +2,7 @@
 // zod schemas (the forms' own, from src/lib/schemas.ts, and the entities' from src/lib/entities.ts).
 // No server code: the server binds each contract to its guard and handler (src/server/http/contract-router.ts)
 // and makes the OpenAPI document from them; the browser's client takes its types from them (only types:
-// src/client/infra/api.ts).
+// src/client/infra/api-calls.ts).
 import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';

@@ -14,11 +14,9 @@ const count = z.number().int().min(0);
 export const insertedSchema = z
   .strictObject({ acknowledged: z.literal(true), insertedId: idSchema })
   .meta({ id: 'Inserted' });
-/** A changed resource. */
 export const updatedSchema = z
   .strictObject({ acknowledged: z.literal(true), matchedCount: count, modifiedCount: count })
   .meta({ id: 'Updated' });
-/** A deleted resource. */
 export const deletedSchema = z
   .strictObject({ acknowledged: z.literal(true), deletedCount: count })
   .meta({ id: 'Deleted' });
