@@ -21,7 +21,7 @@ export async function startStandalone(port: number): Promise<{ url: string; pid:
   await assertPortFree(HOST, port, 'the Astro standalone server');
   mkdirSync(TMP, { recursive: true });
   const log = openSync(path.join(TMP, 'standalone.log'), 'w');
-  // Its own data directory: the pages it renders from live data open the store in its process
+  // Its own data directory: the pages it renders from live data open a runtime in its process
   // (src/middleware.ts), and a PGlite directory is one process's.
   const child = spawn(process.execPath, [path.resolve(DIST, 'server/entry.mjs')], {
     env: { ...env(port), DATA_DIR: '.data-bench-standalone' },

@@ -1,6 +1,6 @@
-// The server's sources import siblings without an extension (Astro's bundler resolves them); Node does
-// not. The scale part seeds stores through src/server/db directly, so relative imports that fail are
-// retried with ".ts" appended.
+// Astro's bundler resolves a relative import written without an extension; Node does not. The scale part
+// seeds stores through src/server/db directly, so a relative import that fails is retried with ".ts"
+// appended (a safety net: the server's sources now spell every extension).
 import { registerHooks } from 'node:module';
 
 registerHooks({

@@ -89,7 +89,6 @@ const envSchema = z.object({
 
 type Env = z.output<typeof envSchema>;
 
-/** The configuration the code reads, from the parsed environment. */
 function toConfig(e: Env) {
   const production = e.NODE_ENV === 'production';
   const firebaseProjectId = e.PUBLIC_FIREBASE_PROJECT_ID ?? DEMO_PROJECT_ID;

@@ -35,7 +35,7 @@ try {
   throw error;
 }
 
-// Before the store opens: the database driver must load after the pg instrumentation hooks it.
+// Before the runtime opens: the database driver must load after the pg instrumentation hooks it.
 const tracing = await startTracing().catch((error: Error) => {
   console.error(`Tracing could not start (OTEL_EXPORTER_OTLP_ENDPOINT): ${error.message}`);
   process.exit(1);
@@ -84,7 +84,7 @@ server.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
-/** Opens the store; while PostgreSQL is out of reach, keeps trying (the process stays up, not ready). */
+/** Opens the runtime; while PostgreSQL is out of reach, keeps trying (the process stays up, not ready). */
 async function openWhenReachable() {
   for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
     try {

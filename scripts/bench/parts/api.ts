@@ -97,7 +97,10 @@ async function measure(db: string, storeUrl: string, storePid: number, ceiling: 
   return { db, endpoints, memory };
 }
 
-/** nginx's cheapest answer when nginx is installed, else a bare node:http server's 2 bytes. */
+/**
+ * The part: PGlite, then PostgreSQL when a server is reachable, each beside the client's ceiling (nginx's
+ * cheapest answer when nginx is installed, else a bare node:http server's 2 bytes: startCeiling).
+ */
 export async function run(): Promise<ApiData> {
   ensureBenchBuild();
   const runs: DbRun[] = [];

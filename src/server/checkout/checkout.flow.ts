@@ -4,7 +4,7 @@
 //  - placing: an order that falls short while holds on its tools have run out lets them go, then tries
 //    once more;
 //  - holds: an unpaid order whose hold ran out is let go here only (its payments closed at the provider
-//    first: a card that went through makes it paid instead), by the hold timer (store.ts), a placing that
+//    first: a card that went through makes it paid instead), by the hold timer (runtime.ts), a placing that
 //    needs the units, or a payment action on that very order. Reads never write;
 //  - settlement: a payment the provider says succeeded marks its order paid, or is refunded when the
 //    order was let go;
@@ -78,7 +78,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
 
   return {
     expireHolds,
-    /** When the hold timer should look again (store.ts). */
+    /** When the hold timer should look again (runtime.ts). */
     nextHoldEnd: () => orders.nextHoldEnd(),
     /** The order a payment action is about (create-payment-intent, the sandbox's card, makepayment). */
     orderForPayment: current,

@@ -11,7 +11,7 @@ import {
 
 /**
  * The PostgreSQL driver, loaded with `require` on first use: OpenTelemetry's pg instrumentation (tracing.ts,
- * started before the store opens) hooks `require`, not `import`.
+ * started before the runtime opens) hooks `require`, not `import`.
  */
 export const loadPg = (): typeof import('pg') => createRequire(import.meta.url)('pg') as typeof import('pg');
 

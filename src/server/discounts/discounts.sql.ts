@@ -77,7 +77,6 @@ export const insertDiscount = async (db: Queryable, id: string, input: DiscountI
 export const lockDiscount = async (db: Queryable, id: string) =>
   (await db.query<DiscountRow>('SELECT * FROM discounts WHERE id = $1 FOR UPDATE', [id]))[0] as DiscountRow | undefined;
 
-/** Whether any order used the code. */
 export const isUsed = async (db: Queryable, id: string) =>
   (await db.query('SELECT 1 FROM discount_uses WHERE discount_id = $1 LIMIT 1', [id])).length > 0;
 

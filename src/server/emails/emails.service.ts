@@ -135,7 +135,6 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
       return failed;
     },
 
-    /** One email as kept. */
     async get(id: string): Promise<EmailRow | undefined> {
       const row = await selectEmail(db, id);
       return row && emailJson(row);

@@ -1,5 +1,6 @@
-// The outbox worker: delivers each event's effects (emails now, webhooks next) from the delivery rows
-// written with the event (events.service.ts), once per consumer, on PGlite and on PostgreSQL alike.
+// The outbox worker: delivers each event's effects (the emails; webhooks have their own worker,
+// webhooks/webhook-worker.ts) from the delivery rows written with the event (events.service.ts), once
+// per consumer, on PGlite and on PostgreSQL alike.
 //
 // - A delivery is claimed with a lease (`FOR UPDATE SKIP LOCKED` in one short statement): with several
 //   servers on one PostgreSQL, each takes different rows, and no transaction stays open while an email

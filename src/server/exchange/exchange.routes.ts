@@ -11,7 +11,6 @@ import type { ExchangeService } from './exchange.service.ts';
 import { orderLineCells, ordersFileName } from './orders-csv.ts';
 import { readToolRows, toolCells } from './tools-csv.ts';
 
-/** Each page of rows as cells. */
 async function* cellPages<R>(pages: AsyncGenerator<R[]>, cells: (row: R) => Cell[]): AsyncGenerator<Cell[][]> {
   for await (const page of pages) yield page.map(cells);
 }

@@ -1,6 +1,7 @@
-// Pages rendered on request (the catalogue, tools added after the build, 404s) are compressed here:
-// prebuilt pages go out precompressed by static-files.ts, and an on-demand page must fit the same
-// first round trip (13,000 bytes, scripts/bench/pages.ts). Brotli at quality 5: ~1 ms for a page,
+// Pages rendered on request and not kept (404s; the payment, order, edit-product and stock pages;
+// /api/docs; every page under `astro dev`) are compressed here: prebuilt pages go out precompressed by
+// static-files.ts, pages kept by live-pages.ts are compressed there, and an on-demand page must fit the
+// same first round trip (13,000 bytes, scripts/bench/pages.ts). Brotli at quality 5: ~1 ms for a page,
 // within a few percent of the best.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';

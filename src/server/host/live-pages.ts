@@ -1,9 +1,10 @@
-// Pages that show the store's data (the home page with its reviews, each tool's page) are rendered by
-// Astro from the live store and kept here, compressed, until what they show changes: a write announces
-// its kind on the change bus (every server hears it, through LISTEN/NOTIFY with PostgreSQL), and a copy
-// that shows that kind is not served again. So a review an admin hides or a tool deleted leaves every
-// page within moments on every server, while a page is still one write of bytes ready in memory, like a
-// prebuilt file. A copy is also dropped after MAX_AGE_MS, a safety net for a missed announcement.
+// Pages that show the store's data (the home page with its reviews, each tool's page, the catalogue's
+// pages) are rendered by Astro from the live store and kept here, compressed, until what they show
+// changes: a write announces its kind on the change bus (every server hears it, through LISTEN/NOTIFY
+// with PostgreSQL), and a copy that shows that kind is not served again. So a review an admin hides or a
+// tool deleted leaves every page within moments on every server, while a page is still one write of
+// bytes ready in memory, like a prebuilt file. A copy is also dropped after MAX_AGE_MS, a safety net for
+// a missed announcement.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';

@@ -189,7 +189,7 @@ export function outerServer({
       finished(req, res.statusCode, requestId, started);
       return undefined;
     }
-    // The search index is the live one (src/pages/pagefind) once the store is open, the build's before.
+    // The search index is the live one (src/pages/pagefind) once the runtime is open, the build's before.
     const liveSearch = runtime() !== undefined && pathname.startsWith(SEARCH_BASE_PATH);
     if (
       !isApi &&
@@ -210,7 +210,7 @@ export function outerServer({
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
     res.setHeader('Content-Security-Policy', csp);
     if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;
-    // Alive whether or not the store is open, with the build this server serves (a deploy checks it).
+    // Alive whether or not the runtime is open, with the build this server serves (a deploy checks it).
     if (pathname === '/api/health') return sendJson(res, 200, { ok: true, build: build.id });
     const current = runtime();
     if (isApi) {
@@ -244,7 +244,6 @@ export function outerServer({
   }
 
   return {
-    /** The build served now. */
     get buildId() {
       return build.id;
     },
@@ -257,7 +256,6 @@ export function outerServer({
       others.switched(next.id, build, graceMs);
       build = loaded;
     },
-    /** The node:http request listener. */
     listener: answer,
   };
 

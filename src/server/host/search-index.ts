@@ -125,7 +125,7 @@ const WAIT_FOR_NEW_INDEX_MS = 3000;
 
 /**
  * The served index, kept between requests: rebuilt when the catalogue list is new and its text differs.
- * `refresh` starts a rebuild at once (the store calls it on every 'tools' change announced on the bus, by
+ * `refresh` starts a rebuild at once (runtime.ts calls it on every 'tools' change announced on the bus, by
  * this server or another), so a tool added anywhere is in every server's index about a second later.
  * A search that arrives while a newer index builds waits for it, up to WAIT_FOR_NEW_INDEX_MS (a build
  * takes about a second for a small catalogue, a few at 10,000 tools), then the last index answers; the

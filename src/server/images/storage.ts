@@ -1,4 +1,4 @@
-// Product images' storage, four adapters of ports.ts's ImageStorage: sniffed by content (never by name),
+// Product images' storage, three adapters of ports.ts's ImageStorage: sniffed by content (never by name),
 // decoded, stored on disk, in the database (with their resized variants) or on the image host. The size cap (IMAGE_MAX_BYTES,
 // shared with the add-product form) is checked by images.routes.ts while the upload is read.
 import { createHash, randomUUID } from 'node:crypto';

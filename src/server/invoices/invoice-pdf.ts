@@ -73,12 +73,10 @@ export async function invoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
   }
   y = Math.min(afterSeller, y - 14) - 16;
 
-  // Buyer.
   text('Bill to', MARGIN, 10, bold, MUTED);
   y -= 14;
   y = block([doc.buyer.name, doc.buyer.email, ...doc.buyer.address.split('\n')], MARGIN) - 16;
 
-  // Lines.
   const cols = { qty: 360, unit: 450, total: A4[0] - MARGIN };
   const header = () => {
     text('Tool', MARGIN, 10, bold);

@@ -67,7 +67,6 @@ export function invoicesService(seller: Seller) {
       return row && invoiceJson(row);
     },
 
-    /** The PDF of an issued document. */
     pdf: (invoice: IssuedInvoice): Promise<Uint8Array> => invoicePdf(invoice.document),
   };
 }

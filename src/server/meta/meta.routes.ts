@@ -1,4 +1,3 @@
-// The API about itself: liveness, readiness, and its description as OpenAPI 3.1 and as a page.
 import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { metaContract } from '../../lib/contracts/meta.ts';

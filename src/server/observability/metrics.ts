@@ -1,6 +1,6 @@
 // Prometheus metrics: requests and latency by route (request-metrics.ts), and through prom-client the
 // process, the PostgreSQL pool, public-read cache hits, and orders placed, paid and cancelled. One
-// registry per process: main.ts and the services it builds (store.ts) load this one module.
+// registry per process: main.ts and the services it builds (runtime.ts) load this one module.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -125,7 +125,7 @@ export function observeRequest(method: string | undefined, url: string, status: 
   requests.observe(verb, route, status, seconds);
 }
 
-/** Lets the database module report its pool; the getter is read at each scrape. */
+/** Lets main.ts report the PostgreSQL pool; the getter is read at each scrape. */
 export function registerPoolStats(getter: () => PoolStats | undefined): void {
   m.poolStats = getter;
 }

@@ -2,7 +2,7 @@
 // provider exporting in batches over OTLP/HTTP (the exporter reads OTEL_EXPORTER_OTLP_* itself), the
 // service named by OTEL_SERVICE_NAME, W3C trace context from callers, the sampler of
 // OTEL_TRACES_SAMPLER/OTEL_TRACES_SAMPLER_ARG, and the pg instrumentation for PostgreSQL (the embedded
-// database's statements get the same shape of span from db/client.ts).
+// database's statements get the same shape of span from db/pglite.ts).
 import type { IncomingMessage } from 'node:http';
 import {
   context,
@@ -140,7 +140,7 @@ export function openTelemetry(env: NodeJS.ProcessEnv): Tracer {
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
   });
   trace.setGlobalTracerProvider(provider);
-  // Patches `pg` when it is next required (db/client.ts loads it after this).
+  // Patches `pg` when it is next required (db/postgres.ts loads it after this).
   // Only inside a request's or a job's span: the outbox's and the hold timer's polls make no traces of their own.
   registerInstrumentations({
     tracerProvider: provider,

@@ -1,5 +1,5 @@
 // Traces over OTLP/HTTP, only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is
-// set: then main.ts starts them before the store opens, and `tracer` is set. Unset, nothing of
+// set: then main.ts starts them before the runtime opens, and `tracer` is set. Unset, nothing of
 // OpenTelemetry is loaded, and the hot paths pay one `if (tracer)`. otel.ts is the implementation.
 import type { SpanAttributes, Tracer } from './otel.ts';
 

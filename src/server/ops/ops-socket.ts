@@ -25,7 +25,7 @@ export async function startOpsSocket(source: BackupSource): Promise<{ close(): P
     logger.warn({ file }, `${NO_SOCKET}: DATA_DIR is too long a path for a socket`);
     return undefined;
   }
-  // A socket left by a store that died: this process holds the database now (client.ts' lock).
+  // A socket left by a store that died: this process holds the database now (db/pglite.ts' lock).
   await rm(file, { force: true });
   let busy = false;
   const server = net.createServer((socket) => {

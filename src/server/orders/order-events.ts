@@ -83,7 +83,7 @@ export const emitOrdersPlaced = (tx: Queryable, placed: { id: string; by: string
   );
 
 /**
- * Tells the shop when a sale takes a tool below its low-stock level (tools.service.ts lowStockLevel).
+ * Tells the shop when a sale takes a tool below its low-stock level (tool-rows.ts lowStockLevel).
  * Once per crossing.
  */
 export async function emitLowStock(

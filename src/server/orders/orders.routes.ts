@@ -37,7 +37,7 @@ export function ordersRoutes(
   return (
     contractRouter(deps)
       // Any spec fields the browser adds (productName, price, userName, email, payment) are dropped by the schema.
-      // Per buyer: one account cannot flood the stock with orders (unpaid ones are also capped, in place()).
+      // Per buyer: one account cannot flood the stock with orders (unpaid ones are also capped, in placing.ts).
       .on(ordersContract.create, signedIn(deps), bookingLimit, async (c, { body }) => ({
         acknowledged: true,
         insertedId: await checkout.placeOne(c.get('user'), body),

@@ -1,5 +1,4 @@
 // A line of an order that cannot be met, thrown by placing (nothing of the order was taken).
-/** A line of a cart that cannot be met; nothing of the order was taken. */
 export interface LineRefusal {
   index: number;
   toolId: string;

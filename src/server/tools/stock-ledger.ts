@@ -1,7 +1,7 @@
 // The stock ledger: every change of a tool's units for sale is a row, written by the writer of the
 // change in its transaction, with the units after it (balance). So a tool's newest row always equals
-// tools.available_quantity, and the rows say where every unit went (tests/api/stock-ledger.test.ts
-// checks it after the race and rush suites).
+// tools.available_quantity, and the rows say where every unit went (expectStockLedgerBalanced
+// in tests/api/helpers.ts checks it after the race and rush suites).
 import type { ListPage, StockMovement, StockReason } from '../../lib/entities.ts';
 import type { Queryable } from '../db/client.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';

@@ -34,7 +34,7 @@ export function usersService(db: Db, adminEmails: string[]) {
      * - The row belongs to one Firebase account (firebase_uid). An unbound row (seeded) is bound by
      *   the first verified token. Any other account for the email (the first deleted and the address
      *   signed up again, or an unverified claim on a seeded row) starts afresh: role user, empty profile.
-     * - email_verified follows the token; roles above user are used only with it (auth/guards.ts).
+     * - email_verified follows the token; roles above user are used only with it (user-rules.ts usableRole).
      * - ADMIN_EMAILS promotes only a verified token: anyone can make a password account for any address.
      */
     async upsertOnSignIn(identity: {
