@@ -12,8 +12,7 @@ import { logger } from '../observability/logger.ts';
 import { sandboxCardError } from './sandbox-cards.ts';
 import {
   cancelSandboxIntent,
-  insertSandboxIntent,
-  insertStripeIntent,
+  insertIntent,
   markCanceled,
   markSucceeded,
   recordRefund,
@@ -67,7 +66,12 @@ export function paymentsService(db: Db, gateway: PaymentGateway) {
       if (open) return { clientSecret: open.client_secret, amountCents };
       const intent = await gateway.createIntent({ orderId: order.id, amountCents, email: order.email });
       if (gateway.kind === 'stripe') {
-        await insertStripeIntent(db, intent.id, order.id, amountCents, intent.clientSecret);
+        await insertIntent(db, 'stripe', {
+          id: intent.id,
+          orderId: order.id,
+          amountCents,
+          clientSecret: intent.clientSecret,
+        });
       }
       return { clientSecret: intent.clientSecret, amountCents };
     },
@@ -168,7 +172,7 @@ export function sandboxLedger(db: Db) {
     async insert(orderId: string, amountCents: number): Promise<{ id: string; clientSecret: string }> {
       const id = `pi_sandbox_${randomBytes(12).toString('hex')}`;
       const clientSecret = `${id}_secret_${randomBytes(12).toString('hex')}`;
-      await insertSandboxIntent(db, id, orderId, amountCents, clientSecret);
+      await insertIntent(db, 'sandbox', { id, orderId, amountCents, clientSecret });
       return { id, clientSecret };
     },
     async find(

@@ -15,17 +15,16 @@ export const selectReusableIntent = async (db: Queryable, orderId: string, amoun
     )
   )[0] as { client_secret: string } | undefined;
 
-export const insertStripeIntent = (
+/** A new intent's row; the same Stripe intent recorded twice (a retried request) is kept once. */
+export const insertIntent = (
   db: Queryable,
-  id: string,
-  orderId: string,
-  amountCents: number,
-  clientSecret: string,
+  gateway: 'stripe' | 'sandbox',
+  intent: { id: string; orderId: string; amountCents: number; clientSecret: string },
 ) =>
   db.query(
-    `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'stripe', $3, $4)
+    `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (id) DO NOTHING`,
-    [id, orderId, amountCents, clientSecret],
+    [intent.id, intent.orderId, gateway, intent.amountCents, intent.clientSecret],
   );
 
 export const selectSandboxBySecret = async (db: Queryable, clientSecret: string) =>
@@ -76,18 +75,6 @@ export const recordRefund = (
   );
 
 // The sandbox gateway's intents (sandboxLedger).
-
-export const insertSandboxIntent = (
-  db: Queryable,
-  id: string,
-  orderId: string,
-  amountCents: number,
-  clientSecret: string,
-) =>
-  db.query(
-    `INSERT INTO payments (id, order_id, gateway, amount_cents, client_secret) VALUES ($1, $2, 'sandbox', $3, $4)`,
-    [id, orderId, amountCents, clientSecret],
-  );
 
 export const selectSandboxIntent = async (db: Queryable, id: string) =>
   (
