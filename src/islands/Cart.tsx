@@ -25,6 +25,15 @@ import { Spinner } from './ui/Spinner';
 /** The tool as the server has it now; 'gone' when it was deleted. */
 type Live = Record<string, Tool | 'gone'>;
 
+/** The table's columns: header and alignment (Remove's header is for screen readers). */
+const CART_COLUMNS = [
+  ['Tool', ''],
+  ['Unit price', 'text-right'],
+  ['Quantity', 'text-center'],
+  ['Line total', 'text-right'],
+  ['Remove', ''],
+] as const;
+
 export default function Cart() {
   const hydrated = useHydrated();
   const lines = useStore($cart);
@@ -102,21 +111,11 @@ export default function Cart() {
         <caption className="sr-only">Tools in your cart</caption>
         <thead className="border-b border-steel-200 text-xs tracking-wider text-steel-600 uppercase max-sm:sr-only">
           <tr>
-            <th scope="col" className="py-2">
-              Tool
-            </th>
-            <th scope="col" className="py-2 text-right">
-              Unit price
-            </th>
-            <th scope="col" className="py-2 text-center">
-              Quantity
-            </th>
-            <th scope="col" className="py-2 text-right">
-              Line total
-            </th>
-            <th scope="col" className="py-2">
-              <span className="sr-only">Remove</span>
-            </th>
+            {CART_COLUMNS.map(([header, align]) => (
+              <th key={header} scope="col" className={`py-2 ${align}`}>
+                {header === 'Remove' ? <span className="sr-only">Remove</span> : header}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="max-sm:block">

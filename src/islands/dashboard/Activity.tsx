@@ -9,6 +9,7 @@ import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
+import { ViewSelect } from '../ui/ViewSelect';
 import { When } from '../ui/When';
 
 const FILTER_FIELDS = ['type'] as const;
@@ -55,22 +56,13 @@ export default function Activity(_props: { params: Record<string, string> }) {
         Every admin action, newest first: who did what, and what changed.
       </ScreenHeader>
       <div className="mb-4 max-w-xs">
-        <label className="label" htmlFor="activity-type">
-          Action
-        </label>
-        <select
+        <ViewSelect
           id="activity-type"
-          className="input"
-          value={type}
-          onChange={(event) => setView({ type: event.target.value })}
-        >
-          <option value="">All actions</option>
-          {AUDIT_ACTION_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {auditActionLabel(t)}
-            </option>
-          ))}
-        </select>
+          label="Action"
+          value={type ?? ''}
+          onChange={(type) => setView({ type })}
+          options={[['', 'All actions'], ...AUDIT_ACTION_TYPES.map((t) => [t, auditActionLabel(t)] as const)]}
+        />
       </div>
       <PagedTable
         list={log}

@@ -3,9 +3,9 @@
 // swapped payload is a bug we fix).
 import { useState } from 'react';
 import { api, errorMessage, serverFieldErrors } from '../../client/infra/api';
-import { navigate } from '../../client/state/router';
 import { toast } from '../../client/infra/toast';
 import type { ToolInput } from '../../lib/schemas';
+import { AppLink } from '../ui/AppLink';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { EMPTY_PRODUCT, ProductForm } from './ProductForm';
 
@@ -44,16 +44,9 @@ export default function AddProduct(_props: { params: Record<string, string> }) {
           <a href={`/tools/${added.id}`} className="font-semibold text-ink">
             View its page
           </a>
-          <a
-            href="/dashboard/allproduct"
-            className="font-semibold text-ink"
-            onClick={(e) => {
-              e.preventDefault();
-              navigate('/dashboard/allproduct');
-            }}
-          >
+          <AppLink href="/dashboard/allproduct" className="font-semibold text-ink">
             Manage products
-          </a>
+          </AppLink>
         </p>
       )}
       <ProductForm

@@ -5,7 +5,7 @@ import { api, errorMessage, httpStatus, serverFieldErrors } from '../../client/i
 import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { discountInputSchema, fieldErrors } from '../../lib/schemas';
-import { decimalInput, Field, wholeInput } from '../ui/Field';
+import { CheckboxField, decimalInput, Field, wholeInput } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
 
@@ -109,16 +109,13 @@ export function DiscountForm({ onCreated }: { onCreated(): void }) {
           {...bind('expiresAt')}
         />
         <Field label="Max uses (optional)" {...wholeInput(1)} hint="Empty: no limit" {...bind('maxUses')} />
-        <label className="flex items-center gap-2 text-sm font-medium text-steel-700 sm:pt-7">
-          <input
-            type="checkbox"
-            checked={oncePerCustomer}
-            disabled={busy}
-            onChange={(e) => setOncePerCustomer(e.target.checked)}
-            className="h-4 w-4 accent-amber-dark"
-          />
-          Once per customer
-        </label>
+        <CheckboxField
+          label="Once per customer"
+          checked={oncePerCustomer}
+          disabled={busy}
+          onChange={setOncePerCustomer}
+          className="flex items-center gap-2 text-sm font-medium text-steel-700 sm:pt-7"
+        />
       </div>
       <div className="mt-6">
         <SubmitButton busy={busy} busyLabel="Creating…">

@@ -6,6 +6,7 @@ import { navigate } from '../../client/state/router';
 import { toast } from '../../client/infra/toast';
 import type { AdminTool } from '../../lib/entities';
 import type { ToolEdit } from '../../lib/schemas';
+import { AppLink } from '../ui/AppLink';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { LoadError } from '../ui/States';
 import { PageSpinner } from '../ui/Spinner';
@@ -71,16 +72,9 @@ export default function EditProduct({ params }: { params: Record<string, string>
         )}
       </ScreenHeader>
       <p className="mb-4 text-sm">
-        <a
-          href={MANAGE}
-          className="font-semibold text-amber-dark"
-          onClick={(e) => {
-            e.preventDefault();
-            navigate(MANAGE);
-          }}
-        >
+        <AppLink href={MANAGE} className="font-semibold text-amber-dark">
           ← Manage products
-        </a>
+        </AppLink>
       </p>
       {error && (
         <LoadError

@@ -5,6 +5,7 @@ import { api, errorMessage } from '../../client/infra/api';
 import { saveFile } from '../../client/infra/save-file';
 import { toast } from '../../client/infra/toast';
 import { DownloadButton } from '../ui/DownloadButton';
+import { Field } from '../ui/Field';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { ImportTools } from './ImportTools';
 
@@ -71,32 +72,24 @@ export default function ImportExport(_props: { params: Record<string, string> })
             every order.
           </p>
           <form className="grid gap-3 sm:grid-cols-2" onSubmit={downloadOrders} aria-label="Download orders">
-            <div>
-              <label className="label" htmlFor="export-from">
-                Placed from
-              </label>
-              <input
-                id="export-from"
-                type="date"
-                className="input"
-                value={from}
-                max={to || undefined}
-                onChange={(e) => setFrom(e.target.value)}
-              />
-            </div>
-            <div>
-              <label className="label" htmlFor="export-to">
-                Placed until
-              </label>
-              <input
-                id="export-to"
-                type="date"
-                className="input"
-                value={to}
-                min={from || undefined}
-                onChange={(e) => setTo(e.target.value)}
-              />
-            </div>
+            <Field
+              label="Placed from"
+              name="from"
+              id="export-from"
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+            />
+            <Field
+              label="Placed until"
+              name="to"
+              id="export-to"
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+            />
             <div className="sm:col-span-2">
               <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />
             </div>

@@ -5,10 +5,10 @@
 // that opens the ship form (carrier, tracking number; PUT /booking/ship/{id}); each order links to its page.
 import { useState } from 'react';
 import { api } from '../../client/infra/api';
-import { navigate } from '../../client/state/router';
 import type { Order } from '../../lib/entities';
 import { toast } from '../../client/infra/toast';
 import { formatCents, toCents } from '../../lib/money';
+import { AppLink } from '../ui/AppLink';
 import { Badge } from '../ui/Badge';
 import { ShipDialog } from '../ui/ShipDialog';
 import { EmailText, type Column } from '../ui/DataTable';
@@ -17,6 +17,7 @@ import { breakdownText, hasBreakdown } from '../ui/TotalsBreakdown';
 import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { SearchForm } from '../ui/SearchForm';
+import { ViewSelect } from '../ui/ViewSelect';
 import { usePagedList } from '../ui/usePagedList';
 import { present, useUrlQuery } from '../ui/useUrlQuery';
 import { When } from '../ui/When';
@@ -66,20 +67,13 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           <span className="block text-xs font-normal text-steel-600">
             Placed <When at={o.createdAt} />
           </span>
-          <a
-            href={`/dashboard/orders/${o._id}`}
-            className="mt-0.5 block text-xs font-semibold text-amber-dark"
-            onClick={(e) => {
-              e.preventDefault();
-              navigate(`/dashboard/orders/${o._id}`);
-            }}
-          >
+          <AppLink href={`/dashboard/orders/${o._id}`} className="mt-0.5 block text-xs font-semibold text-amber-dark">
             Order details
             <span className="sr-only">
               {' '}
               of {o.productName} for {o.email}
             </span>
-          </a>
+          </AppLink>
         </span>
       ),
     },
@@ -173,6 +167,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           className="sm:col-span-2 xl:col-span-3"
         />
         <ViewSelect
+          id="orders-payment"
           label="Payment"
           value={view.payment}
           onChange={(payment) => setView({ payment })}
@@ -184,6 +179,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           ]}
         />
         <ViewSelect
+          id="orders-shipping"
           label="Shipping"
           value={view.shipping}
           onChange={(shipping) => setView({ shipping })}
@@ -194,6 +190,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           ]}
         />
         <ViewSelect
+          id="orders-sort-by"
           label="Sort by"
           value={view.sort}
           onChange={(sort) => setView({ sort })}
@@ -252,33 +249,5 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       />
       {shipping && <ShipDialog order={shipping} onShipped={shipped} onClose={() => setShipping(null)} />}
     </>
-  );
-}
-
-function ViewSelect({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: [string, string][];
-}) {
-  const id = `orders-${label.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <div>
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

@@ -10,6 +10,7 @@ import type { AdminTool } from '../../lib/entities';
 import { thumbnailUrl } from '../../lib/image-variants';
 import { formatCents, toCents } from '../../lib/money';
 import { messages } from '../../lib/messages';
+import { AppLink } from '../ui/AppLink';
 import { Badge } from '../ui/Badge';
 import { useConfirm } from '../ui/ConfirmDialog';
 import { DataTable, type Column } from '../ui/DataTable';
@@ -18,6 +19,7 @@ import { Loaded } from '../ui/States';
 import { Pager } from '../ui/Pager';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
+import { ViewSelect } from '../ui/ViewSelect';
 
 const VIEW_FIELDS = ['sort'] as const;
 
@@ -158,20 +160,16 @@ export default function ManageProducts(_props: { params: Record<string, string> 
         Everything in the catalogue, {lowFirst ? 'the products below their low-stock level first' : 'newest first'}.
       </ScreenHeader>
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label className="label" htmlFor="products-sort">
-            Sort by
-          </label>
-          <select
-            id="products-sort"
-            className="input"
-            value={lowFirst ? 'low-stock' : ''}
-            onChange={(e) => setView({ sort: e.target.value })}
-          >
-            <option value="">Newest</option>
-            <option value="low-stock">Low stock first</option>
-          </select>
-        </div>
+        <ViewSelect
+          id="products-sort"
+          label="Sort by"
+          value={lowFirst ? 'low-stock' : ''}
+          onChange={(sort) => setView({ sort })}
+          options={[
+            ['', 'Newest'],
+            ['low-stock', 'Low stock first'],
+          ]}
+        />
       </div>
       <Loaded
         data={tools.rows as AdminTool[] | undefined}
@@ -190,16 +188,9 @@ export default function ManageProducts(_props: { params: Record<string, string> 
               empty={
                 <>
                   The catalogue is empty.{' '}
-                  <a
-                    href="/dashboard/addproduct"
-                    className="font-semibold text-amber-dark"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      navigate('/dashboard/addproduct');
-                    }}
-                  >
+                  <AppLink href="/dashboard/addproduct" className="font-semibold text-amber-dark">
                     Add a product
-                  </a>
+                  </AppLink>
                 </>
               }
             />

@@ -5,11 +5,11 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
-import { navigate } from '../../client/state/router';
 import { $user } from '../../client/state/session-store';
 import { toast } from '../../client/infra/toast';
 import { messages } from '../../lib/messages';
 import { formatCents, toCents } from '../../lib/money';
+import { AppLink } from '../ui/AppLink';
 import { useConfirm } from '../ui/ConfirmDialog';
 import type { Column } from '../ui/DataTable';
 import { PagedTable } from '../ui/PagedTable';
@@ -103,28 +103,14 @@ export default function MyOrders() {
       header: 'Action',
       cell: (order) => (
         <span className="flex flex-col items-end gap-1 sm:items-start">
-          <a
-            href={`/dashboard/orders/${order._id}`}
-            className="text-xs font-semibold text-amber-dark"
-            onClick={(e) => {
-              e.preventDefault();
-              navigate(`/dashboard/orders/${order._id}`);
-            }}
-          >
+          <AppLink href={`/dashboard/orders/${order._id}`} className="text-xs font-semibold text-amber-dark">
             Order details<span className="sr-only"> of {order.productName}</span>
-          </a>
+          </AppLink>
           {order.payment === 'unpaid' && (
             <span className="flex flex-wrap justify-end gap-2 sm:justify-start">
-              <a
-                href={`/dashboard/payment/${order._id}`}
-                className="btn btn-primary btn-sm no-underline"
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate(`/dashboard/payment/${order._id}`);
-                }}
-              >
+              <AppLink href={`/dashboard/payment/${order._id}`} className="btn btn-primary btn-sm no-underline">
                 Make payment
-              </a>
+              </AppLink>
               <button
                 type="button"
                 className="btn btn-danger btn-sm"

@@ -9,6 +9,7 @@ import { $user, type SessionUser } from '../../client/state/session-store';
 import { toast } from '../../client/infra/toast';
 import type { Quote } from '../../lib/entities';
 import { messages } from '../../lib/messages';
+import { AppLink } from '../ui/AppLink';
 import { useConfirm } from '../ui/ConfirmDialog';
 import type { Column } from '../ui/DataTable';
 import { deliveryChecks, deliveryErrors, deliveryJson, DeliveryFields, EMPTY_DELIVERY } from '../ui/DeliveryFields';
@@ -80,16 +81,9 @@ export default function MyQuotes() {
             </button>
           )}
           {q.orderId && (
-            <a
-              href={`/dashboard/orders/${q.orderId}`}
-              className="text-xs font-semibold text-amber-dark"
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(`/dashboard/orders/${q.orderId}`);
-              }}
-            >
+            <AppLink href={`/dashboard/orders/${q.orderId}`} className="text-xs font-semibold text-amber-dark">
               See the order
-            </a>
+            </AppLink>
           )}
         </span>
       ),

@@ -4,12 +4,12 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { api, errorMessage } from '../../client/infra/api';
-import { navigate } from '../../client/state/router';
 import { saveFile } from '../../client/infra/save-file';
 import { $isAdmin } from '../../client/state/session-store';
 import { toast } from '../../client/infra/toast';
 import type { Order, OrderDetail as Detail, OrderStep } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
+import { AppLink } from '../ui/AppLink';
 import { Badge } from '../ui/Badge';
 import { OrderLinesList } from '../ui/OrderLines';
 import { RefundDialog } from '../ui/RefundDialog';
@@ -115,16 +115,9 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 )}
                 <div className="mt-4 flex flex-wrap gap-2">
                   {o.payment === 'unpaid' && !isAdmin && (
-                    <a
-                      href={`/dashboard/payment/${o._id}`}
-                      className="btn btn-primary no-underline"
-                      onClick={(e) => {
-                        e.preventDefault();
-                        navigate(`/dashboard/payment/${o._id}`);
-                      }}
-                    >
+                    <AppLink href={`/dashboard/payment/${o._id}`} className="btn btn-primary no-underline">
                       Make payment
-                    </a>
+                    </AppLink>
                   )}
                   {invoice && (
                     <ActionButton

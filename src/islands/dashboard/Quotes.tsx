@@ -18,6 +18,7 @@ import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { usePagedList } from '../ui/usePagedList';
 import { useUrlQuery } from '../ui/useUrlQuery';
+import { ViewSelect } from '../ui/ViewSelect';
 import { When } from '../ui/When';
 import { DialogActions } from '../ui/DialogActions';
 
@@ -84,24 +85,13 @@ export default function Quotes() {
         Buyers ask for a price; answer with a unit price per line and how long the offer stands.
       </ScreenHeader>
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3" role="search" aria-label="Filter quotes">
-        <div>
-          <label className="label" htmlFor="quotes-state">
-            State
-          </label>
-          <select
-            id="quotes-state"
-            className="input"
-            value={state}
-            onChange={(e) => setView({ state: e.target.value })}
-          >
-            <option value="">Any state</option>
-            {QUOTE_STATES.map((s) => (
-              <option key={s} value={s}>
-                {STATE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ViewSelect
+          id="quotes-state"
+          label="State"
+          value={state ?? ''}
+          onChange={(state) => setView({ state })}
+          options={[['', 'Any state'], ...QUOTE_STATES.map((s) => [s, STATE_LABELS[s]] as const)]}
+        />
       </div>
       <PagedTable
         list={quotes}

@@ -45,22 +45,14 @@ export function DeliveryFields({
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Name"
-          name="buyer-name"
-          id="buyer-name"
-          className="input bg-steel-100"
-          value={user.displayName ?? ''}
-          readOnly
-        />
-        <Field
-          label="Email"
-          name="buyer-email"
-          id="buyer-email"
-          className="input bg-steel-100"
-          value={user.email ?? ''}
-          readOnly
-        />
+        {(
+          [
+            ['Name', 'buyer-name', user.displayName],
+            ['Email', 'buyer-email', user.email],
+          ] as const
+        ).map(([label, id, value]) => (
+          <Field key={id} label={label} name={id} id={id} className="input bg-steel-100" value={value ?? ''} readOnly />
+        ))}
       </div>
       {children}
       <TextAreaField label="Address" id="address" rows={2} autoComplete="street-address" {...bind('address')} />

@@ -96,3 +96,31 @@ export const decimalInput = (min: number | string = 0) =>
 /** The attributes of a whole-number input (the phone's numeric keypad). */
 export const wholeInput = (min: number | string = 0) =>
   ({ type: 'number', inputMode: 'numeric', min, step: 1 }) as const;
+
+/** A checkbox inside its label (the whole line toggles it). */
+export function CheckboxField({
+  label,
+  checked,
+  disabled,
+  onChange,
+  className = 'flex items-center gap-2 text-sm',
+}: {
+  label: ReactNode;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (checked: boolean) => void;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        className="h-4 w-4 accent-amber-dark"
+      />
+      {label}
+    </label>
+  );
+}

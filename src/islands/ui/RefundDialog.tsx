@@ -6,7 +6,7 @@ import { api, errorMessage } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
 import { fieldErrors, refundSchema } from '../../lib/schemas';
-import { Field } from './Field';
+import { CheckboxField, Field } from './Field';
 import { DialogActions } from './DialogActions';
 
 interface Props {
@@ -61,16 +61,12 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
             setErrors({});
           }}
         />
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={restock}
-            disabled={busy}
-            onChange={(e) => setRestock(e.target.checked)}
-            className="h-4 w-4 accent-amber-dark"
-          />
-          Put the order's units back in stock
-        </label>
+        <CheckboxField
+          label="Put the order's units back in stock"
+          checked={restock}
+          disabled={busy}
+          onChange={setRestock}
+        />
         <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Refund" busyLabel="Refunding…" danger />
       </form>
     </Modal>

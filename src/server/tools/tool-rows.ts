@@ -2,7 +2,7 @@
 import type { Tool } from '../../lib/entities.ts';
 import { toCents, toDollars } from '../../lib/money.ts';
 import type { PriceBreakCents } from '../../lib/pricing.ts';
-import type { PriceBreak } from '../../lib/schemas.ts';
+import type { PriceBreak, ToolEdit } from '../../lib/schemas.ts';
 
 export interface ToolRow {
   id: string;
@@ -83,3 +83,18 @@ export type ToolCursor = number | [below: number, seq: number];
 /** The columns every read of a tool takes (its row as ToolRow). */
 export const COLUMNS =
   'id, name, img, description, minimum_order_quantity, available_quantity, price_cents, price_breaks, pack_size, quote_above, low_stock_units';
+
+/** The columns a tool's form sets (all but its id and stock), as parameters $2… of an insert or update. */
+export const editable = (input: ToolEdit) => [
+  input.name,
+  input.description,
+  input.img,
+  toCents(input.price),
+  input.minimumOrderQuantity,
+  JSON.stringify(breaksCents(input.priceBreaks)),
+  input.packSize,
+  input.quoteAbove ?? null,
+  input.lowStockUnits ?? null,
+];
+export const EDITABLE =
+  'name, description, img, price_cents, minimum_order_quantity, price_breaks, pack_size, quote_above, low_stock_units';

@@ -1,24 +1,8 @@
 // The tools table's statements. tools.service.ts holds the rules around them (audit events, stock
 // ledger, cache announcements); stock-moves.ts and the orders' SQL change available_quantity only.
-import { toCents } from '../../lib/money.ts';
 import type { ToolEdit, ToolInput } from '../../lib/schemas.ts';
 import type { Queryable } from '../db/client.ts';
-import { breaksCents, COLUMNS, type ToolRow } from './tool-rows.ts';
-
-/** The columns a tool's form sets (all but its id and stock), as parameters $2… of an insert or update. */
-const editable = (input: ToolEdit) => [
-  input.name,
-  input.description,
-  input.img,
-  toCents(input.price),
-  input.minimumOrderQuantity,
-  JSON.stringify(breaksCents(input.priceBreaks)),
-  input.packSize,
-  input.quoteAbove ?? null,
-  input.lowStockUnits ?? null,
-];
-const EDITABLE =
-  'name, description, img, price_cents, minimum_order_quantity, price_breaks, pack_size, quote_above, low_stock_units';
+import { COLUMNS, EDITABLE, editable, type ToolRow } from './tool-rows.ts';
 
 /** Every tool (newest first), or only those of `ids`. */
 export const selectTools = (db: Queryable, ids?: readonly string[]) =>
