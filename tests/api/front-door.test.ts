@@ -67,6 +67,23 @@ describe('one door into the API', () => {
     expect(statuses).toContain(429);
   });
 
+  it("sends a document's rules with documents; a hashed script keeps nosniff and its caching, not the rest", async () => {
+    const page = await outer.raw('GET', '/blogs/');
+    for (const name of ['content-security-policy', 'x-frame-options', 'permissions-policy', 'referrer-policy'])
+      expect(page.headers[name], name).toBeTruthy();
+    const script = await outer.raw('GET', '/_astro/app.Ab12Cd34.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    for (const name of ['content-security-policy', 'x-frame-options', 'permissions-policy', 'referrer-policy'])
+      expect(script.headers[name], name).toBeUndefined();
+    // An SVG can be opened as a document: it keeps every rule.
+    const image = await outer.raw('GET', '/_astro/logo.Ab12Cd34.svg');
+    expect(image.headers['content-security-policy']).toBeTruthy();
+    expect(image.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('hands pages to Astro only in their canonical spelling, and never an API path', async () => {
     for (const target of ['/tools//abc', '//tools/abc', '/blogs/./', '/tools/abc/index.html', '/x/../tools/abc']) {
       const res = await outer.raw('GET', target);

@@ -33,7 +33,11 @@ export async function startOuter(
     }
     return dist;
   };
-  const dist = site({ 'blogs/index.html': '<!doctype html><title>Blogs</title>' });
+  const dist = site({
+    'blogs/index.html': '<!doctype html><title>Blogs</title>',
+    '_astro/app.Ab12Cd34.js': 'export const app = 1;\n',
+    '_astro/logo.Ab12Cd34.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  });
   const astroSaw: string[] = [];
   const astro: AstroHandler = async (req, res) => {
     astroSaw.push(req.url!);

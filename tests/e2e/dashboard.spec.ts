@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatDate } from '../../src/lib/dates';
 import { messages } from '../../src/lib/messages';
-import { DEMO_ADMIN, DEMO_SHOPPER, login, scriptsWhile } from './fixtures';
+import { coldScripts, DEMO_ADMIN, DEMO_SHOPPER, login } from './fixtures';
 import {
   apiWith,
   confirmDialog,
@@ -183,10 +183,8 @@ test.describe('dashboard as a shopper', () => {
 test.describe('dashboard as an admin', () => {
   test("an admin's first dashboard load transfers at most 100 kB of JavaScript (issue 30 budget)", async ({ page }) => {
     await login(page, DEMO_ADMIN);
-    // A fresh load, as an admin opening the dashboard: nothing from the HTTP cache.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const scripts = await scriptsWhile(page, async () => {
+    // A signed-in admin opening the dashboard, nothing from the HTTP cache.
+    const scripts = await coldScripts(page, async () => {
       await page.goto('/dashboard');
       await expect(page.getByRole('heading', { level: 1, name: `Hello, ${DEMO_ADMIN.name}` })).toBeVisible();
       await expect(dashboardMenu(page).getByRole('link', { name: 'Webhooks' })).toBeVisible();

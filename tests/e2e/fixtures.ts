@@ -158,15 +158,22 @@ export async function adminApiToken(request: APIRequestContext): Promise<string>
   return ((await response.json()) as { token: string }).token;
 }
 
-/** The scripts a page fetched (bytes on the wire, headers included) until `done` resolves. */
-export async function scriptsWhile(page: Page, done: () => Promise<unknown>) {
+/**
+ * The scripts a page fetches until `done` resolves, with the HTTP cache off (as a first visit): each one's
+ * JavaScript as transferred (the encoded body; the bench's budgets count the same, headers aside).
+ * The cache is turned off through the DevTools protocol, whose Network domain must be on for it to hold.
+ */
+export async function coldScripts(page: Page, done: () => Promise<unknown>) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   const fetched: { url: string; bytes: number }[] = [];
   const pending: Promise<void>[] = [];
   const listener = (request: Request) => {
     if (request.resourceType() !== 'script') return;
     pending.push(
       request.sizes().then(
-        (s) => void fetched.push({ url: request.url(), bytes: s.responseBodySize + s.responseHeadersSize }),
+        (s) => void fetched.push({ url: request.url(), bytes: s.responseBodySize }),
         () => {},
       ),
     );
@@ -175,5 +182,6 @@ export async function scriptsWhile(page: Page, done: () => Promise<unknown>) {
   await done();
   await Promise.all(pending);
   page.off('requestfinished', listener);
+  await cdp.detach();
   return fetched;
 }

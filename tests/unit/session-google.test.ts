@@ -17,6 +17,7 @@ const user = {
   email: 'Gia@Example.com',
   emailVerified: true,
   photoURL: null,
+  providerData: [{ providerId: 'google.com' }],
   getIdToken: vi.fn(async () => 'id-token'),
 };
 const signInWithPopup = vi.fn(async () => ({ user }));
@@ -49,5 +50,12 @@ describe('Google sign-in with a real Firebase project', () => {
     );
     expect(accessToken()).toBe('our-token');
     expect($user.get()?.uid).toBe('g1');
+  });
+
+  it("keeps how the user signs in with the session: the profile reads it without Firebase's auth state", async () => {
+    const { signInMethods, signInWithGoogle } = await import('../../src/client/state/session');
+    await signInWithGoogle();
+    // The mocked Firebase auth has no authStateReady: asking it would throw.
+    await expect(signInMethods()).resolves.toEqual({ password: false, google: true });
   });
 });

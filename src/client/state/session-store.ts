@@ -9,6 +9,8 @@ export interface SessionUser {
   email: string | null;
   emailVerified: boolean;
   photoURL: string | null;
+  /** How the user signs in (Firebase's provider ids, e.g. 'password', 'google.com'), as of sign-in. */
+  providers?: string[];
 }
 
 /** sessionStorage key of a toast left for the next page (src/client/infra/toast.ts), e.g. after deleting the account. */

@@ -14,6 +14,7 @@ const snapshot = (u: User): SessionUser => ({
   email: u.email,
   emailVerified: u.emailVerified,
   photoURL: u.photoURL,
+  providers: u.providerData.map((p) => p.providerId),
 });
 
 /** Exchanges the Firebase ID token for our access token (spec: PUT /user/{email}, stored as accessToken). */
@@ -92,9 +93,14 @@ export async function signInWithGoogle(emulatorEmail?: string) {
 
 /** How the signed-in user proves who they are (Firebase's providers): a password, Google, or both. */
 export async function signInMethods(): Promise<{ password: boolean; google: boolean }> {
-  const [{ auth }] = await firebase();
-  await auth.authStateReady();
-  const providers = auth.currentUser?.providerData.map((p) => p.providerId) ?? [];
+  // Kept with the session at sign-in, so the profile does not load Firebase (~39 kB) to show them; a
+  // session stored before they were kept asks Firebase.
+  let providers = $user.get()?.providers;
+  if (!providers) {
+    const [{ auth }] = await firebase();
+    await auth.authStateReady();
+    providers = auth.currentUser?.providerData.map((p) => p.providerId) ?? [];
+  }
   return { password: providers.includes('password'), google: providers.includes('google.com') };
 }
 

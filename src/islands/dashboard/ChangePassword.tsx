@@ -6,7 +6,6 @@ import { toast } from '../../client/infra/toast';
 import { accountAuthErrorMessage } from '../../lib/auth-errors';
 import { MIN_PASSWORD_LENGTH } from '../../lib/limits';
 import { messages } from '../../lib/messages';
-import { fieldErrors, passwordChangeSchema } from '../../lib/schemas';
 import { Field } from '../ui/Field';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useForm } from '../ui/useForm';
@@ -44,6 +43,8 @@ export function ChangePassword({ email, hasPassword }: { email: string; hasPassw
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFailure('');
+    // The schemas (and zod) load with the first submit, not with the profile: most visits change nothing.
+    const { fieldErrors, passwordChangeSchema } = await import('../../lib/schemas');
     const parsed = passwordChangeSchema.safeParse(values);
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);

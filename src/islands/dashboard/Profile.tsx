@@ -2,16 +2,18 @@
 // Update or Cancel returns to the view. Email, role and sign-up date are never editable. Below it, the
 // account's settings (issue 24): password, data download, account deletion.
 import { useStore } from '@nanostores/react';
-import { useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { api } from '../../client/infra/api';
 import { $user } from '../../client/state/session-store';
 import { formatDate } from '../../lib/dates';
 import type { UserProfile } from '../../lib/entities';
 import { LoadError } from '../ui/States';
-import { PageSpinner } from '../ui/Spinner';
+import { PageSpinner, Spinner } from '../ui/Spinner';
 import { useResource } from '../ui/useResource';
 import { AccountSettings } from './AccountSettings';
-import { ProfileForm } from './ProfileForm';
+
+// Loaded when Edit profile opens: it brings the schemas (and zod), which the profile alone does not need.
+const ProfileForm = lazy(() => import('./ProfileForm').then((m) => ({ default: m.ProfileForm })));
 
 export default function Profile(_props: { params: Record<string, string> }) {
   const user = useStore($user);
@@ -68,14 +70,16 @@ export default function Profile(_props: { params: Record<string, string> }) {
         </div>
         <div id="profile-panel" className="px-5 py-6 sm:px-8">
           {editing ? (
-            <ProfileForm
-              profile={p}
-              onSaved={(saved) => {
-                profile.update((old) => ({ ...old, ...saved }));
-                close();
-              }}
-              onCancel={close}
-            />
+            <Suspense fallback={<Spinner label="Loading the form…" />}>
+              <ProfileForm
+                profile={p}
+                onSaved={(saved) => {
+                  profile.update((old) => ({ ...old, ...saved }));
+                  close();
+                }}
+                onCancel={close}
+              />
+            </Suspense>
           ) : (
             <ProfileDetails profile={p} />
           )}

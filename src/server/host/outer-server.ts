@@ -21,9 +21,16 @@ import type { Change, Shows } from '../caching/changes.ts';
 import { livePages, type LivePages } from './live-pages.ts';
 import { modulePreloader } from './modulepreload.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
-import { answerStarting, hsts, securityHeaders, sendJson, writeOtherSpelling } from './plain-answers.ts';
+import {
+  answerStarting,
+  hsts,
+  securityHeaders,
+  sendJson,
+  subresourceHeaders,
+  writeOtherSpelling,
+} from './plain-answers.ts';
 import { publicReads } from './public-reads.ts';
-import { staticSite, type StaticSite } from './static-files.ts';
+import { isSubresource, staticSite, type StaticSite } from './static-files.ts';
 import type { RequestSpan } from '../observability/otel.ts';
 import { routeTemplate, tracer } from '../observability/tracing.ts';
 import type { Runtime } from '../runtime.ts';
@@ -110,9 +117,9 @@ export function outerServer({
   let build = load(buildId, dist, astro);
   const others = otherBuilds({ buildsDir, csp, served: buildId });
 
-  /** Headers every response carries: the request id and the security headers but the CSP (HSTS over https). */
-  function commonHeaders(req: IncomingMessage, requestId: string): string[] {
-    const common = ['X-Request-Id', requestId, ...securityHeaders];
+  /** The request id and the security headers but the CSP (HSTS over https); a hashed script only nosniff of them. */
+  function commonHeaders(req: IncomingMessage, requestId: string, pathname = ''): string[] {
+    const common = ['X-Request-Id', requestId, ...(isSubresource(pathname) ? subresourceHeaders : securityHeaders)];
     return forwardedHttps(req, config.trustProxy) ? [...common, ...hsts] : common;
   }
 
@@ -174,7 +181,7 @@ export function outerServer({
     pathname: string,
   ): Pending | undefined {
     const started = performance.now();
-    const headers = commonHeaders(req, requestId);
+    const headers = commonHeaders(req, requestId, pathname);
     const read = req.method === 'GET' || req.method === 'HEAD';
     const isApi = pathname.startsWith('/api/');
     if (read && isApi) {
