@@ -14,12 +14,15 @@ const DOCUMENTED: Record<string, string[]> = {
   'src/server/http/contract-doc.ts': ['names'],
   'src/server/host/search-index.ts': ['compressed'],
   'src/server/observability/metrics.ts': ['cacheCounts', 'routeOfUrl'],
+  'src/server/observability/tracing.ts': ['tracer'],
 };
 
 /** The module-level state of a source: `let`s, and collections or objects it changes after load. */
 export function moduleState(code: string): string[] {
   const found: string[] = [];
-  for (const m of code.matchAll(/^(let|const) (\w+)(?::[^=\n]+)?(?: = (new (?:Map|WeakMap|Set|WeakSet)\b|\{))?/gm)) {
+  for (const m of code.matchAll(
+    /^(?:export )?(let|const) (\w+)(?::[^=\n]+)?(?: = (new (?:Map|WeakMap|Set|WeakSet)\b|\{))?/gm,
+  )) {
     const [, kind, name, init] = m;
     const changed =
       kind === 'let' ||
@@ -40,6 +43,7 @@ describe('module-level state', () => {
       [],
     );
     expect(moduleState('const counts = { hit: 0 };\nexport const hit = () => counts.hit++;')).toEqual(['counts']);
+    expect(moduleState('export let current: string | undefined;')).toEqual(['current']);
   });
 
   it('is only what ARCHITECTURE.md documents', () => {

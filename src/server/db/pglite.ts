@@ -9,13 +9,19 @@ import { MIN_FREE_BYTES, storageFailures, type Db, type OpenOptions, type Querya
 /** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
 function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promise<T> {
   if (!tracer) return run();
-  // Our own SQL, never request data: its first word is the operation.
-  const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
-  return tracer.child(
-    name ?? `pg.query:${operation} pglite`,
-    { 'db.system.name': 'postgresql', 'db.namespace': 'pglite', 'db.operation.name': operation, 'db.query.text': sql },
-    run,
-  );
+  return tracer.child(() => {
+    // Our own SQL, never request data: its first word is the operation.
+    const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+    return {
+      name: name ?? `pg.query:${operation} pglite`,
+      attributes: {
+        'db.system.name': 'postgresql',
+        'db.namespace': 'pglite',
+        'db.operation.name': operation,
+        'db.query.text': sql,
+      },
+    };
+  }, run);
 }
 
 export async function openPglite(options: OpenOptions): Promise<Db> {

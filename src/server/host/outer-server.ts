@@ -131,7 +131,7 @@ export function outerServer({
     return runtime()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
       keep: read ? reads.keeper(incoming.url!) : undefined,
-      route: tracer && ((template) => spanOf(incoming)?.route(routeTemplate(template))),
+      route: spanOf(incoming) && ((template) => spanOf(incoming)?.route(routeTemplate(template))), // traced only
     });
   });
 
@@ -213,7 +213,8 @@ export function outerServer({
     const { started, headers, read, isApi, pathname } = pending;
     res.on('finish', () => finished(req, res.statusCode, requestId, started));
     // A request whose client went away before its answer still ends its span.
-    if (tracer) res.once('close', () => spanOf(req)?.end(res.statusCode));
+    const span = tracer && spanOf(req);
+    if (span) res.once('close', () => span.end(res.statusCode));
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
     res.setHeader('Content-Security-Policy', csp);
     if (pathname === '/metrics' && serveMetricsWithToken(req, res, config.metrics.token)) return;

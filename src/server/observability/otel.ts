@@ -43,8 +43,11 @@ export interface Tracer {
   startRequest(req: IncomingMessage): RequestSpan | undefined;
   /** Runs fn in a child span of whatever runs now (a root span when nothing does: background work). */
   span<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
-  /** As span, but only inside a span (database statements: a background poll makes no trace of its own). */
-  child<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
+  /**
+   * As span, but only inside a span (database statements: a background poll makes no trace of its own).
+   * The name and attributes are asked for only then: most requests are not sampled, and pay nothing.
+   */
+  child<T>(describe: () => { name: string; attributes: SpanAttributes }, fn: () => Promise<T>): Promise<T>;
   /** The trace id of the running span, logged beside the request id. */
   traceId(): string | undefined;
   /** Sends the spans ended so far. */
@@ -172,8 +175,11 @@ export function openTelemetry(env: NodeJS.ProcessEnv): Tracer {
       return new ServerSpan(req, parent, tracer.startSpan(req.method ?? 'GET', { kind: SpanKind.SERVER }, parent));
     },
     span,
-    child: <T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>) =>
-      trace.getActiveSpan() ? span(name, attributes, fn) : fn(),
+    child<T>(describe: () => { name: string; attributes: SpanAttributes }, fn: () => Promise<T>) {
+      if (!trace.getActiveSpan()) return fn();
+      const { name, attributes } = describe();
+      return span(name, attributes, fn);
+    },
     traceId: () => trace.getActiveSpan()?.spanContext().traceId,
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
