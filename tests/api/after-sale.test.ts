@@ -291,6 +291,8 @@ describe('checkout totals in the emails and the invoice (issue 27)', () => {
     const pdf = await runtime.app.request(`/api/booking/${id}/invoice`, {
       headers: { authorization: `Bearer ${buyer}` },
     });
+    expect(pdf.status, await pdf.clone().text()).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const text = pdfText(new Uint8Array(await pdf.arrayBuffer()));
     expect(text).toMatch(/Subtotal\n\$20\.00\nDelivery\n\$5\.00\nVAT 15%\n\$3\.75\nTotal paid\n\$28\.75/);
   });

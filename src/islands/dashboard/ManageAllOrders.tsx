@@ -8,6 +8,7 @@ import { api } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
 import { toast } from '../../client/infra/toast';
 import { formatCents, toCents } from '../../lib/money';
+import { DialogButton } from '../ui/SubmitButton';
 import { AppLink } from '../ui/AppLink';
 import { Badge } from '../ui/Badge';
 import { ShipDialog } from '../ui/ShipDialog';
@@ -125,18 +126,13 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           <PaymentStatus order={o} />
           {o.refundedCents > 0 && o.refundedCents < o.totalCents && <Badge tone="warning">Partly refunded</Badge>}
           {o.payment === 'paid' && o.shippingStatus === 'pending' && (
-            <button
-              type="button"
-              className="btn btn-primary btn-sm"
-              aria-haspopup="dialog"
-              onClick={() => setShipping(o)}
-            >
+            <DialogButton className="btn-primary btn-sm" onClick={() => setShipping(o)}>
               Shipped
               <span className="sr-only">
                 {' '}
                 – mark {o.productName} for {o.email} as shipped
               </span>
-            </button>
+            </DialogButton>
           )}
         </span>
       ),

@@ -13,7 +13,7 @@ import { AppLink } from '../ui/AppLink';
 import { useConfirm } from '../ui/ConfirmDialog';
 import type { Column } from '../ui/DataTable';
 import { deliveryChecks, deliveryErrors, deliveryJson, DeliveryFields, EMPTY_DELIVERY } from '../ui/DeliveryFields';
-import { Modal } from '../ui/Modal';
+import { FormDialog } from '../ui/Modal';
 import { QuoteLines, QuoteStateBadge, QuoteTotal } from '../ui/QuoteLines';
 import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
@@ -136,38 +136,39 @@ function AcceptDialog({ quote, user, onClose }: { quote: Quote; user: SessionUse
   }
 
   return (
-    <Modal labelledBy="accept-title" onCancel={() => !form.busy && onClose()}>
-      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
-        <div>
-          <h2 id="accept-title" className="text-xl font-bold">
-            Accept quote {ref(quote._id)}
-          </h2>
-          <p className="mt-1 text-sm text-steel-600">
-            This places your order at the quoted prices
-            {quote.totalCents !== null && (
-              <>
-                {' '}
-                (<QuoteTotal quote={quote} />)
-              </>
-            )}
-            ; you pay it on the next page.
-          </p>
-        </div>
-        <DeliveryFields user={user} bind={form.bind} />
-        {failure && (
-          <p className="field-error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div className="flex flex-wrap justify-end gap-3">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={form.busy}>
-            Cancel
-          </button>
-          <SubmitButton busy={form.busy} busyLabel="Placing the order…">
-            Accept and place the order
-          </SubmitButton>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      id="accept"
+      title={<>Accept quote {ref(quote._id)}</>}
+      intro={
+        <>
+          This places your order at the quoted prices
+          {quote.totalCents !== null && (
+            <>
+              {' '}
+              (<QuoteTotal quote={quote} />)
+            </>
+          )}
+          ; you pay it on the next page.
+        </>
+      }
+      busy={form.busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <DeliveryFields user={user} bind={form.bind} />
+      {failure && (
+        <p className="field-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-3">
+        <button type="button" className="btn btn-outline" onClick={onClose} disabled={form.busy}>
+          Cancel
+        </button>
+        <SubmitButton busy={form.busy} busyLabel="Placing the order…">
+          Accept and place the order
+        </SubmitButton>
+      </div>
+    </FormDialog>
   );
 }

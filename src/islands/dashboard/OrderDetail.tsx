@@ -2,7 +2,7 @@
 // timeline (placed, paid, shipped, delivered, cancelled), the carrier's tracking, and the invoice to
 // download. Admins also ship it (carrier and tracking number) and mark it delivered from here.
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../../client/infra/api';
 import { saveFile } from '../../client/infra/save-file';
 import { $isAdmin } from '../../client/state/session-store';
@@ -15,7 +15,7 @@ import { OrderLinesList } from '../ui/OrderLines';
 import { RefundDialog } from '../ui/RefundDialog';
 import { ShipDialog } from '../ui/ShipDialog';
 import { Loaded } from '../ui/States';
-import { ActionButton } from '../ui/SubmitButton';
+import { ActionButton, DialogButton } from '../ui/SubmitButton';
 import { TotalsBreakdown, hasBreakdown } from '../ui/TotalsBreakdown';
 import { useResource } from '../ui/useResource';
 import { When } from '../ui/When';
@@ -94,10 +94,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
             </header>
 
             <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-              <section aria-labelledby="lines-heading" className="card p-4 sm:p-6">
-                <h2 id="lines-heading" className="mb-2 text-lg font-bold">
-                  What was ordered
-                </h2>
+              <Card id="lines" title="What was ordered">
                 <OrderLinesList order={o} />
                 {hasBreakdown(o) ? (
                   <TotalsBreakdown totals={o} className="mt-3 border-t border-steel-200 pt-3" />
@@ -130,12 +127,9 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                     </ActionButton>
                   )}
                 </div>
-              </section>
+              </Card>
 
-              <section aria-labelledby="ship-heading" className="card p-4 sm:p-6">
-                <h2 id="ship-heading" className="mb-2 text-lg font-bold">
-                  Shipping
-                </h2>
+              <Card id="ship" title="Shipping">
                 <p className="font-semibold">{o.userName}</p>
                 <p className="whitespace-pre-line text-sm text-steel-700">{o.address}</p>
                 {o.phone && <p className="text-sm text-steel-700">{o.phone}</p>}
@@ -158,24 +152,14 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                 {isAdmin && o.payment === 'paid' && (
                   <div className="mt-4 flex flex-wrap gap-2">
                     {o.shippingStatus === 'pending' && (
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        aria-haspopup="dialog"
-                        onClick={() => setShipping(true)}
-                      >
+                      <DialogButton className="btn-primary" onClick={() => setShipping(true)}>
                         Ship this order
-                      </button>
+                      </DialogButton>
                     )}
                     {o.refundedCents < o.totalCents && (
-                      <button
-                        type="button"
-                        className="btn btn-outline"
-                        aria-haspopup="dialog"
-                        onClick={() => setRefunding(true)}
-                      >
+                      <DialogButton className="btn-outline" onClick={() => setRefunding(true)}>
                         Refund
-                      </button>
+                      </DialogButton>
                     )}
                     {o.shippingStatus === 'shipped' && (
                       <ActionButton busy={busy === 'deliver'} busyLabel="Saving…" onClick={() => deliver(o)}>
@@ -184,13 +168,10 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                     )}
                   </div>
                 )}
-              </section>
+              </Card>
             </div>
 
-            <section aria-labelledby="history-heading" className="card p-4 sm:p-6">
-              <h2 id="history-heading" className="mb-3 text-lg font-bold">
-                Timeline
-              </h2>
+            <Card id="history" title="Timeline" gap="mb-3">
               <ol className="grid gap-3 border-l-2 border-amber pl-4">
                 {o.history.map((step, i) => (
                   <li key={i} data-testid="order-step">
@@ -202,7 +183,7 @@ export default function OrderDetail({ params }: { params: Record<string, string>
                   </li>
                 ))}
               </ol>
-            </section>
+            </Card>
             {refunding && (
               <RefundDialog
                 order={o}
@@ -229,5 +210,17 @@ export default function OrderDetail({ params }: { params: Record<string, string>
         );
       }}
     </Loaded>
+  );
+}
+
+/** One part of the order's page: a card named by its heading. */
+function Card({ id, title, gap = 'mb-2', children }: { id: string; title: string; gap?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="card p-4 sm:p-6">
+      <h2 id={`${id}-heading`} className={`${gap} text-lg font-bold`}>
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

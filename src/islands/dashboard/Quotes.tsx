@@ -12,7 +12,7 @@ import { formatCents, toCents } from '../../lib/money';
 import { fieldErrors, quoteAnswerSchema } from '../../lib/schemas';
 import { EmailText, type Column } from '../ui/DataTable';
 import { decimalInput, Field } from '../ui/Field';
-import { Modal } from '../ui/Modal';
+import { FormDialog } from '../ui/Modal';
 import { QuoteLines, QuoteStateBadge, QuoteTotal } from '../ui/QuoteLines';
 import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
@@ -163,60 +163,61 @@ function AnswerDialog({
   }
 
   return (
-    <Modal labelledBy="answer-title" onCancel={() => !busy && onClose()}>
-      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
-        <div>
-          <h2 id="answer-title" className="text-xl font-bold">
-            Answer quote {ref(quote._id)}
-          </h2>
-          <p className="mt-1 text-sm text-steel-600">
-            For <span className="break-all">{quote.email}</span>. The buyer is emailed your prices.
-          </p>
-        </div>
-        {quote.lines.map((line, i) => (
-          <Field
-            key={i}
-            label={`Unit price for ${line.quantity} × ${line.productName} ($)`}
-            name={`price-${i}`}
-            {...decimalInput('0.01')}
-            value={prices[i]}
-            disabled={busy}
-            error={errors[`lines.${i}.price`]}
-            hint={`List price ${formatCents(toCents(line.listPrice))}`}
-            onChange={(e) => {
-              const value = e.target.value;
-              setPrices((p) => p.map((old, j) => (j === i ? value : old)));
-              setErrors(({ [`lines.${i}.price`]: _, form: __, ...rest }) => rest);
-            }}
-          />
-        ))}
+    <FormDialog
+      id="answer"
+      title={<>Answer quote {ref(quote._id)}</>}
+      intro={
+        <>
+          For <span className="break-all">{quote.email}</span>. The buyer is emailed your prices.
+        </>
+      }
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      {quote.lines.map((line, i) => (
         <Field
-          label="Offer ends on"
-          name="expiresAt"
-          type="date"
-          min={isoDate(new Date())}
-          value={expiresAt}
+          key={i}
+          label={`Unit price for ${line.quantity} × ${line.productName} ($)`}
+          name={`price-${i}`}
+          {...decimalInput('0.01')}
+          value={prices[i]}
           disabled={busy}
-          error={errors.expiresAt}
+          error={errors[`lines.${i}.price`]}
+          hint={`List price ${formatCents(toCents(line.listPrice))}`}
           onChange={(e) => {
-            setExpiresAt(e.target.value);
-            setErrors(({ expiresAt: _, form: __, ...rest }) => rest);
+            const value = e.target.value;
+            setPrices((p) => p.map((old, j) => (j === i ? value : old)));
+            setErrors(({ [`lines.${i}.price`]: _, form: __, ...rest }) => rest);
           }}
         />
-        <p className="flex justify-between border-t border-steel-200 pt-3 font-semibold" aria-live="polite">
-          <span>Total</span>
-          <span className="tabular-nums" data-testid="answer-total">
-            {formatCents(totalCents)}
-          </span>
-        </p>
-        <DialogActions
-          error={errors.form || errors.lines}
-          busy={busy}
-          onClose={onClose}
-          label="Send the answer"
-          busyLabel="Sending…"
-        />
-      </form>
-    </Modal>
+      ))}
+      <Field
+        label="Offer ends on"
+        name="expiresAt"
+        type="date"
+        min={isoDate(new Date())}
+        value={expiresAt}
+        disabled={busy}
+        error={errors.expiresAt}
+        onChange={(e) => {
+          setExpiresAt(e.target.value);
+          setErrors(({ expiresAt: _, form: __, ...rest }) => rest);
+        }}
+      />
+      <p className="flex justify-between border-t border-steel-200 pt-3 font-semibold" aria-live="polite">
+        <span>Total</span>
+        <span className="tabular-nums" data-testid="answer-total">
+          {formatCents(totalCents)}
+        </span>
+      </p>
+      <DialogActions
+        error={errors.form || errors.lines}
+        busy={busy}
+        onClose={onClose}
+        label="Send the answer"
+        busyLabel="Sending…"
+      />
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 // The refund form (admin, issue 25): all that is left of the payment by default, or an amount; and
 // whether the order's units go back to the stock. Checked with the API's schema; sent once.
 import { useState, type FormEvent } from 'react';
-import { Modal } from './Modal';
+import { FormDialog } from './Modal';
 import { api, errorMessage } from '../../client/infra/api';
 import type { Order } from '../../lib/entities';
 import { formatCents } from '../../lib/money';
@@ -37,38 +37,39 @@ export function RefundDialog({ order, onRefunded, onClose }: Props) {
   }
 
   return (
-    <Modal labelledBy="refund-title" onCancel={() => !busy && onClose()}>
-      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
-        <div>
-          <h2 id="refund-title" className="text-xl font-bold">
-            Refund this order
-          </h2>
-          <p className="mt-1 text-sm text-steel-600">
-            {formatCents(left)} of {formatCents(order.totalCents)} can be given back to the buyer's card. They are
-            emailed a credit note.
-          </p>
-        </div>
-        <Field
-          label="Amount in dollars (empty: all that is left)"
-          name="amount"
-          inputMode="decimal"
-          placeholder={(left / 100).toFixed(2)}
-          value={amount}
-          error={errors.amount}
-          disabled={busy}
-          onChange={(e) => {
-            setAmount(e.target.value);
-            setErrors({});
-          }}
-        />
-        <CheckboxField
-          label="Put the order's units back in stock"
-          checked={restock}
-          disabled={busy}
-          onChange={setRestock}
-        />
-        <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Refund" busyLabel="Refunding…" danger />
-      </form>
-    </Modal>
+    <FormDialog
+      id="refund"
+      title="Refund this order"
+      intro={
+        <>
+          {formatCents(left)} of {formatCents(order.totalCents)} can be given back to the buyer's card. They are emailed
+          a credit note.
+        </>
+      }
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Field
+        label="Amount in dollars (empty: all that is left)"
+        name="amount"
+        inputMode="decimal"
+        placeholder={(left / 100).toFixed(2)}
+        value={amount}
+        error={errors.amount}
+        disabled={busy}
+        onChange={(e) => {
+          setAmount(e.target.value);
+          setErrors({});
+        }}
+      />
+      <CheckboxField
+        label="Put the order's units back in stock"
+        checked={restock}
+        disabled={busy}
+        onChange={setRestock}
+      />
+      <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Refund" busyLabel="Refunding…" danger />
+    </FormDialog>
   );
 }

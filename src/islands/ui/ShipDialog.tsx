@@ -1,7 +1,7 @@
 // The ship form (issue 25): the carrier (known ones suggested) and the tracking number, checked with the
 // API's own schema, in a modal dialog. Used from Manage All Orders and from an order's page.
 import { useState, type FormEvent } from 'react';
-import { Modal } from './Modal';
+import { FormDialog } from './Modal';
 import { api, errorMessage } from '../../client/infra/api';
 import { KNOWN_CARRIERS } from '../../lib/carriers';
 import type { Order } from '../../lib/entities';
@@ -46,26 +46,27 @@ export function ShipDialog({ order, onShipped, onClose }: Props) {
   });
 
   return (
-    <Modal labelledBy="ship-title" onCancel={() => !busy && onClose()}>
-      <form className="grid gap-4 p-6" onSubmit={submit} noValidate>
-        <div>
-          <h2 id="ship-title" className="text-xl font-bold">
-            Ship this order
-          </h2>
-          <p className="mt-1 text-sm text-steel-600">
-            {order.productName} for <span className="break-all">{order.email}</span>. The buyer is emailed the tracking
-            number.
-          </p>
-        </div>
-        <Field label="Carrier" list="known-carriers" autoComplete="off" maxLength={60} {...bind('carrier')} />
-        <datalist id="known-carriers">
-          {KNOWN_CARRIERS.map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
-        <Field label="Tracking number" autoComplete="off" maxLength={60} {...bind('trackingNumber')} />
-        <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Mark shipped" busyLabel="Saving…" />
-      </form>
-    </Modal>
+    <FormDialog
+      id="ship"
+      title="Ship this order"
+      intro={
+        <>
+          {order.productName} for <span className="break-all">{order.email}</span>. The buyer is emailed the tracking
+          number.
+        </>
+      }
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Field label="Carrier" list="known-carriers" autoComplete="off" maxLength={60} {...bind('carrier')} />
+      <datalist id="known-carriers">
+        {KNOWN_CARRIERS.map((c) => (
+          <option key={c} value={c} />
+        ))}
+      </datalist>
+      <Field label="Tracking number" autoComplete="off" maxLength={60} {...bind('trackingNumber')} />
+      <DialogActions error={errors.form} busy={busy} onClose={onClose} label="Mark shipped" busyLabel="Saving…" />
+    </FormDialog>
   );
 }

@@ -32,3 +32,8 @@ export function SubmitButton({
 export function ActionButton(props: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; busyLabel?: string }) {
   return <SubmitButton type="button" {...props} />;
 }
+
+/** A button that opens a dialog (announced as such to screen readers). */
+export function DialogButton({ className = 'btn-primary', ...rest }: ButtonHTMLAttributes<HTMLButtonElement>) {
+  return <button type="button" className={`btn ${className}`} aria-haspopup="dialog" {...rest} />;
+}
