@@ -44,7 +44,17 @@ export function ChangePassword({ email, hasPassword }: { email: string; hasPassw
     event.preventDefault();
     setFailure('');
     // The schemas (and zod) load with the first submit, not with the profile: most visits change nothing.
-    const { fieldErrors, passwordChangeSchema } = await import('../../lib/schemas');
+    let schemas: typeof import('../../lib/schemas');
+    try {
+      schemas = await import('../../lib/schemas');
+    } catch (error) {
+      // Offline, or a build replaced since the page loaded: said, not a silent button.
+      const message = accountAuthErrorMessage(error);
+      setFailure(message);
+      toast.error(message);
+      return;
+    }
+    const { fieldErrors, passwordChangeSchema } = schemas;
     const parsed = passwordChangeSchema.safeParse(values);
     if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setBusy(true);

@@ -17,7 +17,7 @@ export const securityHeaders = [
   'camera=(), microphone=(), geolocation=(), payment=(self)',
 ];
 /** What a hashed script or stylesheet keeps of them (the rest are rules for documents). */
-export const subresourceHeaders = securityHeaders.slice(0, 2);
+export const subresourceHeaders = ['X-Content-Type-Options', 'nosniff'];
 export const hsts = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
