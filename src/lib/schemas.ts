@@ -545,7 +545,7 @@ export const quoteAcceptSchema = z.object({ address: orderInputSchema.shape.addr
 export type QuoteAccept = z.output<typeof quoteAcceptSchema>;
 
 /** GET /quotes: only the quotes in one state ('expired': answered, past their expiry). */
-export const quoteListQuerySchema = z.object({
+export const quoteListQuerySchema = pagingQuerySchema.extend({
   state: z.enum(QUOTE_STATES, { error: `state must be one of ${QUOTE_STATES.join(', ')}` }).optional(),
 });
 

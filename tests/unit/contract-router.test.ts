@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { accountContract } from '../../src/lib/contracts/account';
 import { settingsContract } from '../../src/lib/contracts/settings';
 import { toolsContract } from '../../src/lib/contracts/tools';
+import { get } from '../../src/lib/contracts/route';
+import { emailParams, idParams } from '../../src/lib/contracts/shared';
+import { usersContract } from '../../src/lib/contracts/users';
 import { anyone } from '../../src/server/auth/guards';
 import { contractRouter } from '../../src/server/http/contract-router';
 import { onError } from '../../src/server/http/errors';
@@ -86,5 +89,21 @@ describe('answers checked against their contracts', () => {
       r.on(settingsContract.get, anyone, () => ({ ...SETTINGS, vatRate: '15%' }) as never),
     );
     expect(await read(app, '/api/settings')).toEqual({ status: 200, data: { ...SETTINGS, vatRate: '15%' } });
+  });
+});
+
+describe('a path parameter and its schema', () => {
+  it('a lone {id} or {email} brings its schema: a bad one is a 400, a good one reaches the handler', async () => {
+    expect(toolsContract.get.params).toBe(idParams);
+    expect(usersContract.signIn.params).toBe(emailParams);
+    const app = appOf(false, (r) => r.on(toolsContract.forEdit, anyone, (_c, { params }) => params as never));
+    expect((await app.request('/api/tools/not-an-id/edit')).status).toBe(400);
+    expect(await read(app, `/api/tools/${'a'.repeat(24)}/edit`)).toEqual({ status: 200, data: { id: 'a'.repeat(24) } });
+  });
+
+  it('any other parameter must be declared: a path with one undeclared refuses to load', () => {
+    expect(() => get('/things/{name}', 'A thing', { responses: {} })).toThrow(/declare its params/);
+    expect(() => get('/a/{id}/b/{part}', 'A part', { responses: {} })).toThrow(/declare its params/);
+    expect(get('/a/{id}/b/{part}', 'A part', { params: idParams, responses: {} }).params).toBe(idParams);
   });
 });

@@ -2,14 +2,11 @@
 // Both act on the caller only: no email in the path points at anyone else.
 import { accountExportSchema } from '../entities.ts';
 import { accountDeletionSchema } from '../schemas.ts';
-import { refusal, route } from './route.ts';
+import { del, get, refusal } from './route.ts';
 import { deletedSchema } from './shared.ts';
 
 export const accountContract = {
-  remove: route({
-    method: 'delete',
-    path: '/account',
-    summary: 'Delete your account',
+  remove: del('/account', 'Delete your account', {
     description:
       'With a Firebase ID token from a sign-in moments ago. Unpaid orders are let go; paid orders are kept without your name (the shop must keep its invoices).',
     body: { schema: accountDeletionSchema },
@@ -21,10 +18,7 @@ export const accountContract = {
       502: refusal('The sign-in account could not be deleted; nothing was'),
     },
   }),
-  export: route({
-    method: 'get',
-    path: '/account/export',
-    summary: 'Download everything the store keeps about you',
+  export: get('/account/export', 'Download everything the store keeps about you', {
     description: 'A JSON file: the profile, every order and every review.',
     responses: { 200: { description: 'The file', schema: accountExportSchema, file: true } },
   }),

@@ -1,13 +1,10 @@
 // The admins' actions, read only: no call writes, edits or deletes the log.
 import { auditEntrySchema, listPageSchema } from '../entities.ts';
 import { auditQuerySchema } from '../schemas.ts';
-import { route } from './route.ts';
+import { get } from './route.ts';
 
 export const auditContract = {
-  list: route({
-    method: 'get',
-    path: '/audit',
-    summary: "A page of the admins' actions, newest first",
+  list: get('/audit', "A page of the admins' actions, newest first", {
     description: 'Of one kind when `type` is given.',
     query: auditQuerySchema,
     responses: { 200: { description: 'The page', schema: listPageSchema(auditEntrySchema) } },

@@ -1,29 +1,19 @@
 // The home page's 'Get In Touch' form and the admins' inbox.
 import { contactPageSchema } from '../entities.ts';
 import { contactReadSchema, contactSchema, listPageQuerySchema } from '../schemas.ts';
-import { refusal, route } from './route.ts';
-import { idParams, insertedSchema, updatedSchema } from './shared.ts';
+import { get, post, put, refusal } from './route.ts';
+import { created, updatedSchema } from './shared.ts';
 
 export const contactContract = {
-  send: route({
-    method: 'post',
-    path: '/contact',
-    summary: "Send a message ('Get In Touch')",
+  send: post('/contact', "Send a message ('Get In Touch')", {
     body: { schema: contactSchema },
-    responses: { 201: { description: 'Received', schema: insertedSchema } },
+    responses: { 201: created('Received') },
   }),
-  inbox: route({
-    method: 'get',
-    path: '/contact',
-    summary: 'A page of the messages, newest first, with the unread count',
+  inbox: get('/contact', 'A page of the messages, newest first, with the unread count', {
     query: listPageQuerySchema,
     responses: { 200: { description: 'The page', schema: contactPageSchema } },
   }),
-  markRead: route({
-    method: 'put',
-    path: '/contact/{id}/read',
-    summary: 'Mark a message read, or unread again',
-    params: idParams,
+  markRead: put('/contact/{id}/read', 'Mark a message read, or unread again', {
     body: { schema: contactReadSchema },
     responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: refusal('No such message') },
   }),

@@ -2,30 +2,21 @@
 import { z } from 'zod';
 import { importReportSchema } from '../entities.ts';
 import { orderExportQuerySchema } from '../schemas.ts';
-import { route } from './route.ts';
+import { get, post } from './route.ts';
 
 const csv = { description: 'The CSV file (UTF-8 with a BOM, RFC 4180)', type: 'text/csv', file: true } as const;
 
 export const exchangeContract = {
-  exportTools: route({
-    method: 'get',
-    path: '/export/tools.csv',
-    summary: 'The catalogue as CSV',
+  exportTools: get('/export/tools.csv', 'The catalogue as CSV', {
     description: 'The columns the import reads back.',
     responses: { 200: csv },
   }),
-  exportOrders: route({
-    method: 'get',
-    path: '/export/orders.csv',
-    summary: 'The order lines placed on these days (UTC), as CSV',
+  exportOrders: get('/export/orders.csv', 'The order lines placed on these days (UTC), as CSV', {
     description: 'One row per order line; either end may be left out.',
     query: orderExportQuerySchema,
     responses: { 200: csv },
   }),
-  importTools: route({
-    method: 'post',
-    path: '/import/tools',
-    summary: 'Import tools from CSV',
+  importTools: post('/import/tools', 'Import tools from CSV', {
     description:
       'A dry run by default: the report of what each row would do, nothing written. With `apply=1`, every row or none: a file with an error in any row is refused whole (422 with the report).',
     query: z.object({

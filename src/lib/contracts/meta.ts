@@ -1,22 +1,16 @@
 // The API about itself: liveness, readiness, and its own description.
 import { z } from 'zod';
-import { route } from './route.ts';
+import { get } from './route.ts';
 import { apiErrorSchema } from './shared.ts';
 
 export const metaContract = {
-  health: route({
-    method: 'get',
-    path: '/health',
-    summary: 'Liveness: the server answers',
+  health: get('/health', 'Liveness: the server answers', {
     description: 'Answered before the database is open too, with the build the server serves.',
     responses: {
       200: { description: 'Alive', schema: z.strictObject({ ok: z.literal(true), build: z.string().optional() }) },
     },
   }),
-  ready: route({
-    method: 'get',
-    path: '/ready',
-    summary: 'Readiness: the database answers and can take writes',
+  ready: get('/ready', 'Readiness: the database answers and can take writes', {
     responses: {
       200: {
         description: 'Ready',
@@ -35,17 +29,11 @@ export const metaContract = {
       },
     },
   }),
-  openapi: route({
-    method: 'get',
-    path: '/openapi.json',
-    summary: 'This description of the API (OpenAPI 3.1)',
+  openapi: get('/openapi.json', 'This description of the API (OpenAPI 3.1)', {
     cached: true,
     responses: { 200: { description: 'The document', schema: z.looseObject({ openapi: z.string() }) } },
   }),
-  docs: route({
-    method: 'get',
-    path: '/docs',
-    summary: 'This description of the API, as a page to read',
+  docs: get('/docs', 'This description of the API, as a page to read', {
     responses: { 200: { description: 'The page', type: 'text/html' } },
   }),
 };

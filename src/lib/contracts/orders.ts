@@ -10,13 +10,13 @@ import {
   refundSchema,
   shipmentSchema,
 } from '../schemas.ts';
-import { refusal, route } from './route.ts';
-import { deletedSchema, emailParams, idParams, insertedSchema, updatedSchema } from './shared.ts';
+import { del, get, post, put, refusal } from './route.ts';
+import { created, deletedSchema, updatedSchema } from './shared.ts';
 
 const noOrder = refusal('No such order');
 const notYours = refusal("Not the buyer's, nor an admin's");
 const placed = {
-  201: { description: 'Placed, unpaid: its units are held for ORDER_HOLD_MINUTES', schema: insertedSchema },
+  201: created('Placed, unpaid: its units are held for ORDER_HOLD_MINUTES'),
   404: refusal('No such tool'),
   409: refusal('Too many unpaid orders, or a discount code no longer usable'),
   422: refusal(
@@ -26,28 +26,19 @@ const placed = {
 const changedOrder = updatedSchema.extend({ order: orderSchema });
 
 export const ordersContract = {
-  create: route({
-    method: 'post',
-    path: '/booking',
-    summary: 'Order one tool',
+  create: post('/booking', 'Order one tool', {
     description:
       "The spec's call. Name, email and price come from the server (any the body sends are dropped); the stock is taken in the same transaction. The spec's client reads `acknowledged`.",
     body: { schema: orderInputSchema },
     responses: placed,
   }),
-  placeCart: route({
-    method: 'post',
-    path: '/orders',
-    summary: 'Order a cart',
+  placeCart: post('/orders', 'Order a cart', {
     description:
       'One order with a line per tool, all or nothing: a line that cannot be met refuses the whole order (422 naming the tool).',
     body: { schema: cartOrderInputSchema },
     responses: placed,
   }),
-  list: route({
-    method: 'get',
-    path: '/booking',
-    summary: 'Every order, or a page of the orders found',
+  list: get('/booking', 'Every order, or a page of the orders found', {
     description:
       "Without any of these query fields, every order (the spec's array); with any, a page of the matching orders and how many match.",
     query: orderListQuerySchema,
@@ -58,11 +49,7 @@ export const ordersContract = {
       },
     },
   }),
-  ofUser: route({
-    method: 'get',
-    path: '/booking/email/{email}',
-    summary: "A user's orders, or a page of them",
-    params: emailParams,
+  ofUser: get('/booking/email/{email}', "A user's orders, or a page of them", {
     query: pagingQuerySchema,
     responses: {
       200: {
@@ -71,18 +58,10 @@ export const ordersContract = {
       },
     },
   }),
-  get: route({
-    method: 'get',
-    path: '/booking/{id}',
-    summary: 'One order, with its history and documents',
-    params: idParams,
+  get: get('/booking/{id}', 'One order, with its history and documents', {
     responses: { 200: { description: 'The order', schema: orderDetailSchema }, 403: notYours, 404: noOrder },
   }),
-  invoice: route({
-    method: 'get',
-    path: '/booking/{id}/invoice',
-    summary: "An order's invoice (PDF)",
-    params: idParams,
+  invoice: get('/booking/{id}/invoice', "An order's invoice (PDF)", {
     responses: {
       200: { description: 'The invoice', type: 'application/pdf', file: true },
       403: notYours,
@@ -90,12 +69,8 @@ export const ordersContract = {
       409: refusal('Not paid yet: no invoice'),
     },
   }),
-  remove: route({
-    method: 'delete',
-    path: '/booking/dlt/{id}',
-    summary: 'Delete an unpaid order',
+  remove: del('/booking/dlt/{id}', 'Delete an unpaid order', {
     description: "Its buyer's while unpaid (its units go back to stock), or an admin's.",
-    params: idParams,
     responses: {
       200: { description: 'Deleted', schema: deletedSchema },
       403: notYours,
@@ -103,12 +78,8 @@ export const ordersContract = {
       409: refusal('Paid meanwhile: kept'),
     },
   }),
-  ship: route({
-    method: 'put',
-    path: '/booking/ship/{id}',
-    summary: 'Mark a paid order shipped',
+  ship: put('/booking/ship/{id}', 'Mark a paid order shipped', {
     description: "The spec's call sends no body; the ship form sends the carrier and tracking number.",
-    params: idParams,
     body: { schema: shipmentSchema, optional: true },
     responses: {
       200: { description: 'Shipped', schema: changedOrder },
@@ -116,24 +87,16 @@ export const ordersContract = {
       409: refusal('Not paid, or shipped already'),
     },
   }),
-  deliver: route({
-    method: 'put',
-    path: '/booking/deliver/{id}',
-    summary: 'Mark a shipped order delivered',
-    params: idParams,
+  deliver: put('/booking/deliver/{id}', 'Mark a shipped order delivered', {
     responses: {
       200: { description: 'Delivered', schema: changedOrder },
       404: noOrder,
       409: refusal('Not shipped, or delivered already'),
     },
   }),
-  refund: route({
-    method: 'put',
-    path: '/booking/refund/{id}',
-    summary: "Give back a paid order's money",
+  refund: put('/booking/refund/{id}', "Give back a paid order's money", {
     description:
       'All that is left, or `amount` dollars of it; with `restock`, its units go back to the stock (once per order).',
-    params: idParams,
     body: { schema: refundSchema },
     responses: {
       200: {

@@ -1,17 +1,14 @@
 // Paying an order: the intent, the card (the sandbox's network, or Stripe in the browser), the payment.
 import { z } from 'zod';
 import { idSchema, numeric } from '../schemas.ts';
-import { refusal, route } from './route.ts';
-import { idParams, updatedSchema } from './shared.ts';
+import { post, put, refusal } from './route.ts';
+import { updatedSchema } from './shared.ts';
 
 const noOrder = refusal('No such order');
 const notBuyer = refusal('Only the buyer can pay for this order');
 
 export const paymentsContract = {
-  intent: route({
-    method: 'post',
-    path: '/create-payment-intent',
-    summary: "Start paying an order: the card provider's intent",
+  intent: post('/create-payment-intent', "Start paying an order: the card provider's intent", {
     description:
       "The amount is the order's total, computed on the server: the spec's `price` (total x 100) is accepted and not used.",
     body: {
@@ -36,13 +33,9 @@ export const paymentsContract = {
       422: refusal('A total the card provider cannot take'),
     },
   }),
-  pay: route({
-    method: 'put',
-    path: '/booking/makepayment/{id}',
-    summary: 'Mark an order paid',
+  pay: put('/booking/makepayment/{id}', 'Mark an order paid', {
     description:
       'Only when the card provider confirms that this intent succeeded, for this order and amount; idempotent. A payment for an order cancelled meanwhile is refunded (409).',
-    params: idParams,
     body: {
       schema: z.object({
         appointment: z.string().optional().describe("The spec's field (the order id again); not read."),
@@ -57,10 +50,7 @@ export const paymentsContract = {
       409: refusal('Cancelled meanwhile (refunded), paid with another payment, or another amount'),
     },
   }),
-  sandboxConfirm: route({
-    method: 'post',
-    path: '/sandbox/confirm',
-    summary: "The sandbox's card network: confirm an intent with a test card",
+  sandboxConfirm: post('/sandbox/confirm', "The sandbox's card network: confirm an intent with a test card", {
     description:
       "Only without Stripe. Stripe's test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined …",
     body: {
@@ -86,10 +76,7 @@ export const paymentsContract = {
       409: refusal('The order or payment was cancelled'),
     },
   }),
-  stripeWebhook: route({
-    method: 'post',
-    path: '/webhooks/stripe',
-    summary: "Stripe's events (payment_intent.succeeded)",
+  stripeWebhook: post('/webhooks/stripe', "Stripe's events (payment_intent.succeeded)", {
     description:
       'Only with Stripe. Marks orders paid even when the buyer closed the tab before paying; a failure answers 503 so Stripe sends the event again.',
     body: { schema: z.looseObject({ type: z.string() }).describe('A Stripe event'), type: 'application/json' },

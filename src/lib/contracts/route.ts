@@ -4,6 +4,7 @@
 // and makes the OpenAPI document from them; the browser's client takes its types from them (only types:
 // src/client/infra/api-calls.ts).
 import type { z } from 'zod';
+import { emailParams, idParams } from './shared.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -51,8 +52,45 @@ export interface RouteContract {
   responses: Record<number, Answer>;
 }
 
-/** Declares a contract, keeping its literal types (the client's types come from them). */
-export const route = <const C extends RouteContract>(contract: C): C => contract;
+/** What a declaration gives besides its method, path and summary. */
+type Declared = Omit<RouteContract, 'method' | 'path' | 'summary'>;
+
+/** The parameters a path's braces imply: {id} an id, {email} an email; any other path names its own. */
+type ImpliedParams<P extends string> = P extends `${string}{${string}}${string}{${string}}${string}`
+  ? unknown
+  : P extends `${string}{id}${string}`
+    ? { params: typeof idParams }
+    : P extends `${string}{email}${string}`
+      ? { params: typeof emailParams }
+      : unknown;
+
+function impliedParams(path: string): z.ZodObject | undefined {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  if (names.length === 0) return undefined;
+  if (names.length === 1 && names[0] === 'id') return idParams;
+  if (names.length === 1 && names[0] === 'email') return emailParams;
+  throw new Error(`${path}: declare its params (only a lone {id} or {email} is implied)`);
+}
+
+/**
+ * Declares a contract: `put('/tools/{id}', 'Edit a product', { body, responses })`. The literal types are
+ * kept (the client's types come from them), and a path's lone {id} or {email} brings its params schema.
+ */
+function declare<M extends Method>(method: M) {
+  return <const P extends string, const D extends Declared>(path: P, summary: string, declared: D) => {
+    const params = declared.params ?? impliedParams(path);
+    return { method, path, summary, ...(params && { params }), ...declared } as {
+      method: M;
+      path: P;
+      summary: string;
+    } & (D extends { params: z.ZodObject } ? unknown : ImpliedParams<P>) &
+      D;
+  };
+}
+export const get = declare('get');
+export const post = declare('post');
+export const put = declare('put');
+export const del = declare('delete');
 
 /** A refusal this call may give, with the API's error body. */
 export const refusal = (description: string): Answer => ({ description });

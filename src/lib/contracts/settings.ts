@@ -1,20 +1,14 @@
 // What an order charges besides its goods (issue 27): delivery and VAT.
 import { shopSettingsSchema } from '../entities.ts';
 import { settingsSchema } from '../schemas.ts';
-import { route } from './route.ts';
+import { get, put } from './route.ts';
 
 export const settingsContract = {
-  get: route({
-    method: 'get',
-    path: '/settings',
-    summary: 'Delivery and VAT',
+  get: get('/settings', 'Delivery and VAT', {
     description: 'Read fresh: a change applies to the next order at once.',
     responses: { 200: { description: 'The settings', schema: shopSettingsSchema } },
   }),
-  update: route({
-    method: 'put',
-    path: '/settings',
-    summary: 'Change delivery and VAT',
+  update: put('/settings', 'Change delivery and VAT', {
     description: 'For every order placed after it.',
     body: { schema: settingsSchema },
     responses: { 200: { description: 'The settings now', schema: shopSettingsSchema } },

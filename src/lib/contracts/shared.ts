@@ -14,6 +14,8 @@ const count = z.number().int().min(0);
 export const insertedSchema = z
   .strictObject({ acknowledged: z.literal(true), insertedId: idSchema })
   .meta({ id: 'Inserted' });
+/** A 201 answer: the new resource's id (`description` says what was made). */
+export const created = (description: string) => ({ description, schema: insertedSchema });
 export const updatedSchema = z
   .strictObject({ acknowledged: z.literal(true), matchedCount: count, modifiedCount: count })
   .meta({ id: 'Updated' });

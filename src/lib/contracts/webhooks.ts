@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { webhookDeliverySchema, webhookEndpointSchema, listPageSchema } from '../entities.ts';
 import { idSchema, listPageQuery, webhookDeliveryIdSchema, webhookInputSchema } from '../schemas.ts';
-import { refusal, route } from './route.ts';
-import { deletedSchema, idParams } from './shared.ts';
+import { del, get, post, refusal } from './route.ts';
+import { deletedSchema } from './shared.ts';
 
 const createdSchema = z
   .strictObject({
@@ -13,16 +13,10 @@ const createdSchema = z
   .meta({ id: 'WebhookCreated' });
 
 export const webhooksContract = {
-  list: route({
-    method: 'get',
-    path: '/webhooks',
-    summary: 'Every webhook endpoint, with its state and what waits for it',
+  list: get('/webhooks', 'Every webhook endpoint, with its state and what waits for it', {
     responses: { 200: { description: 'The endpoints', schema: z.array(webhookEndpointSchema) } },
   }),
-  create: route({
-    method: 'post',
-    path: '/webhooks',
-    summary: 'Add an endpoint: its URL and the events it wants',
+  create: post('/webhooks', 'Add an endpoint: its URL and the events it wants', {
     description: 'https in production; no loopback, private or link-local address unless WEBHOOK_ALLOW_PRIVATE=1.',
     body: { schema: webhookInputSchema },
     responses: {
@@ -31,35 +25,20 @@ export const webhooksContract = {
       422: refusal('The address may not be called: not https in production, a private or loopback address, or none'),
     },
   }),
-  remove: route({
-    method: 'delete',
-    path: '/webhooks/{id}',
-    summary: 'Delete an endpoint: nothing more is sent to it',
-    params: idParams,
+  remove: del('/webhooks/{id}', 'Delete an endpoint: nothing more is sent to it', {
     responses: { 200: { description: 'Deleted', schema: deletedSchema }, 404: refusal('No such endpoint') },
   }),
-  resume: route({
-    method: 'post',
-    path: '/webhooks/{id}/resume',
-    summary: 'Resume a paused endpoint: what waited is sent',
-    params: idParams,
+  resume: post('/webhooks/{id}/resume', 'Resume a paused endpoint: what waited is sent', {
     responses: { 200: { description: 'Resumed', schema: webhookEndpointSchema }, 404: refusal('No such endpoint') },
   }),
-  deliveries: route({
-    method: 'get',
-    path: '/webhooks/{id}/deliveries',
-    summary: "A page of an endpoint's deliveries, newest first",
-    params: idParams,
+  deliveries: get('/webhooks/{id}/deliveries', "A page of an endpoint's deliveries, newest first", {
     query: listPageQuery(20),
     responses: {
       200: { description: 'The page', schema: listPageSchema(webhookDeliverySchema) },
       404: refusal('No such endpoint'),
     },
   }),
-  replay: route({
-    method: 'post',
-    path: '/webhooks/{id}/deliveries/{deliveryId}/replay',
-    summary: 'Send a delivery again now, with the same webhook-id',
+  replay: post('/webhooks/{id}/deliveries/{deliveryId}/replay', 'Send a delivery again now, with the same webhook-id', {
     params: z.object({ id: idSchema, deliveryId: webhookDeliveryIdSchema }),
     responses: {
       200: { description: 'Queued', schema: webhookDeliverySchema },
