@@ -1,4 +1,31 @@
 // The schema, as ordered migrations. Append new ones; never edit one that has shipped.
+// Migrations 7 and 11: one line per existing order. Slot 7 first shipped as a placeholder, so a database
+// migrated then has it recorded without these tables; 11 runs the same text again for those. Each statement
+// is a no-op where it ran before, so a new database runs it twice to the same end.
+const orderLines = `
+  -- An order's lines are the truth for stock and money: each keeps the name, unit price and stock_version
+  -- it was placed at. The orders row keeps the spec's summary (a one-line order's tool, name, unit price
+  -- and quantity; for several lines no tool, "N tools", the total and all units) and the total to pay.
+  CREATE TABLE IF NOT EXISTS order_items (
+    order_id          text NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+    line              integer NOT NULL,
+    tool_id           text REFERENCES tools(id) ON DELETE SET NULL,
+    product_name      text NOT NULL,
+    unit_price_cents  integer NOT NULL CHECK (unit_price_cents > 0),
+    quantity          integer NOT NULL CHECK (quantity > 0),
+    stock_version     integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (order_id, line)
+  );
+  CREATE INDEX IF NOT EXISTS order_items_tool_idx ON order_items (tool_id);
+  -- bigint: an order placed before the $999,999.99 cap may total more than an integer holds.
+  ALTER TABLE orders ADD COLUMN IF NOT EXISTS total_cents bigint;
+  UPDATE orders SET total_cents = unit_price_cents::bigint * quantity WHERE total_cents IS NULL;
+  ALTER TABLE orders ALTER COLUMN total_cents SET NOT NULL;
+  INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
+    SELECT id, 1, tool_id, product_name, unit_price_cents, quantity, stock_version FROM orders o
+    WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id);
+  `;
+
 export const migrations: string[] = [
   /* 1: initial schema */ `
   CREATE TABLE users (
@@ -134,28 +161,7 @@ export const migrations: string[] = [
   -- The public list reads the few hidden ordinals on every page it computes.
   CREATE INDEX reviews_hidden_idx ON reviews (ordinal) WHERE hidden;
   `,
-  /* 7: orders with several lines */ `
-  -- An order's lines are the truth for stock and money: each keeps the name, unit price and stock_version
-  -- it was placed at. The orders row keeps the spec's summary (a one-line order's tool, name, unit price
-  -- and quantity; for several lines no tool, "N tools", the total and all units) and the total to pay.
-  CREATE TABLE order_items (
-    order_id          text NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
-    line              integer NOT NULL,
-    tool_id           text REFERENCES tools(id) ON DELETE SET NULL,
-    product_name      text NOT NULL,
-    unit_price_cents  integer NOT NULL CHECK (unit_price_cents > 0),
-    quantity          integer NOT NULL CHECK (quantity > 0),
-    stock_version     integer NOT NULL DEFAULT 0,
-    PRIMARY KEY (order_id, line)
-  );
-  CREATE INDEX order_items_tool_idx ON order_items (tool_id);
-  -- bigint: an order placed before the $999,999.99 cap may total more than an integer holds.
-  ALTER TABLE orders ADD COLUMN total_cents bigint;
-  UPDATE orders SET total_cents = unit_price_cents::bigint * quantity;
-  ALTER TABLE orders ALTER COLUMN total_cents SET NOT NULL;
-  INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
-    SELECT id, 1, tool_id, product_name, unit_price_cents, quantity, stock_version FROM orders;
-  `,
+  /* 7: orders with several lines */ orderLines,
   /* 8: paging: the dashboard lists read one index range a page, and their totals without counting */ `
   -- GET /allusers pages in list order (newest sign-up first, then email).
   CREATE INDEX users_sign_up_idx ON users (sign_up_date DESC, email);
@@ -193,27 +199,7 @@ export const migrations: string[] = [
   `,
   /* 9: unused (was reserved; applied as a no-op, so it stays one: append new migrations) */ `SELECT 1;`,
   /* 10: unused (was reserved; applied as a no-op, so it stays one: append new migrations) */ `SELECT 1;`,
-  /* 11: orders with several lines, again, for databases that recorded slot 7 while it was reserved */ `
-  -- Slot 7 shipped as a placeholder first; a database migrated then has it recorded without its tables.
-  -- Everything here is a no-op where migration 7 ran.
-  CREATE TABLE IF NOT EXISTS order_items (
-    order_id          text NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
-    line              integer NOT NULL,
-    tool_id           text REFERENCES tools(id) ON DELETE SET NULL,
-    product_name      text NOT NULL,
-    unit_price_cents  integer NOT NULL CHECK (unit_price_cents > 0),
-    quantity          integer NOT NULL CHECK (quantity > 0),
-    stock_version     integer NOT NULL DEFAULT 0,
-    PRIMARY KEY (order_id, line)
-  );
-  CREATE INDEX IF NOT EXISTS order_items_tool_idx ON order_items (tool_id);
-  ALTER TABLE orders ADD COLUMN IF NOT EXISTS total_cents bigint;
-  UPDATE orders SET total_cents = unit_price_cents::bigint * quantity WHERE total_cents IS NULL;
-  ALTER TABLE orders ALTER COLUMN total_cents SET NOT NULL;
-  INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
-    SELECT id, 1, tool_id, product_name, unit_price_cents, quantity, stock_version FROM orders o
-    WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id);
-  `,
+  /* 11: orders with several lines, again, for databases that recorded slot 7 while it was reserved */ orderLines,
   /* 12: the rate-limit counters every server shares (used on PostgreSQL), made here under the migration lock */ `
   -- The rate-limit store used to create this table itself as a server started, outside the lock: servers
   -- starting together raced, and PostgreSQL failed all but one (duplicate key in pg_type). Same table as before.
