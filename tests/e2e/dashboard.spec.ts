@@ -236,6 +236,24 @@ test.describe('dashboard as an admin', () => {
     await expectMenu(page, ADMIN_MENU);
   });
 
+  test('a screen whose code cannot load says so and offers a reload; the menu and other screens still work', async ({
+    page,
+  }) => {
+    await loginHydrated(page, DEMO_ADMIN, '/dashboard');
+    // The Activity screen's chunk fails, as when the connection drops or a new build replaced it.
+    const chunk = /\/_astro\/Activity\.[^/]*\.js$/;
+    await page.route(chunk, (route) => route.abort());
+    await dashboardMenu(page).getByRole('link', { name: 'Activity' }).click();
+    await expect(page.getByRole('alert')).toContainText('This screen could not be loaded');
+    await expectMenu(page, ADMIN_MENU);
+    await dashboardMenu(page).getByRole('link', { name: 'Messages' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+    await page.unroute(chunk);
+    await dashboardMenu(page).getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  });
+
   test('manage reviews: hiding a review takes it off the home page, showing it brings it back', async ({ page }) => {
     const writer = await newAccount('Spam Writer');
     const text = `Cheap watches at spam.example ${Date.now()}`;

@@ -66,7 +66,6 @@ export default function Activity(_props: { params: Record<string, string> }) {
       </div>
       <PagedTable
         list={log}
-        loadingLabel="Loading activity…"
         pagerLabel="Activity pages"
         caption="Activity"
         columns={columns}

@@ -6,6 +6,7 @@ import { refreshAdmin } from '../../client/state/session';
 import { $isAdmin } from '../../client/state/session-store';
 import { messages } from '../../lib/messages';
 import { RequireAdmin, RequireAuth } from '../ui/Guards';
+import { ScreenBoundary } from '../ui/ScreenBoundary';
 import { PageSpinner } from '../ui/Spinner';
 import { dashboardRoutes, matchRoute } from './routes';
 
@@ -45,9 +46,11 @@ function Dashboard() {
   } else {
     const Screen = matched.route.screen;
     const screen = (
-      <Suspense fallback={<PageSpinner />}>
-        <Screen params={matched.params} />
-      </Suspense>
+      <ScreenBoundary key={path}>
+        <Suspense fallback={<PageSpinner />}>
+          <Screen params={matched.params} />
+        </Suspense>
+      </ScreenBoundary>
     );
     content = matched.route.audience === 'admin' ? <RequireAdmin>{screen}</RequireAdmin> : screen;
   }

@@ -94,7 +94,6 @@ export default function Emails(_props: { params: Record<string, string> }) {
       </ScreenHeader>
       <PagedTable
         list={emails}
-        loadingLabel="Loading emails…"
         pagerLabel="Email pages"
         caption="Emails"
         columns={columns}

@@ -5,7 +5,7 @@ import { api, errorMessage } from '../../client/infra/api';
 import { saveFile } from '../../client/infra/save-file';
 import { toast } from '../../client/infra/toast';
 import { DownloadButton } from '../ui/DownloadButton';
-import { Field } from '../ui/Field';
+import { PlacedRange } from '../ui/PlacedRange';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { ImportTools } from './ImportTools';
 
@@ -22,8 +22,7 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
 
 export default function ImportExport(_props: { params: Record<string, string> }) {
   const [busy, setBusy] = useState<'tools' | 'orders' | null>(null);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [range, setRange] = useState({ from: '', to: '' });
 
   async function download(kind: 'tools' | 'orders', file: Promise<{ blob: Blob; name: string }>) {
     setBusy(kind);
@@ -43,7 +42,7 @@ export default function ImportExport(_props: { params: Record<string, string> })
     void download(
       'orders',
       api.exchange.exportOrders(
-        { query: { from: from || undefined, to: to || undefined } },
+        { query: { from: range.from || undefined, to: range.to || undefined } },
         { fileName: 'orders.csv' },
       ),
     );
@@ -72,23 +71,11 @@ export default function ImportExport(_props: { params: Record<string, string> })
             every order.
           </p>
           <form className="grid gap-3 sm:grid-cols-2" onSubmit={downloadOrders} aria-label="Download orders">
-            <Field
-              label="Placed from"
-              name="from"
-              id="export-from"
-              type="date"
-              value={from}
-              max={to || undefined}
-              onChange={(e) => setFrom(e.target.value)}
-            />
-            <Field
-              label="Placed until"
-              name="to"
-              id="export-to"
-              type="date"
-              value={to}
-              min={from || undefined}
-              onChange={(e) => setTo(e.target.value)}
+            <PlacedRange
+              idPrefix="export"
+              from={range.from}
+              to={range.to}
+              onChange={(change) => setRange({ ...range, ...change })}
             />
             <div className="sm:col-span-2">
               <DownloadButton busy={busy === 'orders'} label="Download orders.csv" type="submit" />

@@ -18,6 +18,7 @@ import { breakdownText, hasBreakdown } from '../ui/TotalsBreakdown';
 import { PagedTable } from '../ui/PagedTable';
 import { ScreenHeader } from '../ui/ScreenHeader';
 import { SearchForm } from '../ui/SearchForm';
+import { PlacedRange } from '../ui/PlacedRange';
 import { ViewSelect } from '../ui/ViewSelect';
 import { usePagedList } from '../ui/usePagedList';
 import { present, useUrlQuery } from '../ui/useUrlQuery';
@@ -197,32 +198,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
             ['total-asc', 'Total: low to high'],
           ]}
         />
-        <div>
-          <label className="label" htmlFor="orders-from">
-            Placed from
-          </label>
-          <input
-            id="orders-from"
-            type="date"
-            className="input"
-            value={view.from}
-            max={view.to || undefined}
-            onChange={(e) => setView({ from: e.target.value })}
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor="orders-to">
-            Placed until
-          </label>
-          <input
-            id="orders-to"
-            type="date"
-            className="input"
-            value={view.to}
-            min={view.from || undefined}
-            onChange={(e) => setView({ to: e.target.value })}
-          />
-        </div>
+        <PlacedRange idPrefix="orders" from={view.from} to={view.to} onChange={setView} />
         <div className="flex items-end">
           <button
             type="button"

@@ -87,7 +87,6 @@ export default function Messages(_props: { params: Record<string, string> }) {
       </ScreenHeader>
       <PagedTable
         list={inbox}
-        loadingLabel="Loading messages…"
         pagerLabel="Message pages"
         caption="Messages"
         columns={columns}
