@@ -3,7 +3,7 @@
 import { accountExportSchema } from '../entities.ts';
 import { accountDeletionSchema } from '../schemas.ts';
 import { del, get, refusal } from './route.ts';
-import { deletedSchema } from './shared.ts';
+import { deleted } from './shared.ts';
 
 export const accountContract = {
   remove: del('/account', 'Delete your account', {
@@ -11,7 +11,7 @@ export const accountContract = {
       'With a Firebase ID token from a sign-in moments ago. Unpaid orders are let go; paid orders are kept without your name (the shop must keep its invoices).',
     body: { schema: accountDeletionSchema },
     responses: {
-      200: { description: 'Deleted', schema: deletedSchema },
+      200: deleted(),
       403: refusal("Not freshly signed in again, or a shop's owner"),
       404: refusal('No such user'),
       409: refusal('Orders changed meanwhile, or the last admin'),

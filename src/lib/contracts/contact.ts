@@ -2,7 +2,7 @@
 import { contactPageSchema } from '../entities.ts';
 import { contactReadSchema, contactSchema, listPageQuerySchema } from '../schemas.ts';
 import { get, post, put, refusal } from './route.ts';
-import { created, updatedSchema } from './shared.ts';
+import { changed, created } from './shared.ts';
 
 export const contactContract = {
   send: post('/contact', "Send a message ('Get In Touch')", {
@@ -15,6 +15,6 @@ export const contactContract = {
   }),
   markRead: put('/contact/{id}/read', 'Mark a message read, or unread again', {
     body: { schema: contactReadSchema },
-    responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: refusal('No such message') },
+    responses: { 200: changed(), 404: refusal('No such message') },
   }),
 };

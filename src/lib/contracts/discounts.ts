@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { discountSchema } from '../entities.ts';
 import { discountInputSchema } from '../schemas.ts';
 import { del, get, post, refusal } from './route.ts';
-import { created, deletedSchema } from './shared.ts';
+import { created, deleted } from './shared.ts';
 
 export const discountsContract = {
   list: get('/discounts', 'Every discount code, with how often it was used', {
@@ -15,6 +15,6 @@ export const discountsContract = {
   }),
   remove: del('/discounts/{id}', 'Remove a discount code', {
     description: 'Orders placed with it keep their discount.',
-    responses: { 200: { description: 'Removed', schema: deletedSchema }, 404: refusal('No such code') },
+    responses: { 200: deleted('Removed'), 404: refusal('No such code') },
   }),
 };

@@ -11,7 +11,7 @@ import {
   shipmentSchema,
 } from '../schemas.ts';
 import { del, get, post, put, refusal } from './route.ts';
-import { created, deletedSchema, updatedSchema } from './shared.ts';
+import { created, deleted, updatedSchema } from './shared.ts';
 
 const noOrder = refusal('No such order');
 const notYours = refusal("Not the buyer's, nor an admin's");
@@ -72,7 +72,7 @@ export const ordersContract = {
   remove: del('/booking/dlt/{id}', 'Delete an unpaid order', {
     description: "Its buyer's while unpaid (its units go back to stock), or an admin's.",
     responses: {
-      200: { description: 'Deleted', schema: deletedSchema },
+      200: deleted(),
       403: notYours,
       404: noOrder,
       409: refusal('Paid meanwhile: kept'),

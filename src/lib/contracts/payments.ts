@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { idSchema, numeric } from '../schemas.ts';
 import { post, put, refusal } from './route.ts';
-import { updatedSchema } from './shared.ts';
+import { changed } from './shared.ts';
 
 const noOrder = refusal('No such order');
 const notBuyer = refusal('Only the buyer can pay for this order');
@@ -43,7 +43,7 @@ export const paymentsContract = {
       }),
     },
     responses: {
-      200: { description: 'Paid', schema: updatedSchema },
+      200: changed('Paid'),
       402: refusal('The payment has not succeeded'),
       403: notBuyer,
       404: noOrder,

@@ -7,7 +7,7 @@ import {
 } from '../entities.ts';
 import { reviewHiddenSchema, reviewInputSchema, reviewsQuerySchema, toolReviewsQuerySchema } from '../schemas.ts';
 import { get, post, put, refusal } from './route.ts';
-import { created, updatedSchema } from './shared.ts';
+import { changed, created } from './shared.ts';
 
 const noTool = refusal('No such tool');
 
@@ -44,6 +44,6 @@ export const reviewsContract = {
   }),
   hide: put('/reviews/hide/{id}', 'Hide a review from the public lists, or show it again', {
     body: { schema: reviewHiddenSchema },
-    responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: refusal('No such review') },
+    responses: { 200: changed(), 404: refusal('No such review') },
   }),
 };

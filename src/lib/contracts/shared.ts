@@ -14,8 +14,6 @@ const count = z.number().int().min(0);
 export const insertedSchema = z
   .strictObject({ acknowledged: z.literal(true), insertedId: idSchema })
   .meta({ id: 'Inserted' });
-/** A 201 answer: the new resource's id (`description` says what was made). */
-export const created = (description: string) => ({ description, schema: insertedSchema });
 export const updatedSchema = z
   .strictObject({ acknowledged: z.literal(true), matchedCount: count, modifiedCount: count })
   .meta({ id: 'Updated' });
@@ -37,3 +35,10 @@ export const apiErrorSchema = z
   })
   .meta({ id: 'Error' });
 export type ApiErrorBody = z.output<typeof apiErrorSchema>;
+
+/** A 201 answer: the new resource's id (`description` says what was made). */
+export const created = (description: string) => ({ description, schema: insertedSchema });
+/** A 200 answer to a change: how many rows matched and changed. */
+export const changed = (description = 'Changed') => ({ description, schema: updatedSchema });
+/** A 200 answer to a deletion: how many rows went. */
+export const deleted = (description = 'Deleted') => ({ description, schema: deletedSchema });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { adminToolSchema, listPageSchema, stockMovementSchema, toolSchema } from '../entities.ts';
 import { listPageQuerySchema, pagingQuerySchema, restockSchema, toolEditSchema, toolInputSchema } from '../schemas.ts';
-import { created, deletedSchema, updatedSchema } from './shared.ts';
+import { changed, created, deleted } from './shared.ts';
 import { del, get, post, put, refusal } from './route.ts';
 
 const noTool = refusal('No such tool');
@@ -36,12 +36,12 @@ export const toolsContract = {
   }),
   remove: del('/tools/dlt/{id}', 'Delete a product', {
     description: 'Its orders keep their lines (name and price as placed).',
-    responses: { 200: { description: 'Deleted', schema: deletedSchema }, 404: noTool },
+    responses: { 200: deleted(), 404: noTool },
   }),
   edit: put('/tools/{id}', 'Edit a product', {
     description: 'Every field but the stock, which keeps its own restock call.',
     body: { schema: toolEditSchema },
-    responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: noTool },
+    responses: { 200: changed(), 404: noTool },
   }),
   forEdit: get('/tools/{id}/edit', 'A product as Edit product shows it', {
     responses: { 200: { description: 'The tool with its low-stock level', schema: adminToolSchema }, 404: noTool },
@@ -53,6 +53,6 @@ export const toolsContract = {
   restock: put('/tool/update/{id}', 'Set the stock', {
     description: "An admin's restock: the new number of units for sale (buying never calls it).",
     body: { schema: restockSchema },
-    responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: noTool },
+    responses: { 200: changed(), 404: noTool },
   }),
 };

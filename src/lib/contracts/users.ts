@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listPageSchema, userProfileSchema } from '../entities.ts';
 import { profileUpdateSchema, userListQuerySchema } from '../schemas.ts';
 import { del, get, put, refusal } from './route.ts';
-import { deletedSchema, updatedSchema } from './shared.ts';
+import { changed, deleted } from './shared.ts';
 
 const noUser = refusal('No such user');
 
@@ -28,7 +28,7 @@ export const usersContract = {
   update: put('/userupdate/{email}', 'Update your profile', {
     description: 'Email, role and sign-up date never change here.',
     body: { schema: profileUpdateSchema },
-    responses: { 200: { description: 'Changed', schema: updatedSchema } },
+    responses: { 200: changed() },
   }),
   list: get('/allusers', 'Every user, or a page of them', {
     description:
@@ -45,7 +45,7 @@ export const usersContract = {
     description:
       "Their sign-in account too. The shop's owners (ADMIN_EMAILS) cannot be deleted, and only they delete admins.",
     responses: {
-      200: { description: 'Deleted', schema: deletedSchema },
+      200: deleted(),
       404: noUser,
       409: refusal('The last admin'),
       502: refusal('The sign-in account could not be deleted; the user was kept'),
@@ -54,6 +54,6 @@ export const usersContract = {
   makeAdmin: put('/allusers/makeadmin/{email}', 'Make a user an admin', {
     description:
       "Only the shop's owners (ADMIN_EMAILS) make admins; the spec's client shows 'Failed to make admin' on a 403.",
-    responses: { 200: { description: 'Changed', schema: updatedSchema }, 404: noUser },
+    responses: { 200: changed(), 404: noUser },
   }),
 };

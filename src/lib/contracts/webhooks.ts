@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { webhookDeliverySchema, webhookEndpointSchema, listPageSchema } from '../entities.ts';
 import { idSchema, listPageQuery, webhookDeliveryIdSchema, webhookInputSchema } from '../schemas.ts';
 import { del, get, post, refusal } from './route.ts';
-import { deletedSchema } from './shared.ts';
+import { deleted } from './shared.ts';
 
 const createdSchema = z
   .strictObject({
@@ -26,7 +26,7 @@ export const webhooksContract = {
     },
   }),
   remove: del('/webhooks/{id}', 'Delete an endpoint: nothing more is sent to it', {
-    responses: { 200: { description: 'Deleted', schema: deletedSchema }, 404: refusal('No such endpoint') },
+    responses: { 200: deleted(), 404: refusal('No such endpoint') },
   }),
   resume: post('/webhooks/{id}/resume', 'Resume a paused endpoint: what waited is sent', {
     responses: { 200: { description: 'Resumed', schema: webhookEndpointSchema }, 404: refusal('No such endpoint') },
