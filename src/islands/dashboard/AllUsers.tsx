@@ -138,7 +138,6 @@ export default function AllUsers(_props: { params: Record<string, string> }) {
         Promote trusted staff to admin, or remove accounts.
       </ScreenHeader>
       <SearchForm
-        id="users-q"
         label="Search by email"
         placeholder="e.g. smith@ or example.com"
         query={view.q}

@@ -117,7 +117,6 @@ export default function Discounts(_props: { params: Record<string, string> }) {
             caption="Discount codes"
             columns={columns}
             rows={rows}
-            rowKey={(d) => d._id}
             busy={list.loading}
             empty={messages.noDiscounts}
           />

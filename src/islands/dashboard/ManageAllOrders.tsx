@@ -156,8 +156,6 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       </ScreenHeader>
       <div className="card mb-4 grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3" role="search" aria-label="Find orders">
         <SearchForm
-          id="orders-q"
-          label="Search"
           placeholder="Email, name or order id"
           query={view.q}
           onSearch={(q) => setView({ q })}
@@ -216,7 +214,6 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
         pagerLabel="Order pages"
         caption="All orders"
         columns={columns}
-        rowKey={(o) => o._id}
         empty={filtered ? 'No orders match this search and these filters.' : 'No orders yet.'}
       />
       {shipping && <ShipDialog order={shipping} onShipped={shipped} onClose={() => setShipping(null)} />}

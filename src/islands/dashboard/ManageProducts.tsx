@@ -183,7 +183,6 @@ export default function ManageProducts(_props: { params: Record<string, string> 
               caption="Products"
               columns={columns}
               rows={rows}
-              rowKey={(t) => t._id}
               busy={tools.loading}
               empty={
                 <>

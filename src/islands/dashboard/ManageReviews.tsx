@@ -80,7 +80,6 @@ export default function ManageReviews(_props: { params: Record<string, string> }
               caption="Reviews"
               columns={columns}
               rows={data.services}
-              rowKey={(r) => r._id}
               busy={reviews.loading}
               empty="No reviews yet."
             />

@@ -90,7 +90,6 @@ export default function Messages(_props: { params: Record<string, string> }) {
         pagerLabel="Message pages"
         caption="Messages"
         columns={columns}
-        rowKey={(m) => m._id}
         empty={messages.noMessages}
       />
     </>

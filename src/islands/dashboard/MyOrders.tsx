@@ -154,7 +154,6 @@ export default function MyOrders() {
         pagerLabel="Order pages"
         caption="My orders"
         columns={columns}
-        rowKey={(o) => o._id}
         empty={
           <>
             You have no orders yet.{' '}

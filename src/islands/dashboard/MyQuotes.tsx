@@ -101,7 +101,6 @@ export default function MyQuotes() {
         pagerLabel="Quote pages"
         caption="My quotes"
         columns={columns}
-        rowKey={(q) => q._id}
         empty={messages.noQuotes}
       />
       {accepting && user && <AcceptDialog quote={accepting} user={user} onClose={() => setAccepting(null)} />}

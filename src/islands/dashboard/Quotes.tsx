@@ -99,7 +99,6 @@ export default function Quotes() {
         pagerLabel="Quote pages"
         caption="Quote requests"
         columns={columns}
-        rowKey={(q) => q._id}
         empty={state ? 'No quotes in this state.' : messages.noQuotes}
       />
       {answering && (

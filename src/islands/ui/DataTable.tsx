@@ -20,11 +20,18 @@ export interface DataTableProps<T> {
   caption: string;
   columns: Column<T>[];
   rows: T[];
-  rowKey: (row: T) => string;
+  /** What tells rows apart (React's key); rows with an `_id` are told apart by it unless this is given. */
+  rowKey?: (row: T) => string;
   /** Shown instead of the table when there are no rows. */
   empty: ReactNode;
   /** Dims the rows while a refresh runs. */
   busy?: boolean;
+}
+
+function byId(row: unknown): string {
+  const id = (row as { _id?: string })._id;
+  if (id === undefined) throw new Error('DataTable: these rows have no _id; give the table a rowKey');
+  return id;
 }
 
 const stackCell =
@@ -32,7 +39,7 @@ const stackCell =
 const stackLabel =
   '@max-2xl:before:shrink-0 @max-2xl:before:text-xs @max-2xl:before:font-semibold @max-2xl:before:uppercase @max-2xl:before:tracking-wide @max-2xl:before:text-steel-600 @max-2xl:before:content-[attr(data-label)]';
 
-export function DataTable<T>({ caption, columns, rows, rowKey, empty, busy }: DataTableProps<T>) {
+export function DataTable<T>({ caption, columns, rows, rowKey = byId, empty, busy }: DataTableProps<T>) {
   if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
   return (
     <div className="@container">

@@ -1,8 +1,8 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
 
 interface Props {
-  id: string;
-  label: string;
+  /** The box's label ('Search' when not given). */
+  label?: string;
   placeholder: string;
   /** The search in the URL: the box starts with it, and a new one resets the box. */
   query: string;
@@ -15,7 +15,8 @@ interface Props {
 }
 
 /** A dashboard list's search box: submit (Enter or the button) searches the trimmed text. */
-export function SearchForm({ id, label, placeholder, query, onSearch, className, landmark, children }: Props) {
+export function SearchForm({ label = 'Search', placeholder, query, onSearch, className, landmark, children }: Props) {
+  const id = useId();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const q = new FormData(event.currentTarget).get('q');
