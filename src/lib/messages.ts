@@ -136,6 +136,8 @@ export const messages = {
   currentPasswordRequired: 'Please enter your current password.',
   currentPasswordWrong: 'Your current password is not correct.',
   recentLoginRequired: 'For your security, please log out, log in again and then try once more.',
+  /** A screen's code (or a part it loads on use) could not be fetched: offline, or a newer build retired it. */
+  codeLoadFailed: 'This screen could not be loaded. Check your connection, then reload the page.',
   authNetwork: 'Could not reach the sign-in service. Please check your connection and try again.',
   passwordManagedByGoogle: 'You sign in with Google, so your password is managed by Google.',
   googleAccountMismatch: 'Please confirm with the same Google account you signed in with.',

@@ -47,11 +47,10 @@ export function ChangePassword({ email, hasPassword }: { email: string; hasPassw
     let schemas: typeof import('../../lib/schemas');
     try {
       schemas = await import('../../lib/schemas');
-    } catch (error) {
+    } catch {
       // Offline, or a build replaced since the page loaded: said, not a silent button.
-      const message = accountAuthErrorMessage(error);
-      setFailure(message);
-      toast.error(message);
+      setFailure(messages.codeLoadFailed);
+      toast.error(messages.codeLoadFailed);
       return;
     }
     const { fieldErrors, passwordChangeSchema } = schemas;

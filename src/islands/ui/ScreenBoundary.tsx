@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { messages } from '../../lib/messages';
 import { LoadError } from './States';
 
 /**
@@ -16,11 +17,6 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, { failed:
 
   render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <LoadError
-        message="This screen could not be loaded. Check your connection, then reload the page."
-        onRetry={() => window.location.reload()}
-      />
-    );
+    return <LoadError message={messages.codeLoadFailed} onRetry={() => window.location.reload()} />;
   }
 }

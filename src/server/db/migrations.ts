@@ -1,7 +1,9 @@
 // The schema, as ordered migrations. Append new ones; never edit one that has shipped.
 // Migrations 7 and 11: one line per existing order. Slot 7 first shipped as a placeholder, so a database
 // migrated then has it recorded without these tables; 11 runs the same text again for those. Each statement
-// is a no-op where it ran before, so a new database runs it twice to the same end.
+// is a no-op where it ran before, so a new database runs it twice to the same end. (7 shipped first without
+// the IF NOT EXISTS guards; where it ran, it is never run again, and on a new database the guarded text ends
+// the same, so giving 7 this text is the one edit of a shipped migration that changes nothing.)
 const orderLines = `
   -- An order's lines are the truth for stock and money: each keeps the name, unit price and stock_version
   -- it was placed at. The orders row keeps the spec's summary (a one-line order's tool, name, unit price
