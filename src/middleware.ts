@@ -27,7 +27,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();
   if (context.isPrerendered) return response;
   const { live, livePage } = context.locals;
-  if (live && livePage && response.status === 200) return livePage(context.request, response, live);
+  if (live && livePage && response.status === 200) return livePage.keep(context.request, response, live);
   const policy = response.headers.get('content-security-policy');
   if (policy) response.headers.set('content-security-policy', withFramingRule(policy));
   return compressHtml(context.request, response);

@@ -39,9 +39,24 @@ export interface ChangeBus {
   /**
    * Whether a change since `version` (a value of `version`) may have touched what `shows` shows: a copy
    * made from data read after that point is current only if not. True when it is too long ago to tell.
+   * With `until`, only changes up to that version count (what a request that arrived then must see).
    */
-  changedSince(version: number, shows: Shows): boolean;
+  changedSince(version: number, shows: Shows, until?: number): boolean;
   close(): Promise<void>;
+}
+
+/**
+ * The bus of a runtime that may not be open yet (the outer server starts before its database): until
+ * it is, nothing has changed and every copy counts as stale.
+ */
+export function changesOf(bus: () => ChangeBus | undefined): Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince'> {
+  return {
+    get version() {
+      return bus()?.version ?? 0;
+    },
+    versionOf: (kinds, tools) => bus()?.versionOf(kinds, tools) ?? 0,
+    changedSince: (version, shows, until) => bus()?.changedSince(version, shows, until) ?? true,
+  };
 }
 
 /** A NOTIFY payload holds at most 8,000 bytes: a stock change of more tools is sent without their ids. */
@@ -87,9 +102,9 @@ function localBus() {
       }
       return sum;
     },
-    changedSince(since: number, shows: Shows) {
+    changedSince(since: number, shows: Shows, until = version) {
       if (version - since >= LOG_SIZE) return true;
-      for (let v = since + 1; v <= version; v++)
+      for (let v = since + 1; v <= until; v++)
         if (touches(shows, log[v % LOG_SIZE].change, log[v % LOG_SIZE].tools)) return true;
       return false;
     },

@@ -35,21 +35,38 @@ interface Copy {
   used: number;
 }
 
-/** A page as Astro rendered it, handed over by src/middleware.ts. */
+/** One render of a page by Astro, opened before it starts (`LivePages.handoff`). */
 export interface LivePageHandoff {
-  /** Answers this request with the page, keeping a compressed copy for the next ones. */
-  (request: Request, response: Response, shows: Shows): Promise<Response>;
+  /**
+   * The page as Astro rendered it, handed over by src/middleware.ts: answers this request with it,
+   * keeping a compressed copy for the next ones and giving it to requests that waited for this render.
+   */
+  keep(request: Request, response: Response, shows: Shows): Promise<Response>;
+  /** Ends a render that kept nothing (a 404, a page that shows no live data, an error): its waiters render. */
+  abandon(): void;
 }
 
 export interface LivePages {
   /** Answers a GET or HEAD from a current copy and returns true; false lets Astro render the page. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
   /**
+   * When the kept copy is stale but a render of the page is under way that began after the last change
+   * the copy shows, waits for it and answers with its copy (true). So while orders flow a catalogue page
+   * is rendered once per change, not once per request that arrives while it renders. False: render it.
+   */
+  join(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): Promise<boolean>;
+  /**
    * Made before Astro renders, so a page rendered while a change happened is never kept. `preload`
-   * adds the module preloads prebuilt pages get at build time.
+   * adds the module preloads prebuilt pages get at build time. Always ended: kept or abandoned.
    */
   handoff(pathname: string, preload: (html: string) => string): LivePageHandoff;
   size(): { pages: number; bytes: number };
+}
+
+/** A render under way: the version of the data when it began, and its copy once made. */
+interface Render {
+  started: number;
+  copy: Promise<Copy | undefined>;
 }
 
 export function livePages({
@@ -64,6 +81,8 @@ export function livePages({
   maxBytes?: number;
 }): LivePages {
   const copies = new Map<string, Copy>();
+  /** The latest render of each page under way. */
+  const rendering = new Map<string, Render>();
   // Pages being compressed, so requests that miss together share one compression (brotli 11 of a
   // page takes tens of milliseconds, on libuv's threads).
   const compressing = new Map<string, Promise<Copy>>();
@@ -143,11 +162,34 @@ export function livePages({
       return true;
     },
 
+    async join(req, res, pathname, common) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const key = withoutTrailingSlashes(pathname);
+      const render = rendering.get(key);
+      const stale = copies.get(key);
+      // Only a page kept before (so one that shows live data), and only a render that already sees the
+      // change which made its copy stale: else waiting would only delay rendering it anew.
+      if (!render || !stale || changes.changedSince(render.started, stale.shows)) return false;
+      const arrived = changes.version;
+      const copy = await render.copy;
+      // Its copy holds every change made before this request arrived, so it may answer it.
+      if (!copy || changes.changedSince(render.started, copy.shows, arrived)) return false;
+      write(req, res, copy, common);
+      return true;
+    },
+
     handoff(pathname, preload) {
       const key = withoutTrailingSlashes(pathname);
       const at = performance.now();
       const started = changes.version;
-      return async (request, response, shows) => {
+      let made!: (copy: Copy | undefined) => void;
+      const render: Render = { started, copy: new Promise((resolve) => (made = resolve)) };
+      rendering.set(key, render);
+      const end = (copy: Copy | undefined) => {
+        made(copy);
+        if (rendering.get(key) === render) rendering.delete(key);
+      };
+      const keepAndAnswer = async (request: Request, response: Response, shows: Shows) => {
         const html = Buffer.from(preload(await response.text()));
         // Nothing it shows changed since the render started: the copy is of this version of its data.
         const fresh = !changes.changedSince(started, shows);
@@ -165,6 +207,7 @@ export function livePages({
         const copy = await pending;
         // Kept only if nothing it shows changed while it was rendered or compressed (a newer render may be on its way).
         if (fresh && !changes.changedSince(started, shows)) keep(key, copy);
+        end(copy);
         const headers = new Headers();
         const fromList = (list: string[]) => {
           for (let i = 0; i < list.length; i += 2) headers.set(list[i], list[i + 1]);
@@ -178,6 +221,10 @@ export function livePages({
         headers.set('Content-Length', String(body.length));
         if (encoding) headers.set('Content-Encoding', encoding);
         return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+      };
+      return {
+        keep: (request, response, shows) => keepAndAnswer(request, response, shows).finally(() => end(undefined)),
+        abandon: () => end(undefined),
       };
     },
 

@@ -17,7 +17,7 @@ import { requestTarget, type Target } from '../http/paths.ts';
 import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from '../observability/logger.ts';
 import { metrics, observeRequest } from '../observability/metrics.ts';
 import { serveMetricsWithToken } from '../observability/metrics-server.ts';
-import type { Change, Shows } from '../caching/changes.ts';
+import { changesOf } from '../caching/changes.ts';
 import { livePages, type LivePages } from './live-pages.ts';
 import { modulePreloader } from './modulepreload.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
@@ -92,13 +92,7 @@ export function outerServer({
 }: OuterServerOptions) {
   // The header policy every response carries; prebuilt pages replace it with theirs (with script hashes).
   const csp = baseCsp(env);
-  const changes = {
-    get version() {
-      return runtime()?.changes.version ?? 0;
-    },
-    versionOf: (kinds: readonly Change[], tools?: readonly string[]) => runtime()?.changes.versionOf(kinds, tools) ?? 0,
-    changedSince: (version: number, shows: Shows) => runtime()?.changes.changedSince(version, shows) ?? true,
-  };
+  const changes = changesOf(() => runtime()?.changes);
   const reads = publicReads({ policy: csp, changes });
 
   function load(id: string, dir: string, handler: AstroHandler): Build {
@@ -233,13 +227,17 @@ export function outerServer({
     if (!current) return answerStarting(res, pathname);
     // One build answers the whole request, even if another is switched in meanwhile.
     const { astro, notFoundCsp, pages, preload } = build;
+    // A kept page gone stale whose new copy is being rendered: the copy answers this request too.
+    if (read && (await pages.join(req, res, pathname, []))) return;
     res.setHeader('Content-Security-Policy', notFoundCsp);
     // Without a `next`, Astro answers unknown paths itself with the 404 page and status 404. A page that
     // shows live data hands its rendering back to be kept (live-pages.ts, src/middleware.ts).
-    await astro(req, res, undefined, {
-      runtime: current,
-      livePage: read ? pages.handoff(pathname, preload) : undefined,
-    });
+    const livePage = read ? pages.handoff(pathname, preload) : undefined;
+    try {
+      await astro(req, res, undefined, { runtime: current, livePage });
+    } finally {
+      livePage?.abandon();
+    }
   }
 
   function failed(res: ServerResponse, error: Error) {
