@@ -190,3 +190,65 @@ describe('public reads answered from memory', () => {
     expect(calls.api).toBe(4);
   });
 });
+
+describe('reads that miss while the API answers the same URL', () => {
+  const catalogue = { kinds: ['tools', 'stock'] as const };
+
+  /** An "API" that takes `ms` to answer, numbering its answers; `fail` makes it answer 500, keeping nothing. */
+  async function startSlow(ms: number) {
+    const reads = publicReads({ changes: bus });
+    const api = { calls: 0, fail: false };
+    server = createServer((req, res) => {
+      void (async () => {
+        if (reads.serve(req, res, []) || (await reads.join(req, res, []))) return;
+        const n = ++api.calls;
+        const keep = reads.keeper(req.url!);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        if (api.fail) {
+          keep.abandon();
+          res.writeHead(500).end('failed');
+          return;
+        }
+        keep({ ...answerOf(`{"answer":${n}}`), shows: catalogue });
+        keep.abandon();
+        res.writeHead(200).end(`{"answer":${n}}`);
+      })();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+    return { api, get: async (path: string) => (await fetch(url + path)).text() };
+  }
+
+  it('wait for the answer under way instead of each asking the API again', async () => {
+    const { api, get } = await startSlow(50);
+    await get('/api/tools');
+    bus.announce('stock', ['a']); // an order: the kept copy is stale
+    const answers = await Promise.all(Array.from({ length: 10 }, () => get('/api/tools')));
+    expect(api.calls).toBe(2);
+    expect(new Set(answers)).toEqual(new Set(['{"answer":2}']));
+  });
+
+  it('never get an answer that may miss a change made before they arrived', async () => {
+    const { api, get } = await startSlow(80);
+    await get('/api/tools');
+    bus.announce('stock', ['a']);
+    const first = get('/api/tools'); // asks the API (answer 2)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    bus.announce('stock', ['b']); // commits while answer 2 is computed
+    const second = get('/api/tools');
+    expect(await first).toBe('{"answer":2}');
+    expect(await second).toBe('{"answer":3}');
+    expect(await get('/api/tools')).toBe('{"answer":3}');
+    expect(api.calls).toBe(3);
+  });
+
+  it('ask the API themselves when the answer they waited for kept nothing', async () => {
+    const { api, get } = await startSlow(30);
+    await get('/api/tools');
+    bus.announce('tools');
+    api.fail = true;
+    const answers = await Promise.all([get('/api/tools'), get('/api/tools'), get('/api/tools')]);
+    expect(answers).toEqual(['failed', 'failed', 'failed']);
+    expect(api.calls).toBe(4); // the first failed; the two that waited then asked, side by side
+  });
+});

@@ -122,11 +122,13 @@ export function outerServer({
   const api = getRequestListener((request, bindings) => {
     const { incoming } = bindings as HttpBindings;
     const read = incoming.method === 'GET' || incoming.method === 'HEAD';
-    return runtime()!.app.fetch(request, {
+    const keep = read ? reads.keeper(incoming.url!) : undefined;
+    const answer = runtime()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
-      keep: read ? reads.keeper(incoming.url!) : undefined,
+      keep,
       route: spanOf(incoming) && ((template) => spanOf(incoming)?.route(routeTemplate(template))), // traced only
     });
+    return keep ? Promise.resolve(answer).finally(keep.abandon) : answer;
   });
 
   const logRequests = log.isLevelEnabled('info');
@@ -222,7 +224,8 @@ export function outerServer({
       if (!read && !allowedOrigin(req, config)) {
         return sendJson(res, 403, { error: { code: 'forbidden', message: 'Cross-site requests are not allowed' } });
       }
-      return api(req, res);
+      // A read whose copy went stale while the API answers it anew: that answer answers this one too.
+      return (read && (await reads.join(req, res, []))) || api(req, res);
     }
     if (!current) return answerStarting(res, pathname);
     // One build answers the whole request, even if another is switched in meanwhile.

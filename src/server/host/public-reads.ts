@@ -37,14 +37,33 @@ export interface PublicReads {
    */
   serve(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[]): boolean;
   /**
+   * When this URL's copy is stale but the API is answering it already, from data read after the last
+   * change the copy shows, waits for that answer and writes it too (true). So while orders flow the
+   * catalogue is answered by the API once per change, not once per read that arrives meanwhile.
+   */
+  join(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[]): Promise<boolean>;
+  /**
    * Made before the API runs, so an answer computed while a write happened is never kept. The copy is
    * kept under the answer's canonical URL (`key`), so URLs that differ only in parameters the API does
-   * not read share one copy; an answer without a key is kept only for a URL without a query.
+   * not read share one copy; an answer without a key is kept only for a URL without a query. Always
+   * ended: `abandon()` once the API has answered, kept or not.
    */
-  keeper(url: string): (answer: PublicAnswer) => void;
+  keeper(url: string): Keeper;
   /** What the copies hold now. */
   size(): { copies: number; bytes: number };
 }
+
+/** Takes the API's answer to one read (cachedJson calls it) and ends that read for those waiting on it. */
+export type Keeper = ((answer: PublicAnswer) => void) & { abandon(): void };
+
+/** A read the API is answering: the version of the data when it began, and its copy once made. */
+interface Answering {
+  started: number;
+  copy: Promise<Copy | undefined>;
+}
+
+/** A copy that shows nothing in particular goes stale on any change. */
+const ANYTHING: Shows = { kinds: ['tools', 'stock', 'reviews'] };
 
 /** Bodies up to this size are written with their headers in one write(2) (see Copy.body). */
 const ONE_WRITE_BYTES = 64 * 1024;
@@ -70,6 +89,8 @@ export function publicReads({
   // A hit only stamps its copy (moving it in the map cost two hash updates a request); the least recently
   // used is searched for when a new copy passes the budget, which only a miss does.
   const copies = new Map<string, Copy>();
+  /** The latest read of each URL the API is answering. */
+  const answering = new Map<string, Answering>();
   let bytesHeld = 0;
   let clock = 0;
   const leastRecent = () => leastRecentlyUsed(copies);
@@ -85,53 +106,85 @@ export function publicReads({
       const copy = copies.get(req.url!);
       if (!copy || copy.version !== versionOf(copy.shows) || performance.now() - copy.at > maxAgeMs) return false;
       copy.used = ++clock;
-      if (req.headers['if-none-match'] === copy.etag) {
-        res.writeHead(304, perRequestHeaders.concat(copy.notModified));
-        res.end();
-      } else {
-        res.writeHead(200, perRequestHeaders.concat(copy.headers));
-        if (req.method === 'HEAD') res.end();
-        else if (typeof copy.body === 'string') res.end(copy.body, 'latin1');
-        else res.end(copy.body);
-      }
+      write(req, res, perRequestHeaders, copy);
+      return true;
+    },
+    async join(req, res, perRequestHeaders) {
+      const read = answering.get(req.url!);
+      const stale = copies.get(req.url!);
+      // Only a URL answered from memory before, and only a read that already sees the change which made
+      // its copy stale: else waiting would only delay asking the API anew.
+      if (!read || !stale || changes.changedSince(read.started, stale.shows ?? ANYTHING)) return false;
+      const arrived = changes.version;
+      const copy = await read.copy;
+      // Its answer holds every change made before this request arrived, so it may answer it.
+      if (!copy || changes.changedSince(read.started, copy.shows ?? ANYTHING, arrived)) return false;
+      write(req, res, perRequestHeaders, copy);
       return true;
     },
     keeper(url) {
       const version = changes.version;
       const at = performance.now();
-      return ({ body, etag, cacheControl, key: canonical, shows }) => {
-        const key = canonical ?? (url.includes('?') ? undefined : url);
-        // Nothing it shows changed while it was computed, so it is current.
-        if (key === undefined || (shows ? changes.changedSince(version, shows) : version !== changes.version)) return;
-        const bytes = Buffer.from(body);
-        if (bytes.length > maxBytes) return;
-        drop(key);
-        while (copies.size >= maxCopies || bytesHeld + bytes.length > maxBytes) drop(leastRecent()!);
-        bytesHeld += bytes.length;
-        const csp = policy ? ['Content-Security-Policy', policy] : [];
-        copies.set(key, {
-          used: ++clock,
-          shows,
-          version: versionOf(shows),
-          at,
-          etag,
-          body: bytes.length <= ONE_WRITE_BYTES ? bytes.toString('latin1') : bytes,
-          bytes: bytes.length,
-          notModified: [...csp, 'ETag', etag],
-          headers: [
-            ...csp,
-            'Content-Type',
-            'application/json; charset=UTF-8',
-            'Content-Length',
-            String(bytes.length),
-            'ETag',
-            etag,
-            'Cache-Control',
-            cacheControl,
-          ],
-        });
+      let made!: (copy: Copy | undefined) => void;
+      const read: Answering = { started: version, copy: new Promise((resolve) => (made = resolve)) };
+      answering.set(url, read);
+      const end = (copy: Copy | undefined) => {
+        made(copy);
+        if (answering.get(url) === read) answering.delete(url);
       };
+      const keep = ({ body, etag, cacheControl, key: canonical, shows }: PublicAnswer) => {
+        const key = canonical ?? (url.includes('?') ? undefined : url);
+        const bytes = Buffer.from(body);
+        if (key === undefined || bytes.length > maxBytes) return end(undefined);
+        const copy = copyOf(bytes, etag, cacheControl, shows, at);
+        // Nothing it shows changed while it was computed, so it is current.
+        if (!changes.changedSince(version, shows ?? ANYTHING)) {
+          drop(key);
+          while (copies.size >= maxCopies || bytesHeld + bytes.length > maxBytes) drop(leastRecent()!);
+          bytesHeld += bytes.length;
+          copies.set(key, copy);
+        }
+        end(copy);
+      };
+      return Object.assign(keep, { abandon: () => end(undefined) });
     },
     size: () => ({ copies: copies.size, bytes: bytesHeld }),
   };
+
+  function copyOf(bytes: Buffer, etag: string, cacheControl: string, shows: Shows | undefined, at: number): Copy {
+    const csp = policy ? ['Content-Security-Policy', policy] : [];
+    return {
+      used: ++clock,
+      shows,
+      version: versionOf(shows),
+      at,
+      etag,
+      body: bytes.length <= ONE_WRITE_BYTES ? bytes.toString('latin1') : bytes,
+      bytes: bytes.length,
+      notModified: [...csp, 'ETag', etag],
+      headers: [
+        ...csp,
+        'Content-Type',
+        'application/json; charset=UTF-8',
+        'Content-Length',
+        String(bytes.length),
+        'ETag',
+        etag,
+        'Cache-Control',
+        cacheControl,
+      ],
+    };
+  }
+}
+
+function write(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[], copy: Copy) {
+  if (req.headers['if-none-match'] === copy.etag) {
+    res.writeHead(304, perRequestHeaders.concat(copy.notModified));
+    res.end();
+    return;
+  }
+  res.writeHead(200, perRequestHeaders.concat(copy.headers));
+  if (req.method === 'HEAD') res.end();
+  else if (typeof copy.body === 'string') res.end(copy.body, 'latin1');
+  else res.end(copy.body);
 }
