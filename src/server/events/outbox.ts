@@ -8,7 +8,8 @@
 // - Done: the row says so. Failed: it is tried again with backoff (2 s doubling to 60 s), its attempts
 //   and last error kept for the admin to see. A process that stops mid-way leaves a lease that runs out
 //   (LEASE_MS), and another run (or this one, restarted) takes the row again: nothing committed is lost.
-// - A run starts every POLL_MS, and at once when this process writes an event (`nudge`).
+// - A run starts every POLL_MS, and when this process writes an event (`nudge`, which app.ts calls once for
+//   all the events committed within 50 ms).
 import type { Db } from '../db/client.ts';
 import { logger } from '../observability/logger.ts';
 import { traced } from '../observability/tracing.ts';
