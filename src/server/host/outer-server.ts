@@ -121,8 +121,7 @@ export function outerServer({
   // global Request/Response: a JSON answer is written straight to the socket, not through a web stream).
   const api = getRequestListener((request, bindings) => {
     const { incoming } = bindings as HttpBindings;
-    const read = incoming.method === 'GET' || incoming.method === 'HEAD';
-    const keep = read ? reads.keeper(incoming.url!) : undefined;
+    const keep = incoming.method === 'GET' || incoming.method === 'HEAD' ? reads.keeper(incoming.url!) : undefined;
     const answer = runtime()!.app.fetch(request, {
       clientAddress: clientAddress(incoming, config.trustProxy),
       keep,
