@@ -12,6 +12,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { withoutTrailingSlashes } from '../../lib/text.ts';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
+import { inFlight } from '../caching/in-flight.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -63,12 +64,6 @@ export interface LivePages {
   size(): { pages: number; bytes: number };
 }
 
-/** A render under way: the version of the data when it began, and its copy once made. */
-interface Render {
-  started: number;
-  copy: Promise<Copy | undefined>;
-}
-
 export function livePages({
   changes,
   maxAgeMs = MAX_AGE_MS,
@@ -81,8 +76,8 @@ export function livePages({
   maxBytes?: number;
 }): LivePages {
   const copies = new Map<string, Copy>();
-  /** The latest render of each page under way. */
-  const rendering = new Map<string, Render>();
+  /** Renders under way, which requests that miss a stale copy meanwhile wait for. */
+  const rendering = inFlight<Copy>(changes);
   // Pages being compressed, so requests that miss together share one compression (brotli 11 of a
   // page takes tens of milliseconds, on libuv's threads).
   const compressing = new Map<string, Promise<Copy>>();
@@ -165,15 +160,8 @@ export function livePages({
     async join(req, res, pathname, common) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const key = withoutTrailingSlashes(pathname);
-      const render = rendering.get(key);
-      const stale = copies.get(key);
-      // Only a page kept before (so one that shows live data), and only a render that already sees the
-      // change which made its copy stale: else waiting would only delay rendering it anew.
-      if (!render || !stale || changes.changedSince(render.started, stale.shows)) return false;
-      const arrived = changes.version;
-      const copy = await render.copy;
-      // Its copy holds every change made before this request arrived, so it may answer it.
-      if (!copy || changes.changedSince(render.started, copy.shows, arrived)) return false;
+      const copy = await rendering.wait(key, copies.get(key));
+      if (!copy) return false;
       write(req, res, copy, common);
       return true;
     },
@@ -182,13 +170,7 @@ export function livePages({
       const key = withoutTrailingSlashes(pathname);
       const at = performance.now();
       const started = changes.version;
-      let made!: (copy: Copy | undefined) => void;
-      const render: Render = { started, copy: new Promise((resolve) => (made = resolve)) };
-      rendering.set(key, render);
-      const end = (copy: Copy | undefined) => {
-        made(copy);
-        if (rendering.get(key) === render) rendering.delete(key);
-      };
+      const end = rendering.begin(key);
       const keepAndAnswer = async (request: Request, response: Response, shows: Shows) => {
         const html = Buffer.from(preload(await response.text()));
         // Nothing it shows changed since the render started: the copy is of this version of its data.

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import type { PublicAnswer } from '../types.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
+import { ANYTHING, inFlight } from '../caching/in-flight.ts';
 
 interface Copy {
   /** What it shows (none: everything), and the bus's count of changes to that when it was made. */
@@ -56,15 +57,6 @@ export interface PublicReads {
 /** Takes the API's answer to one read (cachedJson calls it) and ends that read for those waiting on it. */
 export type Keeper = ((answer: PublicAnswer) => void) & { abandon(): void };
 
-/** A read the API is answering: the version of the data when it began, and its copy once made. */
-interface Answering {
-  started: number;
-  copy: Promise<Copy | undefined>;
-}
-
-/** A copy that shows nothing in particular goes stale on any change. */
-const ANYTHING: Shows = { kinds: ['tools', 'stock', 'reviews'] };
-
 /** Bodies up to this size are written with their headers in one write(2) (see Copy.body). */
 const ONE_WRITE_BYTES = 64 * 1024;
 // Copies' bodies in all: a page of 100 reviews is ~30 kB, the catalogue of 10,000 tools a few MB.
@@ -89,8 +81,8 @@ export function publicReads({
   // A hit only stamps its copy (moving it in the map cost two hash updates a request); the least recently
   // used is searched for when a new copy passes the budget, which only a miss does.
   const copies = new Map<string, Copy>();
-  /** The latest read of each URL the API is answering. */
-  const answering = new Map<string, Answering>();
+  /** Reads the API is answering, which reads that miss a stale copy meanwhile wait for. */
+  const answering = inFlight<Copy>(changes);
   let bytesHeld = 0;
   let clock = 0;
   const leastRecent = () => leastRecentlyUsed(copies);
@@ -110,32 +102,20 @@ export function publicReads({
       return true;
     },
     async join(req, res, perRequestHeaders) {
-      const read = answering.get(req.url!);
-      const stale = copies.get(req.url!);
-      // Only a URL answered from memory before, and only a read that already sees the change which made
-      // its copy stale: else waiting would only delay asking the API anew.
-      if (!read || !stale || changes.changedSince(read.started, stale.shows ?? ANYTHING)) return false;
-      const arrived = changes.version;
-      const copy = await read.copy;
-      // Its answer holds every change made before this request arrived, so it may answer it.
-      if (!copy || changes.changedSince(read.started, copy.shows ?? ANYTHING, arrived)) return false;
+      const copy = await answering.wait(req.url!, copies.get(req.url!));
+      if (!copy) return false;
       write(req, res, perRequestHeaders, copy);
       return true;
     },
     keeper(url) {
       const version = changes.version;
       const at = performance.now();
-      let made!: (copy: Copy | undefined) => void;
-      const read: Answering = { started: version, copy: new Promise((resolve) => (made = resolve)) };
-      answering.set(url, read);
-      const end = (copy: Copy | undefined) => {
-        made(copy);
-        if (answering.get(url) === read) answering.delete(url);
-      };
+      const end = answering.begin(url);
       const keep = ({ body, etag, cacheControl, key: canonical, shows }: PublicAnswer) => {
         const key = canonical ?? (url.includes('?') ? undefined : url);
+        if (key === undefined) return end(undefined);
         const bytes = Buffer.from(body);
-        if (key === undefined || bytes.length > maxBytes) return end(undefined);
+        if (bytes.length > maxBytes) return end(undefined);
         const copy = copyOf(bytes, etag, cacheControl, shows, at);
         // Nothing it shows changed while it was computed, so it is current.
         if (!changes.changedSince(version, shows ?? ANYTHING)) {
