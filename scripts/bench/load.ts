@@ -119,23 +119,43 @@ function wrk(
 }
 
 /**
- * A warm-up second, then LOAD.seconds of closed-loop load with LOAD.connections keep-alive connections,
+ * A warm-up second, then `seconds` (LOAD.seconds) of closed-loop load with LOAD.connections keep-alive connections,
  * from wrk on the client core; the server's processes are pinned to the server core first.
  */
 export async function hammer(
   url: string,
   headers: Record<string, string> = {},
   serverPids: number[] = [],
+  seconds = LOAD.seconds,
 ): Promise<LoadResult> {
   pin(serverPids);
   await wrk(url, headers, LOAD.warmupSeconds);
   const cpuBefore = cpuMs(serverPids);
-  const r = await wrk(url, headers, LOAD.seconds);
+  const r = await wrk(url, headers, seconds);
   const cpu = cpuMs(serverPids) - cpuBefore;
   return {
     ...r,
     cpuUsPerRequest: serverPids.length && r.requests ? Math.round((cpu * 1000) / r.requests) : undefined,
   };
+}
+
+/**
+ * Closed-loop load on several servers at once, one wrk each (all on the client core), the servers sharing
+ * the server core: each gets an equal share of it, so their rates compare their costs per request, and a
+ * change of the machine's speed during the run touches all of them alike (rounds one after another do not).
+ */
+export async function hammerTogether(
+  targets: { url: string; pids: number[] }[],
+  seconds: number,
+): Promise<LoadResult[]> {
+  for (const t of targets) pin(t.pids);
+  await Promise.all(targets.map((t) => wrk(t.url, {}, LOAD.warmupSeconds)));
+  const cpuBefore = targets.map((t) => cpuMs(t.pids));
+  const results = await Promise.all(targets.map((t) => wrk(t.url, {}, seconds)));
+  return results.map((r, i) => ({
+    ...r,
+    cpuUsPerRequest: r.requests ? Math.round(((cpuMs(targets[i].pids) - cpuBefore[i]) * 1000) / r.requests) : undefined,
+  }));
 }
 
 /** Load on each URL, not measured: code a fresh server has not yet compiled for these requests gets compiled. */

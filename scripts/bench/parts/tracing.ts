@@ -1,49 +1,74 @@
-// Part: the cost of tracing (issue 29). The same public API reads from three stores on the same build
-// (tracing off; the default sampling, one request in twenty; every request traced), the traced ones
-// exporting over OTLP/HTTP to a collector in this process, measured alternately with wrk; the goal is the
-// default sampling at ≥ 0.9 of the untraced rate. The collector counts what arrives, so the report says
-// how many of the requests' spans were exported (the SDK drops what its queue cannot hold).
+// Part: the cost of tracing (issue 29). The same public API reads from four stores on the same build:
+// tracing off, twice (the second is the instrument's own check: it must come out at 1), the default
+// sampling (one request in twenty), and every request traced; the traced ones export over OTLP/HTTP to a
+// collector in this process. The four are loaded at the same time, sharing the server core, so each round
+// compares their costs under the same machine speed; the goal is the default sampling at ≥ 0.9 of the
+// untraced rate. The collector counts what arrives from each store, so the report says how many of the
+// requests' spans were exported (the SDK drops what its queue cannot hold).
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration } from '../calibrate.ts';
-import { best, CORES, hammer, http, LOAD, pin, round, settle, type LoadResult } from '../load.ts';
+import { CORES, hammerTogether, http, LOAD, median, pin, round, settle, type LoadResult } from '../load.ts';
 import type { Rendered } from '../report.ts';
-import { ensureBenchBuild, PORTS, startStore } from '../store.ts';
+import { ensureBenchBuild, PORTS, startStore, type Store } from '../store.ts';
+
+const STORES = ['off', 'twin', 'on', 'all'] as const;
+type StoreName = (typeof STORES)[number];
 
 interface Target {
   path: string;
-  off: LoadResult;
-  /** The store's default sampling: one request in twenty. */
-  on: LoadResult;
+  /** Median rate of each store over the rounds (each with a quarter of the core). */
+  rps: Record<StoreName, number>;
+  /**
+   * Medians of the rounds' ratios: the twin's to the first untraced store (the instrument's noise), then the
+   * default's and every request's to the mean of the two untraced stores.
+   */
+  twinRatio: number;
   ratio: number;
-  /** Every request traced (OTEL_TRACES_SAMPLER=parentbased_always_on). */
-  all?: LoadResult;
-  allRatio?: number;
+  allRatio: number;
+  /** The rounds' ratios of the default sampling, to show their spread. */
+  ratios: number[];
 }
 export interface TracingData {
   targets: Target[];
+  rounds: number;
+  seconds: number;
   /** Spans the collector received per request sent to the traced stores: the default's, then every request's. */
   exported: number;
   exportedAll?: number;
   calibration: Calibration;
 }
 
+/**
+ * Rounds per read. This machine's speed flips between levels for seconds at a time (a bare node:http server
+ * measured 27,000 and 47,000 rps in consecutive 5 s rounds): stores measured one after another compared
+ * those levels, not their costs, and came out anywhere from 0.84 to 1.05.
+ */
+const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 7);
+const SECONDS = 4;
+const GOAL = 0.9;
 const SPAN_ID = Buffer.from('"spanId"');
+const SERVICE = (name: StoreName) => `ironcrest-bench-${name}`;
 
-/** An OTLP/HTTP endpoint that counts the spans it is sent (without parsing them). */
+/** An OTLP/HTTP endpoint that counts the spans each store sends it (without parsing them). */
 async function collector() {
-  let spans = 0;
+  const spans = { on: 0, all: 0 };
   const server = createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => {
-      for (let at = chunk.indexOf(SPAN_ID); at >= 0; at = chunk.indexOf(SPAN_ID, at + 1)) spans++;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      let count = 0;
+      for (let at = body.indexOf(SPAN_ID); at >= 0; at = body.indexOf(SPAN_ID, at + 1)) count++;
+      spans[body.includes(SERVICE('all')) ? 'all' : 'on'] += count;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans: () => spans,
+    spans,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -54,127 +79,139 @@ export async function run(): Promise<TracingData> {
   pin([process.pid], CORES.client);
   const otlp = await collector();
   const ceiling = await startCeiling();
-  const traced = (name: string, port: number, sampler?: string) =>
+  const start = (name: StoreName, port: number, sampler?: string): Promise<Store> =>
     startStore({
-      name,
+      name: `tracing-${name}`,
       port,
       env: {
-        DATA_DIR: `.data-bench-${name}`,
-        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-        OTEL_SERVICE_NAME: 'ironcrest-bench',
-        OTEL_TRACES_SAMPLER: sampler,
+        DATA_DIR: `.data-bench-tracing-${name}`,
+        ...(name === 'on' || name === 'all'
+          ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: SERVICE(name), OTEL_TRACES_SAMPLER: sampler }
+          : {}),
       },
     });
-  const off = await startStore({
-    name: 'tracing-off',
-    port: PORTS.store,
-    env: { DATA_DIR: '.data-bench-tracing-off' },
-  });
-  const on = await traced('tracing-on', PORTS.storePg);
-  const all = await traced('tracing-all', PORTS.storePg + 1, 'parentbased_always_on');
+  const stores: Record<StoreName, Store> = {
+    off: await start('off', PORTS.store),
+    twin: await start('twin', PORTS.storePg + 2),
+    on: await start('on', PORTS.storePg),
+    all: await start('all', PORTS.storePg + 1, 'parentbased_always_on'),
+  };
   try {
-    const tools = JSON.parse((await http('GET', `${off.url}/api/tools`)).body) as { _id: string }[];
+    const tools = JSON.parse((await http('GET', `${stores.off.url}/api/tools`)).body) as { _id: string }[];
     const paths = ['/api/tools', `/api/tools/${tools[0]._id}`, '/api/reviews?limit=5&pageNumber=0'];
-    const stores = { off, on, all };
     for (const store of Object.values(stores))
       await settle(
         paths.map((p) => store.url + p),
         {},
         [store.pid],
       );
-    const runs = {
-      off: new Map<string, LoadResult[]>(),
-      on: new Map<string, LoadResult[]>(),
-      all: new Map<string, LoadResult[]>(),
-    };
-    /** Requests sent to the traced stores, and the spans the collector received while each was measured. */
+    const runs = new Map<string, Record<StoreName, LoadResult>[]>(paths.map((p) => [p, []]));
     const sent = { on: 0, all: 0 };
-    const received = { on: 0, all: 0 };
-    for (let i = 0; i < LOAD.rounds; i++) {
+    const totals: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
       for (const p of paths) {
-        for (const name of ['off', 'on', 'all'] as const) {
-          const store = stores[name];
-          const before = otlp.spans();
-          const result = await hammer(store.url + p, {}, [store.pid]);
-          runs[name].set(p, [...(runs[name].get(p) ?? []), result]);
-          if (name === 'off') continue;
-          await new Promise((r) => setTimeout(r, 5500)); // the SDK's batches leave at least every 5 s
-          received[name] += otlp.spans() - before;
-          sent[name] += result.requests;
-        }
+        const results = await hammerTogether(
+          STORES.map((name) => ({ url: stores[name].url + p, pids: [stores[name].pid] })),
+          SECONDS,
+        );
+        const round = Object.fromEntries(STORES.map((name, at) => [name, results[at]])) as Record<
+          StoreName,
+          LoadResult
+        >;
+        runs.get(p)!.push(round);
+        sent.on += round.on.requests;
+        sent.all += round.all.requests;
+        totals.push(results.reduce((sum, r) => sum + r.rps, 0));
       }
       ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
     }
+    await new Promise((r) => setTimeout(r, 5500)); // the SDK's batches leave at least every 5 s
     // hammer's warm-up second is not counted in `requests`: a little over the true share.
-    const exported = round(received.on / sent.on, 3);
-    const exportedAll = round(received.all / sent.all, 2);
+    const exported = round(otlp.spans.on / sent.on, 3);
+    const exportedAll = round(otlp.spans.all / sent.all, 2);
     const targets = paths.map((path) => {
+      const rounds = runs.get(path)!;
+      // Both untraced stores measure the untraced rate: their mean is the base; their ratio, the instrument's noise.
+      const ratiosOf = (name: StoreName) => rounds.map((r) => r[name].rps / ((r.off.rps + r.twin.rps) / 2));
       const t: Target = {
         path,
-        off: best(runs.off.get(path)!),
-        on: best(runs.on.get(path)!),
-        ratio: 0,
-        all: best(runs.all.get(path)!),
+        rps: Object.fromEntries(STORES.map((name) => [name, median(rounds.map((r) => r[name].rps))])) as Record<
+          StoreName,
+          number
+        >,
+        twinRatio: round(median(rounds.map((r) => r.twin.rps / r.off.rps)), 2),
+        ratio: round(median(ratiosOf('on')), 2),
+        allRatio: round(median(ratiosOf('all')), 2),
+        ratios: ratiosOf('on').map((r) => round(r, 2)),
       };
-      t.ratio = round(t.on.rps / t.off.rps, 2);
-      t.allRatio = round(t.all!.rps / t.off.rps, 2);
       console.log(
-        `  ${path.padEnd(44)} off ${t.off.rps} rps | default ${t.on.rps} rps ${t.ratio} | every request ${t.all!.rps} rps ${t.allRatio}`,
+        `  ${path.padEnd(44)} untraced twin ${t.twinRatio} | default ${t.ratio} (rounds ${t.ratios.join(' ')}) | every request ${t.allRatio}`,
       );
       return t;
     });
-    const calibration = judge(
-      ceiling.target,
-      ceiling.runs,
-      targets.map((t) => t.off.rps),
-    );
+    // wrk's four processes together must reach twice the four stores' combined rate.
+    const calibration = judge(ceiling.target, ceiling.runs, totals);
     console.log(
       `  spans per request: default ${exported}, every request ${exportedAll}; calibration ${calibration.valid ? 'valid' : 'INVALID'}`,
     );
-    return { targets, exported, exportedAll, calibration };
+    return { targets, rounds: ROUNDS, seconds: SECONDS, exported, exportedAll, calibration };
   } finally {
-    await all.stop();
-    await on.stop();
-    await off.stop();
+    for (const store of Object.values(stores)) await store.stop();
     await otlp.close();
     spawnSync('taskset', ['-a', '-p', '-c', '0,1', String(process.pid)], { stdio: 'ignore' });
   }
 }
 
-export const failed = (d: TracingData) => d.calibration.valid && d.targets.some((t) => t.ratio < 0.9);
+/**
+ * The goal met (true), missed (false) or not decided: the two untraced stores differ by the instrument's
+ * noise (processes of the same build differ a few percent from start to stop), so a ratio is judged only
+ * when it clears 0.9 by more than that.
+ */
+function verdict(d: TracingData): boolean | undefined {
+  if (!d.calibration.valid) return undefined;
+  const noise = Math.max(...d.targets.map((t) => Math.abs(t.twinRatio - 1)));
+  const worst = Math.min(...d.targets.map((t) => t.ratio));
+  return worst >= GOAL + noise ? true : worst < GOAL - noise ? false : undefined;
+}
+
+export const failed = (d: TracingData) => verdict(d) === false;
 
 export function render(d: TracingData): Rendered {
-  const valid = d.calibration.valid;
+  const ok = d.calibration.valid;
   const worst = Math.min(...d.targets.map((t) => t.ratio));
   return {
     summary: [
       {
         metric:
           'API reads with tracing on / off (the default sampling: one request in twenty), worst of the public reads',
-        goal: '≥ 0.9',
-        result: valid
-          ? `${worst} (${d.targets.map((t) => t.ratio).join(' / ')}; every request traced: ${d.targets.map((t) => t.allRatio ?? '—').join(' / ')})`
+        goal: `≥ ${GOAL}`,
+        result: ok
+          ? `${worst} (${d.targets.map((t) => t.ratio).join(' / ')}; every request traced: ${d.targets.map((t) => t.allRatio).join(' / ')}; the untraced twin, the instrument's noise: ${d.targets.map((t) => t.twinRatio).join(' / ')})`
           : 'invalid calibration',
-        ok: valid ? worst >= 0.9 : undefined,
+        ok: verdict(d),
       },
     ],
     section: [
       '## Tracing on and off (the same public reads, PGlite)',
       '',
-      'Three stores on the same build: tracing off; tracing with the default sampling (one request in twenty is traced,',
-      'decided before any span exists, so the others cost nothing); every request traced',
-      "(`OTEL_TRACES_SAMPLER=parentbased_always_on`). The traced ones export over OTLP/HTTP (JSON, the SDK's batch",
-      `processor) to a collector on the client core. Measured alternately with wrk (${LOAD.connections} connections, best of`,
-      `${LOAD.rounds} rounds each). The collector counted ${d.exported} spans per request from the default store and`,
-      `${d.exportedAll ?? '—'} from the other (a public read from memory is one span).`,
+      'Four stores on the same build: tracing off; tracing off again (the untraced twin: how far it comes out from 1',
+      `is the instrument's noise, and a ratio is judged only when it clears ${GOAL} by more); tracing with the default sampling (one request in twenty is traced, decided before`,
+      'any span exists, so the others cost nothing); every request traced (`OTEL_TRACES_SAMPLER=parentbased_always_on`).',
+      "The traced ones export over OTLP/HTTP (JSON, the SDK's batch processor) to a collector on the client core.",
+      `The four are loaded at the same time, each by its own wrk (${LOAD.connections} connections), sharing the server`,
+      `core: ${d.rounds} rounds of ${d.seconds} s per read, each ratio the median of the rounds' ratios to the mean of the`,
+      "two untraced stores. This machine's speed flips between levels for seconds at a time, so stores measured one",
+      'after another compared those levels; measured together, they share them. The collector counted',
+      `${d.exported} spans per request from the default store and ${d.exportedAll ?? '—'} from the other (a public read`,
+      'from memory is one span).',
       '',
       calibrationLine(d.calibration),
       '',
-      '| read | off rps | default rps | default / off | every request rps | every request / off |',
-      '|---|---|---|---|---|---|',
+      '| read | untraced rps | twin / untraced | default rps | default / untraced (rounds) | every request rps | every request / untraced |',
+      '|---|---|---|---|---|---|---|',
       ...d.targets.map(
         (t) =>
-          `| \`${t.path}\` | ${t.off.rps} | ${t.on.rps} | ${valid ? t.ratio : '—'} | ${t.all?.rps ?? '—'} | ${valid ? (t.allRatio ?? '—') : '—'} |`,
+          `| \`${t.path}\` | ${t.rps.off} | ${t.twinRatio} | ${t.rps.on} | ${ok ? `${t.ratio} (${t.ratios.join(', ')})` : '—'} | ${t.rps.all} | ${ok ? t.allRatio : '—'} |`,
       ),
     ].join('\n'),
   };
