@@ -15,6 +15,7 @@ import { buildsDirOf } from './builds/site-builds.ts';
 import { followBuilds, loadBuild } from './builds/site-reload.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startTracing } from './observability/tracing.ts';
+import { warmPages } from './host/warm-up.ts';
 
 if (process.argv.includes('--help')) {
   console.log(`Usage: npm run serve
@@ -116,7 +117,9 @@ server.listen(config.port, config.host, async () => {
     return;
   }
   if (stopping) return;
-  log.info({ url }, 'store ready');
+  const warming = performance.now();
+  await warmPages(server);
+  log.info({ url, warmUpMs: Math.round(performance.now() - warming) }, 'store ready');
   logOut.flush();
   process.send?.('ready');
 });
