@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryBus, type ChangeBus, type Shows } from '../../src/server/caching/changes';
+import { memoryBus, type Shows } from '../../src/server/caching/changes';
 import { livePages } from '../../src/server/host/live-pages';
 
 let server: Server | undefined;
@@ -14,13 +14,8 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * taking `renderMs`) and hands it over to be kept. `status` answers other than 200 keep nothing, as
  * Astro's 404 page does not.
  */
-async function start(
-  shows: Shows,
-  changes: ChangeBus = memoryBus(),
-  renderMs = 0,
-  ages: { maxAgeMs?: number; aloneMaxAgeMs?: number } = {},
-) {
-  const pages = livePages({ changes, ...ages });
+async function start(shows: Shows, changes = memoryBus(), renderMs = 0) {
+  const pages = livePages({ changes });
   const renders = { n: 0, status: 200, onRender: () => {} };
   server = createServer((req, res) => {
     if (pages.serve(req, res, req.url!, [])) return;
@@ -70,22 +65,6 @@ describe('live pages', () => {
     changes.announce('tools');
     expect(await get('/tools')).toContain('render 4');
     expect(renders.n).toBe(4);
-  });
-
-  it('expires by age only where an announcement can be lost (servers sharing PostgreSQL)', async () => {
-    const ages = { maxAgeMs: 40, aloneMaxAgeMs: 60_000 };
-    const alone = await start({ kinds: ['tools'] }, memoryBus(), 0, ages);
-    await alone.get('/');
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    // One process: no announcement can be missed, so a quiet page is not made again for the next visitor.
-    expect(await alone.get('/')).toContain('render 1');
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
-
-    const shared = await start({ kinds: ['tools'] }, Object.assign(memoryBus(), { shared: true }), 0, ages);
-    await shared.get('/');
-    expect(await shared.get('/')).toContain('render 1');
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(await shared.get('/')).toContain('render 2');
   });
 
   it('a page that does not show stock stays through every stock change', async () => {

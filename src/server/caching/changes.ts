@@ -42,11 +42,6 @@ export interface ChangeBus {
    * With `until`, only changes up to that version count (what a request that arrived then must see).
    */
   changedSince(version: number, shows: Shows, until?: number): boolean;
-  /**
-   * Whether announcements travel between processes (PostgreSQL), where one can be lost (a NOTIFY that
-   * failed to send): caches then also expire copies by age. In one process an announcement cannot be lost.
-   */
-  readonly shared: boolean;
   close(): Promise<void>;
 }
 
@@ -54,15 +49,10 @@ export interface ChangeBus {
  * The bus of a runtime that may not be open yet (the outer server starts before its database): until
  * it is, nothing has changed and every copy counts as stale.
  */
-export function changesOf(
-  bus: () => ChangeBus | undefined,
-): Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince' | 'shared'> {
+export function changesOf(bus: () => ChangeBus | undefined): Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince'> {
   return {
     get version() {
       return bus()?.version ?? 0;
-    },
-    get shared() {
-      return bus()?.shared ?? true;
     },
     versionOf: (kinds, tools) => bus()?.versionOf(kinds, tools) ?? 0,
     changedSince: (version, shows, until) => bus()?.changedSince(version, shows, until) ?? true,
@@ -139,7 +129,6 @@ export function memoryBus(): ChangeBus {
     get version() {
       return local.version;
     },
-    shared: false,
     close: async () => {},
   };
 }
@@ -227,7 +216,6 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
     get version() {
       return local.version;
     },
-    shared: true,
     listening: () => listening,
     async close() {
       closed = true;

@@ -3,9 +3,8 @@
 // changes: a write announces its kind on the change bus (every server hears it, through LISTEN/NOTIFY
 // with PostgreSQL), and a copy that shows that kind is not served again. So a review an admin hides or a
 // tool deleted leaves every page within moments on every server, while a page is still one write of
-// bytes ready in memory, like a prebuilt file. A copy is also dropped after MAX_AGE_MS when servers share
-// PostgreSQL, a safety net for an announcement lost between them; in one process none can be lost, and the
-// net is ALONE_MAX_AGE_MS, so a quiet shop's visitors are not each made to wait for a render (~100 ms).
+// bytes ready in memory, like a prebuilt file. A copy is also dropped after MAX_AGE_MS, a safety net for
+// a missed announcement.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
@@ -19,7 +18,6 @@ const br = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 const MAX_AGE_MS = 10_000;
-const ALONE_MAX_AGE_MS = 5 * 60_000;
 /** Pages kept: one per tool and the home page; past this the least recently used go. */
 const MAX_PAGES = 5000;
 const MAX_BYTES = 128 * 1024 * 1024;
@@ -69,14 +67,11 @@ export interface LivePages {
 export function livePages({
   changes,
   maxAgeMs = MAX_AGE_MS,
-  aloneMaxAgeMs = ALONE_MAX_AGE_MS,
   maxPages = MAX_PAGES,
   maxBytes = MAX_BYTES,
 }: {
-  changes: Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince' | 'shared'>;
-  /** How long a copy is kept at most when servers share the bus (changes.shared), and when one runs alone. */
+  changes: Pick<ChangeBus, 'version' | 'versionOf' | 'changedSince'>;
   maxAgeMs?: number;
-  aloneMaxAgeMs?: number;
   maxPages?: number;
   maxBytes?: number;
 }): LivePages {
@@ -98,9 +93,7 @@ export function livePages({
   const leastRecent = () => leastRecentlyUsed(copies);
   const versionOf = (shows: Shows) => changes.versionOf(shows.kinds, shows.tools);
   const current = (copy: Copy | undefined): copy is Copy =>
-    copy !== undefined &&
-    versionOf(copy.shows) === copy.version &&
-    performance.now() - copy.at < (changes.shared ? maxAgeMs : aloneMaxAgeMs);
+    copy !== undefined && versionOf(copy.shows) === copy.version && performance.now() - copy.at < maxAgeMs;
 
   async function compress(html: Buffer, response: Response, shows: Shows, version: number, at: number): Promise<Copy> {
     // A page that shows stock (the catalogue) may be made again on every order: brotli 5 takes ~1 ms
