@@ -119,6 +119,7 @@ server.listen(config.port, config.host, async () => {
   if (stopping) return;
   const warming = performance.now();
   await warmPages(server);
+  if (stopping) return;
   log.info({ url, warmUpMs: Math.round(performance.now() - warming) }, 'store ready');
   logOut.flush();
   process.send?.('ready');

@@ -1,6 +1,7 @@
-// The pages most visitors open first, rendered once before the store says it is ready: the first
-// visitor after a start or a deploy then gets a kept copy (~4 ms), not a render by a process whose code
-// is not yet compiled (~400 ms for the home page). Requests that arrive meanwhile join these renders.
+// The pages most visitors open first, rendered once before the store says it is ready: a visitor within
+// the copy's 10 s after a start or a deploy gets it (~4 ms), and a later one a render by compiled code
+// (~100 ms), not one by a process whose code is not yet compiled (~400 ms for the home page). Requests
+// that arrive meanwhile join these renders.
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
