@@ -112,6 +112,8 @@ export interface OpenOptions {
   schema?: string;
   /** PGlite only: start from a dumped data directory (tests copy a prepared template). */
   loadDataDir?: Blob;
+  /** PGlite only: its buffer cache (shared_buffers, '16MB' when not given). */
+  sharedBuffers?: string;
   /** PGlite only: keep everything in memory. */
   memory?: boolean;
   /** PostgreSQL only: how this pool's connections are named in pg_stat_activity. */
