@@ -1,9 +1,10 @@
 // Part of scale (issue 15, "cost that grows with the data"): the dashboard's order lists with
-// 1,000,000 orders, 10,000 of them one buyer's, on PGlite and PostgreSQL. Timed: the admin's first page
+// 1,000,000 orders, 10,000 of them one buyer's, and a catalogue of 10,000 tools, on PGlite and PostgreSQL. Timed: the admin's first page
 // (GET /api/booking?limit=50, what Manage All Orders opens with), a page halfway down the list, and the
 // buyer's first and middle pages (GET /api/booking/email/{email}?limit=50, My Orders). Every request runs
 // its queries (these reads are never cached). Stores are seeded with SQL (generate_series), as the
-// reviews are; tokens are signed with the store's JWT secret, so no sign-in is involved.
+// reviews are; tokens are signed with the store's JWT secret, so no sign-in is involved. The same stores
+// measure the server's memory (issue 30, goal 4): at rest, under load, its peak, and where it goes.
 //
 // Alone: `node scripts/bench/orders-scale.ts` (BENCH_ORDERS, BENCH_BUYER_ORDERS, BENCH_ORDERS_PORT,
 // BENCH_ORDERS_DIST_DIR).
@@ -17,12 +18,23 @@ import { openDb } from '../../src/server/db/open.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../src/server/db/seed.ts';
 import { encodeCursor } from '../../src/server/db/paging.ts';
-import { http, percentile, round } from './load.ts';
+import { fillTools } from './catalogue.ts';
+import {
+  heapSnapshotEnv,
+  heapSummary,
+  memorySplit,
+  renderMemorySplit,
+  type HeapSummary,
+  type MemorySplit,
+} from './heap-summary.ts';
+import { hammer, http, percentile, round } from './load.ts';
 import { memoryOf, pgScratch, PORTS, startStore } from './store.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const BUYER_ORDERS = Number(process.env.BENCH_BUYER_ORDERS ?? 10_000);
+const TOOLS = Number(process.env.BENCH_ORDERS_TOOLS ?? 10_000);
 const PORT = Number(process.env.BENCH_ORDERS_PORT ?? PORTS.scale);
+const METRICS_PORT = PORT + 1;
 // Run alone, the store may serve another build than the bench's (only its API is timed).
 const DIST = process.env.BENCH_ORDERS_DIST_DIR ? { DIST_DIR: process.env.BENCH_ORDERS_DIST_DIR } : {};
 const LIMIT = 50;
@@ -46,8 +58,18 @@ export interface OrdersScaleRun {
   adminMiddle: Latency;
   buyerFirst: Latency;
   buyerMiddle: Latency;
-  memory?: { rssMiB: number; peakMiB: number };
+  tools: number;
+  /** Resident MiB 3 s after ready, after the timed reads and a catalogue load, and the peak since start. */
+  memory?: { restMiB: number; loadMiB: number; peakMiB: number };
+  /** Where it goes: at rest (no collection forced), and under load with a heap snapshot. */
+  split?: { rest?: MemorySplit; loaded?: HeapSummary };
 }
+
+/** Issue 30's goal 4, by database kind: resident memory at rest and at its peak. */
+const MEMORY_GOALS: Record<string, { restMiB: number; peakMiB?: number }> = {
+  PGlite: { restMiB: 250, peakMiB: 512 },
+  PostgreSQL: { restMiB: 150 },
+};
 
 const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
 const lat = (times: number[]): Latency => {
@@ -142,12 +164,16 @@ async function measure(
   cursors: { admin: string; buyer: string },
   insertSeconds: number,
   pid: number,
+  heapDir: string,
 ): Promise<OrdersScaleRun> {
   const key = new TextEncoder().encode(secret);
   const admin = await signAccessToken(key, ADMIN.email, Date.now(), ADMIN.uid);
   const buyer = await signAccessToken(key, BUYER.email, Date.now(), BUYER.uid);
   // What a server does once after start (catalogue, search index, the first hold sweep) is not timed.
   await new Promise((resolve) => setTimeout(resolve, 3000));
+  const rest = await memoryOf(pid);
+  const metricsUrl = `http://127.0.0.1:${METRICS_PORT}/metrics`;
+  const restSplit = await memorySplit(pid, metricsUrl).catch(() => undefined);
   const adminFirst = await timed(`${url}/api/booking?limit=${LIMIT}`, admin);
   const page = JSON.parse(adminFirst.body) as { items: unknown[]; total: number };
   if (page.items.length !== LIMIT || page.total < ORDERS)
@@ -158,6 +184,14 @@ async function measure(
   const buyerPage = JSON.parse(buyerFirst.body) as { items: unknown[]; total: number };
   if (buyerPage.total !== BUYER_ORDERS) throw new Error(`the buyer's total is ${buyerPage.total}, not ${BUYER_ORDERS}`);
   const buyerMiddle = await timed(`${mine}&cursor=${cursors.buyer}`, buyer);
+  // Then the catalogue's reads under load (wrk, as the api part): the API's list and a tool, the catalogue page.
+  for (const p of ['/api/tools', '/api/tools/' + '1'.padStart(24, '0'), '/tools', '/tools/page/50'])
+    await hammer(url + p, {}, [pid], 4);
+  const loaded = await memoryOf(pid);
+  const heap = await heapSummary(pid, metricsUrl, heapDir).catch((e: Error) => {
+    console.log(`  heap summary failed: ${e.message}`);
+    return undefined;
+  });
   const run: OrdersScaleRun = {
     db,
     orders: ORDERS,
@@ -168,10 +202,12 @@ async function measure(
     adminMiddle: lat(adminMiddle.times),
     buyerFirst: lat(buyerFirst.times),
     buyerMiddle: lat(buyerMiddle.times),
-    memory: await memoryOf(pid),
+    tools: TOOLS,
+    memory: rest && loaded ? { restMiB: rest.rssMiB, loadMiB: loaded.rssMiB, peakMiB: loaded.peakMiB } : undefined,
+    split: { rest: restSplit, loaded: heap },
   };
   console.log(
-    `  orders ${db.padEnd(16)} insert ${insertSeconds} s | p50/p99: admin first page ${run.adminFirst.p50}/${run.adminFirst.p99} ms, middle ${run.adminMiddle.p50}/${run.adminMiddle.p99} ms | buyer (${BUYER_ORDERS}) first ${run.buyerFirst.p50}/${run.buyerFirst.p99} ms, middle ${run.buyerMiddle.p50}/${run.buyerMiddle.p99} ms`,
+    `  orders ${db.padEnd(16)} insert ${insertSeconds} s | p50/p99: admin first page ${run.adminFirst.p50}/${run.adminFirst.p99} ms, middle ${run.adminMiddle.p50}/${run.adminMiddle.p99} ms | buyer (${BUYER_ORDERS}) first ${run.buyerFirst.p50}/${run.buyerFirst.p99} ms, middle ${run.buyerMiddle.p50}/${run.buyerMiddle.p99} ms | memory rest ${run.memory?.restMiB} MiB, load ${run.memory?.loadMiB}, peak ${run.memory?.peakMiB}`,
   );
   return run;
 }
@@ -182,19 +218,21 @@ async function onPglite(): Promise<OrdersScaleRun> {
   const db = await openDb({ dataDir });
   await migrate(db);
   await seedIfEmpty(db);
+  await fillTools(db, TOOLS);
   const insertSeconds = await insertOrders(db, ORDERS, BUYER_ORDERS);
   // PGlite runs no autovacuum; planner statistics and the visibility map as after any bulk load.
   await db.exec('VACUUM ANALYZE');
   const cursors = await middleCursors(db);
   await db.close();
   const secret = randomBytes(32).toString('hex');
+  const { dir, NODE_OPTIONS } = heapSnapshotEnv('orders-pglite');
   const store = await startStore({
     name: 'scale-orders-pglite',
     port: PORT,
-    env: { DATA_DIR: dataDir, JWT_SECRET: secret, ...DIST },
+    env: { DATA_DIR: dataDir, JWT_SECRET: secret, METRICS_PORT: String(METRICS_PORT), NODE_OPTIONS, ...DIST },
   });
   try {
-    return await measure('PGlite', store.url, secret, cursors, insertSeconds, store.pid);
+    return await measure('PGlite', store.url, secret, cursors, insertSeconds, store.pid, dir);
   } finally {
     await store.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -208,15 +246,24 @@ async function onPostgres(): Promise<OrdersScaleRun | undefined> {
     const db = await openDb({ databaseUrl: scratch.url });
     await migrate(db);
     await seedIfEmpty(db);
+    await fillTools(db, TOOLS);
     const insertSeconds = await insertOrders(db, ORDERS, BUYER_ORDERS);
     await db.exec('VACUUM ANALYZE');
     const cursors = await middleCursors(db);
     await db.close();
     const secret = randomBytes(32).toString('hex');
+    const { dir, NODE_OPTIONS } = heapSnapshotEnv('orders-pg');
     const store = await startStore({
       name: 'scale-orders-pg',
       port: PORT,
-      env: { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-pg', JWT_SECRET: secret, ...DIST },
+      env: {
+        DATABASE_URL: scratch.url,
+        DATA_DIR: '.data-bench-pg',
+        JWT_SECRET: secret,
+        METRICS_PORT: String(METRICS_PORT),
+        NODE_OPTIONS,
+        ...DIST,
+      },
     });
     try {
       return await measure(
@@ -226,6 +273,7 @@ async function onPostgres(): Promise<OrdersScaleRun | undefined> {
         cursors,
         insertSeconds,
         store.pid,
+        dir,
       );
     } finally {
       await store.stop();
@@ -244,7 +292,39 @@ export async function ordersAtScale(): Promise<OrdersScaleRun[]> {
 
 const ms = (l: Latency) => `${l.p50} / ${l.p99} ms`;
 
-/** The scale report's section on order lists, and its summary rows. */
+function memoryRow(r: OrdersScaleRun, m: NonNullable<OrdersScaleRun['memory']>) {
+  const kind = r.db.split(' ')[0];
+  const goal = MEMORY_GOALS[kind];
+  return {
+    metric: `server memory ${kind}, ${r.tools.toLocaleString('en')} tools and ${r.orders.toLocaleString('en')} orders: at rest / under load / peak`,
+    goal: `at rest < ${goal.restMiB} MiB${goal.peakMiB ? `, peak < ${goal.peakMiB} MiB` : ''}`,
+    result: `${m.restMiB} / ${m.loadMiB} / ${m.peakMiB} MiB`,
+    ok: m.restMiB < goal.restMiB && (!goal.peakMiB || m.peakMiB < goal.peakMiB),
+  };
+}
+
+function memoryLines(runs: OrdersScaleRun[]): string[] {
+  return [
+    '',
+    `### Server memory with ${runs[0].tools.toLocaleString('en')} tools and ${runs[0].orders.toLocaleString('en')} orders (issue 30, goal 4)`,
+    '',
+    'The stores above, one process each: resident memory (RSS) 3 s after ready; after the timed reads and 4 s of wrk on',
+    '`/api/tools`, a tool, `/tools` and a catalogue page; and the peak since start (VmHWM). Then where it goes at that',
+    "point: resident memory by mapping, V8's heap from the server's /metrics, and a heap snapshot's largest groups.",
+    '',
+    '| database | at rest | under load | peak since start | goal |',
+    '|---|---|---|---|---|',
+    ...runs.map((r) => {
+      const goal = MEMORY_GOALS[r.db.split(' ')[0]];
+      const m = r.memory;
+      return `| ${r.db} | ${m?.restMiB ?? '—'} MiB | ${m?.loadMiB ?? '—'} MiB | ${m?.peakMiB ?? '—'} MiB | at rest < ${goal.restMiB} MiB${goal.peakMiB ? `, peak < ${goal.peakMiB} MiB` : ''} |`;
+    }),
+    '',
+    ...runs.flatMap((r) => renderMemorySplit(r.db, r.split?.rest, r.split?.loaded)),
+  ];
+}
+
+/** The scale report's section on order lists and memory, and its summary rows. */
 export function renderOrdersScale(runs: OrdersScaleRun[] | undefined) {
   if (!runs?.length) return { lines: [], summary: [] };
   const lines = [
@@ -254,12 +334,14 @@ export function renderOrdersScale(runs: OrdersScaleRun[] | undefined) {
     `Sequential requests on one keep-alive connection, ${SAMPLES} each; every one runs its queries (order lists are never cached).`,
     'Admin: GET /api/booking (Manage All Orders), the first page and a page halfway down the list. Buyer: GET /api/booking/email/{email} (My Orders).',
     '',
-    '| database | insert | total shown | admin first page p50 / p99 | admin middle page p50 / p99 | buyer first page p50 / p99 | buyer middle page p50 / p99 | server memory |',
-    '|---|---|---|---|---|---|---|---|',
+    '| database | insert | total shown | admin first page p50 / p99 | admin middle page p50 / p99 | buyer first page p50 / p99 | buyer middle page p50 / p99 |',
+    '|---|---|---|---|---|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.db} | ${r.insertSeconds} s | ${r.total.toLocaleString('en')} | ${ms(r.adminFirst)} | ${ms(r.adminMiddle)} | ${ms(r.buyerFirst)} | ${ms(r.buyerMiddle)} | ${r.memory ? `${r.memory.rssMiB} MiB (peak ${r.memory.peakMiB})` : '—'} |`,
+        `| ${r.db} | ${r.insertSeconds} s | ${r.total.toLocaleString('en')} | ${ms(r.adminFirst)} | ${ms(r.adminMiddle)} | ${ms(r.buyerFirst)} | ${ms(r.buyerMiddle)} |`,
     ),
+    // Runs recorded before the memory measurement (bench/results.json) have no tools count.
+    ...(runs[0].tools === undefined ? [] : memoryLines(runs)),
   ];
   const summary = runs.flatMap((r) => [
     {
@@ -274,6 +356,7 @@ export function renderOrdersScale(runs: OrdersScaleRun[] | undefined) {
       result: ms(r.buyerFirst),
       ok: r.buyerFirst.p99 < GOAL_MS,
     },
+    ...(r.memory?.restMiB !== undefined ? [memoryRow(r, r.memory)] : []),
   ]);
   return { lines, summary };
 }

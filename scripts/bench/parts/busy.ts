@@ -13,7 +13,7 @@ import { hammer, http, pin, round, settle, CORES, type LoadResult } from '../loa
 import type { Rendered } from '../report.ts';
 import { ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore } from '../store.ts';
 import { accessToken, idToken, pool } from './purchase.ts';
-import { fillTools } from './scale.ts';
+import { fillTools } from '../catalogue.ts';
 
 const BUYERS = 8;
 /** Orders placed per second by the stream (each then deleted): issue 30 asks for at least 80. */

@@ -1,6 +1,6 @@
 // Part 6: scale. (a) Build time for 100, 1,000 and 10,000 tools; (b) GET /api/reviews latency on page 0
 // and page 5,000 with 1,000,000 reviews, on PGlite and PostgreSQL; (c) the dashboard's order lists with
-// 1,000,000 orders (../orders-scale.ts); (d) the server's memory at rest and under load. Stores are
+// 1,000,000 orders and 10,000 tools (../orders-scale.ts), with the server's memory at rest, under load and where it goes. Stores are
 // seeded directly with SQL (openDb + migrate), never through a running server.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
@@ -9,14 +9,13 @@ import { type Db } from '../../../src/server/db/client.ts';
 import { openDb } from '../../../src/server/db/open.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
-import { seedTools } from '../../../src/server/db/seed-data.ts';
 import { memoryBus } from '../../../src/server/caching/changes.ts';
 import * as pagefind from 'pagefind';
 import { buildSearchFiles } from '../../../src/server/host/search-index.ts';
 import { toolsService } from '../../../src/server/tools/tools.service.ts';
-import { BROWSER_HEADERS, hammer, round, timedGets, percentile } from '../load.ts';
+import { round, timedGets, percentile } from '../load.ts';
+import { fillTools } from '../catalogue.ts';
 import { ordersAtScale, renderOrdersScale, type OrdersScaleRun } from '../orders-scale.ts';
-import { toolPageOf } from '../pages.ts';
 import type { Rendered } from '../report.ts';
 import { benchEnv, ensureBenchBuild, memoryOf, pgScratch, PORTS, startStore } from '../store.ts';
 
@@ -59,29 +58,9 @@ export interface ScaleData {
   reviews: ReviewsRun[];
   /** The dashboard's order lists with 1,000,000 orders (orders-scale.ts). */
   orders?: OrdersScaleRun[];
-  memory: {
-    atRest?: { rssMiB: number; peakMiB: number };
-    underLoad?: { rssMiB: number; peakMiB: number };
-    load: string;
-  };
 }
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
-
-/** Replaces the catalogue with n generated tools (ids in the API's 24-hex format). */
-export async function fillTools(db: Db, n: number): Promise<void> {
-  const images = `ARRAY[${[...new Set(seedTools.map((t) => t.img))].map(quote).join(',')}]`;
-  await db.exec('DELETE FROM tools');
-  await db.query(
-    `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
-     SELECT lpad(to_hex(g), 24, '0'), 'Ironcrest Scale Tool ' || g,
-            ${quote(seedTools[0].description)} || ' Catalogue item ' || g || '.',
-            (${images})[1 + g % array_length(${images}, 1)], 1000 + g % 9000, 1 + g % 10, 100 + g % 5000
-     FROM generate_series(1, $1::int) AS g`,
-    [n],
-  );
-}
 
 /** One bulk INSERT; it numbers the rows itself (ordinal) instead of leaving that to the per-row trigger. */
 async function insertReviews(db: Db, n: number): Promise<number> {
@@ -235,21 +214,6 @@ async function reviewsOnPostgres(): Promise<ReviewsRun | undefined> {
   return run;
 }
 
-async function memoryUnderLoad(): Promise<ScaleData['memory']> {
-  ensureBenchBuild();
-  const store = await startStore({ name: 'scale-memory', port: PORTS.store });
-  await new Promise((r) => setTimeout(r, 2000));
-  const atRest = await memoryOf(store.pid);
-  const urls = ['/', await toolPageOf(store.url), '/api/tools', '/api/reviews?limit=5&pageNumber=0'];
-  for (const u of urls) await hammer(store.url + u, BROWSER_HEADERS);
-  const underLoad = await memoryOf(store.pid);
-  await store.stop();
-  console.log(
-    `  memory (PGlite store): at rest ${atRest?.rssMiB} MiB (peak so far ${atRest?.peakMiB}), after load ${underLoad?.rssMiB} MiB (peak ${underLoad?.peakMiB})`,
-  );
-  return { atRest, underLoad, load: urls.join(', ') };
-}
-
 export async function run(): Promise<ScaleData> {
   ensureBenchBuild();
   const builds: BuildRun[] = [];
@@ -260,8 +224,7 @@ export async function run(): Promise<ScaleData> {
   const pg = await reviewsOnPostgres();
   if (pg) reviews.push(pg);
   const orders = await ordersAtScale();
-  const memory = await memoryUnderLoad();
-  return { builds, reviews, orders, memory };
+  return { builds, reviews, orders };
 }
 
 export function render(data: ScaleData): Rendered {
@@ -294,11 +257,6 @@ export function render(data: ScaleData): Rendered {
         `| ${r.db} | ${r.insertSeconds} s | ${r.firstMs.page0} ms | ${r.firstMs.far} ms | ${r.page0.p50} / ${r.page0.p99} ms | ${r.far.p50} / ${r.far.p99} ms | ${r.cached.p50} / ${r.cached.p99} ms | ${r.memory ? `${r.memory.rssMiB} MiB (peak ${r.memory.peakMiB})` : '—'} |`,
     ),
     ...renderOrdersScale(data.orders).lines,
-    '',
-    '### Server memory (PGlite store, one process)',
-    '',
-    `At rest (2 s after ready): ${data.memory.atRest?.rssMiB} MiB resident, ${data.memory.atRest?.peakMiB} MiB peak since start.`,
-    `After ${data.memory.load} under load: ${data.memory.underLoad?.rssMiB} MiB resident, ${data.memory.underLoad?.peakMiB} MiB peak.`,
   ];
   const big = data.builds.find((b) => b.tools === 10_000);
   return {
@@ -321,11 +279,6 @@ export function render(data: ScaleData): Rendered {
         ok: Math.max(r.page0.p50, r.far.p50) < 10,
       })),
       ...renderOrdersScale(data.orders).summary,
-      {
-        metric: 'server memory at rest / under load',
-        goal: 'reported',
-        result: `${data.memory.atRest?.rssMiB} / ${data.memory.underLoad?.rssMiB} MiB (peak ${data.memory.underLoad?.peakMiB} MiB)`,
-      },
     ],
     section: lines.join('\n'),
   };
