@@ -34,7 +34,11 @@ const UNSETTLED_RETRY_MS = 5_000;
 
 export async function openRuntime(cfg: Config): Promise<Runtime> {
   const started = Date.now();
-  const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, sharedBuffers: cfg.pgliteSharedBuffers });
+  const db = await openDb({
+    databaseUrl: cfg.databaseUrl,
+    dataDir: cfg.dataDir,
+    sharedBuffers: cfg.pgliteSharedBuffers,
+  });
   try {
     const applied = await migrate(db);
     if (cfg.seedDemo) await seedIfEmpty(db, { demoAccounts: cfg.emulator });

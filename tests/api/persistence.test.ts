@@ -101,14 +101,14 @@ describe(`persistence (${postgres ? 'PostgreSQL' : 'PGlite data directory'})`, (
 });
 
 describe.runIf(!postgres)('the embedded database’s buffer cache', () => {
-  it('is 16MB unless PGLITE_SHARED_BUFFERS says otherwise, set at start without rewriting postgresql.conf', async () => {
+  it('is 32MB unless PGLITE_SHARED_BUFFERS says otherwise, set at start without rewriting postgresql.conf', async () => {
     const conf = path.join(dir, 'pg', 'postgresql.conf');
     const written = readFileSync(conf, 'utf8');
     const small = await openDb(target);
-    expect(await small.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+    expect(await small.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
     await small.close();
-    const larger = await openDb({ ...target, sharedBuffers: '32MB' });
-    expect(await larger.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
+    const larger = await openDb({ ...target, sharedBuffers: '64MB' });
+    expect(await larger.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '64MB' }]);
     await larger.close();
     expect(readFileSync(conf, 'utf8')).toBe(written);
   });

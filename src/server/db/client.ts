@@ -112,7 +112,7 @@ export interface OpenOptions {
   schema?: string;
   /** PGlite only: start from a dumped data directory (tests copy a prepared template). */
   loadDataDir?: Blob;
-  /** PGlite only: its buffer cache (shared_buffers, '16MB' when not given). */
+  /** PGlite only: its buffer cache (shared_buffers, '32MB' when not given). */
   sharedBuffers?: string;
   /** PGlite only: keep everything in memory. */
   memory?: boolean;
