@@ -30,7 +30,7 @@ const envSchema = z.object({
   /** The embedded database's buffer cache (PostgreSQL's shared_buffers, e.g. 32MB); the OS caches its files too. */
   PGLITE_SHARED_BUFFERS: z
     .string()
-    .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB')
+    .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 32MB')
     .default('32MB'),
   PUBLIC_FIREBASE_API_KEY: z.string().optional(),
   PUBLIC_FIREBASE_AUTH_DOMAIN: z.string().optional(),
