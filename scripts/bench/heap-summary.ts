@@ -19,7 +19,6 @@ export interface HeapSummary extends MemorySplit {
   liveMiB: number;
   /** The heap snapshot's largest groups (constructor or kind), by their own size. */
   largest: { name: string; mib: number; count: number }[];
-  snapshotMiB: number;
 }
 
 const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
@@ -116,7 +115,7 @@ export async function heapSummary(pid: number, metricsUrl: string, dir: string):
     lastSize = size;
   }
   if (!file) throw new Error(`no heap snapshot in ${dir} within 120 s`);
-  const summary = { ...split, ...largestGroups(file), snapshotMiB: mib(statSync(file).size) };
+  const summary = { ...split, ...largestGroups(file) };
   rmSync(dir, { recursive: true, force: true });
   return summary;
 }
@@ -126,7 +125,7 @@ const splitText = (s: MemorySplit) =>
     .map(([k, v]) => `${k} ${v} MiB`)
     .join(
       ', ',
-    )}; V8's heap ${s.v8.usedMiB} MiB used (live and not yet collected) of ${s.v8.totalMiB} MiB reserved, ${s.v8.externalMiB} MiB outside it (buffers; PGlite's WebAssembly memory)`;
+    )}; V8's heap ${s.v8.usedMiB} MiB used (live and not yet collected) of ${s.v8.totalMiB} MiB reserved, ${s.v8.externalMiB} MiB outside it (buffers and, on PGlite, its WebAssembly memory)`;
 
 /** Where the memory goes at rest and under load, as report lines. */
 export function renderMemorySplit(
