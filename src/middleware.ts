@@ -1,12 +1,11 @@
 // Under `astro dev` there is no outer server: this opens the one runtime of the dev process and hands it
 // to pages and the API route as `locals.runtime`. In production src/server/main.ts gives it with every
 // request; while prerendering no page needs it. A page rendered on request leaves compressed
-// (server/host/compress-html.ts) with its policy forbidding framing; a page that shows live data
+// (server/host/compress-html.ts) with its own policy (server/host/page-policy.ts); a page that shows live data
 // (`Astro.locals.live`) is handed back to the outer server, which keeps it until that data changes
 // (server/host/live-pages.ts).
 import { defineMiddleware } from 'astro:middleware';
 import { compressHtml } from './server/host/compress-html.ts';
-import { withFramingRule } from './server/host/live-pages.ts';
 import type { Runtime } from './server/runtime.ts';
 
 let devRuntime: Promise<Runtime> | undefined;
@@ -28,7 +27,5 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return response;
   const { live, livePage } = context.locals;
   if (live && livePage && response.status === 200) return livePage.keep(context.request, response, live);
-  const policy = response.headers.get('content-security-policy');
-  if (policy) response.headers.set('content-security-policy', withFramingRule(policy));
   return compressHtml(context.request, response);
 });

@@ -2,6 +2,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { responseBytes } from './pages.ts';
 
 /** Short runs on purpose: the whole bench must fit in 20 minutes on 2 cores. */
 export const LOAD = {
@@ -184,6 +185,8 @@ export interface HttpResult {
   ms: number;
   body: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The status line and headers as sent, in bytes. */
+  headerBytes: number;
 }
 
 /** One HTTP request over node:http (optionally from a given loopback source address), timed. */
@@ -223,6 +226,12 @@ export function http(
             ms: performance.now() - started,
             body: Buffer.concat(chunks).toString('utf8'),
             headers: res.headers,
+            headerBytes: responseBytes(
+              res.statusCode ?? 0,
+              res.statusMessage ?? '',
+              res.rawHeaders.flatMap((name, i) => (i % 2 ? [] : [{ name, value: res.rawHeaders[i + 1] }])),
+              0,
+            ),
           }),
         );
         res.on('error', reject);

@@ -13,6 +13,7 @@ import { withoutTrailingSlashes } from '../../lib/text.ts';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
 import { inFlight } from '../caching/in-flight.ts';
+import { pagePolicy } from './page-policy.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -106,9 +107,9 @@ export function livePages({
       gz(html, { level: often ? 6 : 9 }),
     ]);
     const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
-    // The page's own policy (Astro hashes its scripts) as the header, with the framing rule a <meta> cannot carry.
+    // The page's own policy (the hashes of its own inline scripts) as the header.
     const policy = response.headers.get('content-security-policy');
-    const csp = policy ? ['Content-Security-Policy', withFramingRule(policy)] : [];
+    const csp = policy ? ['Content-Security-Policy', pagePolicy(policy, html.toString())] : [];
     // The page's own caching (the catalogue lets browsers reuse it for a few seconds), else revalidate.
     const cache = ['Cache-Control', response.headers.get('cache-control') ?? 'no-cache', 'Vary', 'Accept-Encoding'];
     return {
@@ -219,11 +220,4 @@ function variant(copy: Copy, accepts: string): { encoding?: 'br' | 'gzip'; body:
   if (/\bbr\b/.test(accepts)) return { encoding: 'br', body: copy.br };
   if (/\bgzip\b/.test(accepts)) return { encoding: 'gzip', body: copy.gzip };
   return { body: copy.identity };
-}
-
-/** A page's policy with `frame-ancestors 'none'`, which a <meta> policy cannot carry. */
-export function withFramingRule(policy: string): string {
-  if (policy.includes('frame-ancestors')) return policy;
-  const trimmed = policy.trimEnd();
-  return `${trimmed.endsWith(';') ? trimmed.slice(0, -1) : trimmed}; frame-ancestors 'none'`;
 }

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, readFileSync, statSync, type Stats } from
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { withoutTrailingSlashes } from '../../lib/text.ts';
-import { withFramingRule } from './live-pages.ts';
+import { pagePolicy } from './page-policy.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -54,7 +54,9 @@ export interface StaticSite {
    * written first; returns false to let the app answer. A page's own CSP replaces `defaultCsp`.
    */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
-  /** Per-page headers Astro wrote at build time (the page's CSP with its script hashes). */
+  /** Answers with status 404 and the prebuilt 404 page, precompressed. */
+  notFound(req: IncomingMessage, res: ServerResponse, common: string[]): void;
+  /** The headers a prebuilt page goes out with (its CSP with the hashes of its own inline scripts). */
   pageHeaders(pathname: string): Record<string, string> | undefined;
   /** What the caches hold: files looked up, URL paths naming them, paths of no file, bytes of files in memory. */
   cacheSize(): { files: number; spellings: number; misses: number; bytes: number };
@@ -99,7 +101,7 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
           immutable ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
         ],
       ];
-      const own = ext === '.html' ? (pageHeaders.get(normalise(sitePath)) ?? {}) : {};
+      const own = ext === '.html' ? ownHeaders(pageHeaders.get(normalise(sitePath)), file) : {};
       // A document's policy means nothing on a script or a stylesheet (the page's applies to them):
       // left off the hashed ones, ~330 bytes of the ~40 a dashboard load fetches.
       if (!isSubresource(sitePath, ext)) headers.push(['Content-Security-Policy', defaultCsp]);
@@ -131,6 +133,19 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
       return { notModified: [...flat, 'ETag', etag], etag, variants };
     }
     return null;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, status: number, entry: Entry, common: string[]) {
+    const accept = entry.variants.length > 1 ? String(req.headers['accept-encoding'] ?? '') : '';
+    const variant = entry.variants.find((v) => !v.encoding || accept.includes(v.encoding))!;
+    res.writeHead(status, common.concat(variant.headers));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const bytes = body(variant);
+    if (bytes) res.end(bytes);
+    else createReadStream(variant.file).pipe(res);
   }
 
   function find(pathname: string): Entry | null {
@@ -184,7 +199,12 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
   }
 
   return {
-    pageHeaders: (pathname) => pageHeaders.get(normalise(pathname)),
+    pageHeaders(pathname) {
+      const entry = find(pathname);
+      if (!entry) return undefined;
+      const flat = entry.notModified;
+      return Object.fromEntries(Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]));
+    },
     cacheSize: () => ({ files: entries.size, spellings: spellings.size, misses: misses.size, bytes: memoryUsed }),
     serve(req, res, pathname, common) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -195,17 +215,14 @@ export function staticSite(clientDir: string, headersFile: string, defaultCsp: s
         res.end();
         return true;
       }
-      const accept = entry.variants.length > 1 ? String(req.headers['accept-encoding'] ?? '') : '';
-      const variant = entry.variants.find((v) => !v.encoding || accept.includes(v.encoding))!;
-      res.writeHead(200, common.concat(variant.headers));
-      if (req.method === 'HEAD') {
-        res.end();
-        return true;
-      }
-      const bytes = body(variant);
-      if (bytes) res.end(bytes);
-      else createReadStream(variant.file).pipe(res);
+      send(req, res, 200, entry, common);
       return true;
+    },
+    notFound(req, res, common) {
+      const entry = find('/404');
+      if (entry) return send(req, res, 404, entry, common);
+      res.writeHead(404, common.concat('Content-Type', 'text/plain; charset=utf-8'));
+      res.end('Not Found');
     },
   };
 }
@@ -228,13 +245,16 @@ function loadPageHeaders(file: string): Map<string, Record<string, string>> {
     headers: { key: string; value: string }[];
   }[];
   for (const entry of entries) {
-    const headers = Object.fromEntries(entry.headers.map((h) => [h.key, h.value]));
-    // A <meta> policy cannot forbid framing; the header one can.
-    if (headers['Content-Security-Policy'])
-      headers['Content-Security-Policy'] = withFramingRule(headers['Content-Security-Policy']);
-    map.set(normalise(entry.pathname), headers);
+    map.set(normalise(entry.pathname), Object.fromEntries(entry.headers.map((h) => [h.key, h.value])));
   }
   return map;
+}
+
+/** A prebuilt page's own headers, its policy narrowed to its own hashes (read once per file). */
+function ownHeaders(headers: Record<string, string> | undefined, file: string): Record<string, string> {
+  const policy = headers?.['Content-Security-Policy'];
+  if (!policy) return headers ?? {};
+  return { ...headers, 'Content-Security-Policy': pagePolicy(policy, readFileSync(file, 'utf8')) };
 }
 
 /** A hashed script or stylesheet: fetched by a page, never opened as a document. */
