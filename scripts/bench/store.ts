@@ -66,6 +66,8 @@ export function ensureBenchBuild(): void {
 export interface Store {
   url: string;
   pid: number;
+  /** From spawning the process to its 'ready' (database open, catalogue loaded, pages warmed). */
+  readyMs: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -90,11 +92,18 @@ export async function startStore(options: {
   // Request logs go to a file, as in production (nginx logs its requests too).
   const log = openSync(path.join(TMP, `${options.name}.log`), 'w');
   const main = path.join(SERVER_ROOT ?? path.resolve('.'), 'src/server/main.ts');
+  const spawned = performance.now();
   const child = spawn(process.execPath, [main], {
     env: benchEnv({ PORT: String(options.port), ...options.env }),
     stdio: ['ignore', log, log, 'ipc'],
   });
-  const store: Store = { url: `http://${HOST}:${options.port}`, pid: child.pid!, child, stop: () => stopChild(child) };
+  const store: Store = {
+    url: `http://${HOST}:${options.port}`,
+    pid: child.pid!,
+    readyMs: 0,
+    child,
+    stop: () => stopChild(child),
+  };
   onCleanup(store.stop);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
@@ -108,6 +117,7 @@ export async function startStore(options: {
     child.on('message', (m) => {
       if (m !== 'ready') return;
       clearTimeout(timer);
+      store.readyMs = Math.round(performance.now() - spawned);
       resolve();
     });
   });

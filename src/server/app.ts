@@ -39,6 +39,7 @@ import { toolsService } from './tools/tools.service.ts';
 import type { AppEnv, Deps } from './types.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { signedInUsers } from './users/user-rules.ts';
+import type { Gather } from './db/batched.ts';
 import { usersService } from './users/users.service.ts';
 import { secretBox } from './webhooks/signing.ts';
 import { webhookWorker } from './webhooks/webhook-worker.ts';
@@ -47,9 +48,16 @@ import { webhooksService } from './webhooks/webhooks.service.ts';
 
 /** How long a committed event waits for others to share its outbox run (emails and webhooks). */
 const NUDGE_MS = 50;
+/** The longest it waits for requests in flight to be answered first. */
+const NUDGE_MAX_MS = 1000;
+/** How long a batch of a burst (user lookups, one-line orders) waits for the rest of it (db/batched.ts). */
+const GATHER_MS = 5;
 
 export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?: Stripe } = {}) {
-  const deps: Deps = { ...given, signedInUser: signedInUsers(given.db) };
+  // Requests being answered: work of a burst gathers only while others are in flight.
+  let answering = 0;
+  const gather: Gather = { ms: GATHER_MS, when: () => answering > 1 };
+  const deps: Deps = { ...given, signedInUser: signedInUsers(given.db, gather) };
   const tools = toolsService(deps.db, deps.changes, { lowStockUnits: deps.config.lowStockUnits });
   // After the sale: invoices issued with payments, and the outbox that turns events into emails.
   const invoices = invoicesService(deps.config.shop);
@@ -83,12 +91,19 @@ export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?:
    * run takes every event of that moment: while orders flow, a run per order cost ~10 statements an order.
    */
   let nudging: NodeJS.Timeout | undefined;
+  const nudge = (waited: number) => {
+    // Buyers waiting for an answer come first: during a rush the run waits (up to NUDGE_MAX_MS), and
+    // then takes the whole rush's events at once.
+    if (answering > 0 && waited < NUDGE_MAX_MS) {
+      nudging = setTimeout(() => nudge(waited + NUDGE_MS), NUDGE_MS).unref();
+      return;
+    }
+    nudging = undefined;
+    events.nudge();
+    hooks.nudge();
+  };
   const eventsWritten = () => {
-    nudging ??= setTimeout(() => {
-      nudging = undefined;
-      events.nudge();
-      hooks.nudge();
-    }, NUDGE_MS).unref();
+    nudging ??= setTimeout(() => nudge(NUDGE_MS), NUDGE_MS).unref();
   };
   // Orders and payments know nothing of each other; the checkout flow orchestrates them.
   const orders = ordersService(deps.db, tools, deps.config.orderHoldMs, deps.now, {
@@ -96,6 +111,7 @@ export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?:
     invoices,
     lowStockUnits: deps.config.lowStockUnits,
     eventsWritten,
+    gather,
   });
   const payments = paymentsService(deps.db, deps.payments);
   const checkout = checkoutFlow(orders, payments, deps.now);
@@ -121,7 +137,12 @@ export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?:
     // Only the public reads say how they may be cached (cachedJson, images); every other answer is
     // private or carries a secret (an access token, a client secret, a profile), so no cache keeps it.
     .use(async (c, next) => {
-      await next();
+      answering++;
+      try {
+        await next();
+      } finally {
+        answering--;
+      }
       if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
       // The route that answered, for the request's trace (none matched: the path stays unnamed).
       if (c.req.routePath !== '/api/*') c.env?.route?.(c.req.routePath);

@@ -44,4 +44,34 @@ describe('batched', () => {
     fail = false;
     expect(await maybe('c')).toBe('c');
   });
+
+  it('gathers a burst that trickles in while others are answered, and never delays a lone call', async () => {
+    // A rush arrives on connections of its own, a millisecond or so apart: without gathering, one run each.
+    const trickle = async (gather?: { ms: number; when: () => boolean }) => {
+      const runs: number[][] = [];
+      const echo = batched(
+        async (items: number[]) => {
+          runs.push(items);
+          return items;
+        },
+        { gather },
+      );
+      const calls: Promise<number>[] = [];
+      for (let i = 0; i < 6; i++) {
+        calls.push(echo(i));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await Promise.all(calls);
+      return runs;
+    };
+    expect((await trickle()).length).toBe(6);
+    const gathered = await trickle({ ms: 20, when: () => true });
+    expect(gathered.length).toBeLessThanOrEqual(2);
+    expect(gathered.flat()).toEqual([0, 1, 2, 3, 4, 5]);
+    // Nothing else in flight: the call runs at the next turn, not after the gathering time.
+    const alone = batched(async (items: number[]) => items, { gather: { ms: 1000, when: () => false } });
+    const started = performance.now();
+    expect(await alone(7)).toBe(7);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
 });

@@ -18,6 +18,10 @@ const PRICE_BREAKS = [
 ];
 const ROUNDS = 3;
 const P99_GOAL_MS = 100;
+/** Issue 30, goal 3: the first rush after a start, judged too (PGlite runs its SQL on the server's own thread). */
+const FIRST_RUSH_GOAL_MS = { PGlite: 150, PostgreSQL: 100 } as const;
+const firstRushGoal = (db: string) =>
+  db.startsWith('PGlite') ? FIRST_RUSH_GOAL_MS.PGlite : FIRST_RUSH_GOAL_MS.PostgreSQL;
 
 interface Round {
   placed: number;
@@ -33,8 +37,10 @@ interface Round {
 }
 interface DbRun {
   db: string;
-  /** The first rush after the server started (cold JIT), not judged. */
+  /** The first rush after the server started (cold JIT, new connections), judged against its own goal. */
   cold?: Round;
+  /** From starting the server to its 'ready'. */
+  readyMs?: number;
   rounds: Round[];
   p50: number;
   p99: number;
@@ -43,7 +49,7 @@ export interface PurchaseData {
   buyers: number;
   units: number;
   /** The instrument's own floor: the same rush against a bare server that answers 201 at once (worst of 3). */
-  floor?: { p50: number; p99: number };
+  floor?: { p50: number; p99: number; first?: { p50: number; p99: number } };
   runs: DbRun[];
   skipped?: string;
 }
@@ -169,10 +175,12 @@ async function measure(
   const buyers = await pool(emails, 10, (email, i) =>
     accessToken(storeUrl, email, firebaseTokens[i], `127.0.0.${10 + Math.floor(i / 20)}`),
   );
-  // The first rush after a start runs on code the JIT has not compiled yet: it is measured and shown,
-  // but the goal is judged on the rounds after it, as the HTTP parts are after their warm-up second.
+  // The first rush after a start: code the JIT has not compiled yet, database pages and caches not yet
+  // read, and every buyer on a new connection. A shop's first customers after a deploy are real ones.
   const cold = await buyingRound(storeUrl, admin, buyers, 0);
-  console.log(`  ${db.padEnd(16)} first rush after start: p50 ${cold.p50} ms p99 ${cold.p99} ms (not judged)`);
+  console.log(
+    `  ${db.padEnd(16)} first rush after start: p50 ${cold.p50} ms p99 ${cold.p99} ms (goal < ${firstRushGoal(db)} ms)`,
+  );
   const rounds: Round[] = [];
   for (let n = 1; n <= ROUNDS; n++) {
     const r = await buyingRound(storeUrl, admin, buyers, n);
@@ -194,9 +202,10 @@ async function measure(
  * The same 200 requests, each on its own connection, against a bare node:http server that answers 201 as
  * soon as it has read the body: what the bench process itself adds to every round's times.
  */
-async function instrumentFloor(buyers: string[]): Promise<{ p50: number; p99: number }> {
+async function instrumentFloor(buyers: string[]): Promise<NonNullable<PurchaseData['floor']>> {
   const bare = await startBareLike('', []);
   const rounds: { p50: number; p99: number }[] = [];
+  let first: { p50: number; p99: number } | undefined;
   for (let n = 0; n < 4; n++) {
     const results = await Promise.all(
       buyers.map((token) =>
@@ -209,11 +218,13 @@ async function instrumentFloor(buyers: string[]): Promise<{ p50: number; p99: nu
     );
     if (results.some((r) => r.status !== 201)) throw new Error('the bare server did not answer 201 to the rush');
     const times = results.map((r) => r.ms).sort((a, b) => a - b);
-    // The first is the bench process's own warm-up, as our first rush is the server's.
-    if (n > 0) rounds.push({ p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) });
+    // The first is on new connections, as our first rush is: the floor of the first-rush figures.
+    const figures = { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+    if (n > 0) rounds.push(figures);
+    else first = figures;
   }
   await bare.stop();
-  return { p50: Math.max(...rounds.map((r) => r.p50)), p99: Math.max(...rounds.map((r) => r.p99)) };
+  return { p50: Math.max(...rounds.map((r) => r.p50)), p99: Math.max(...rounds.map((r) => r.p99)), first };
 }
 
 export async function run(): Promise<PurchaseData> {
@@ -223,11 +234,16 @@ export async function run(): Promise<PurchaseData> {
   const firebaseTokens = await pool(emails, 10, (email) => idToken(email, true));
   const adminFirebase = await idToken(ADMIN_EMAIL, false);
   const floor = await instrumentFloor(firebaseTokens);
-  console.log(`  instrument floor (a bare server answering the same rush): p50 ${floor.p50} ms p99 ${floor.p99} ms`);
+  console.log(
+    `  instrument floor (a bare server answering the same rush): p50 ${floor.p50} ms p99 ${floor.p99} ms; on new connections p50 ${floor.first?.p50} ms p99 ${floor.first?.p99} ms`,
+  );
 
   const runs: DbRun[] = [];
   const pglite = await startStore({ name: 'purchase-pglite', port: PORTS.store });
-  runs.push(await measure('PGlite', pglite.url, firebaseTokens, emails, adminFirebase));
+  runs.push({
+    ...(await measure('PGlite', pglite.url, firebaseTokens, emails, adminFirebase)),
+    readyMs: pglite.readyMs,
+  });
   await pglite.stop();
 
   let skipped: string | undefined;
@@ -238,16 +254,24 @@ export async function run(): Promise<PurchaseData> {
       port: PORTS.storePg,
       env: { DATABASE_URL: scratch.url, DATA_DIR: '.data-bench-pg' },
     });
-    runs.push(
-      await measure(`PostgreSQL ${scratch.version.split(' ')[0]}`, store.url, firebaseTokens, emails, adminFirebase),
-    );
+    runs.push({
+      ...(await measure(
+        `PostgreSQL ${scratch.version.split(' ')[0]}`,
+        store.url,
+        firebaseTokens,
+        emails,
+        adminFirebase,
+      )),
+      readyMs: store.readyMs,
+    });
     await store.stop();
     await scratch.drop();
   } else skipped = 'PostgreSQL: no server reachable (set TEST_DATABASE_URL)';
   return { buyers: BUYERS, units: UNITS, floor, runs, skipped };
 }
 
-export const failed = (data: PurchaseData) => data.runs.some((r) => r.rounds.some((x) => !x.exact));
+export const failed = (data: PurchaseData) =>
+  data.runs.some((r) => r.rounds.some((x) => !x.exact) || (r.cold !== undefined && !r.cold.exact));
 
 export function render(data: PurchaseData): Rendered {
   const lines = [
@@ -264,7 +288,7 @@ export function render(data: PurchaseData): Rendered {
   for (const r of data.runs) {
     if (r.cold)
       lines.push(
-        `| ${r.db} | first after start (not judged) | ${r.cold.placed} | ${r.cold.refused} | ${r.cold.other} | ${r.cold.ordersInDb} | ${r.cold.stockLeft} | ${r.cold.p50} ms | ${r.cold.p99} ms | ${r.cold.max} ms | ${r.cold.exact ? '✓' : '✗'} |`,
+        `| ${r.db} | first after start (ready in ${r.readyMs ?? '—'} ms) | ${r.cold.placed} | ${r.cold.refused} | ${r.cold.other} | ${r.cold.ordersInDb} | ${r.cold.stockLeft} | ${r.cold.p50} ms | ${r.cold.p99} ms | ${r.cold.max} ms | ${r.cold.exact ? '✓' : '✗'} |`,
       );
     r.rounds.forEach((x, i) =>
       lines.push(
@@ -280,6 +304,11 @@ export function render(data: PurchaseData): Rendered {
       `Calibration: the same ${data.buyers} requests against a bare \`node:http\` server that answers 201 once it has read the body:`,
       `p50 ${data.floor.p50} ms, p99 ${data.floor.p99} ms (worst of 3 after a warm-up). Every time above includes this floor, so the`,
       `instrument can judge the ${P99_GOAL_MS} ms goal only while the floor is at most half of it: ${floorValid ? 'valid' : 'INVALID, the numbers above measure the client'}.`,
+      ...(data.floor.first
+        ? [
+            `The first rush opens ${data.buyers} new connections: against the bare server that first round took p50 ${data.floor.first.p50} ms, p99 ${data.floor.first.p99} ms.`,
+          ]
+        : []),
     );
   return {
     summary: data.runs.flatMap((r) => [
@@ -289,6 +318,16 @@ export function render(data: PurchaseData): Rendered {
         result: r.rounds.map((x) => x.placed).join(' / '),
         ok: r.rounds.every((x) => x.exact),
       },
+      ...(r.cold
+        ? [
+            {
+              metric: `purchase rush ${r.db.split(' ')[0]}: the first after a start (issue 30 goal 3), p99; placed`,
+              goal: `< ${firstRushGoal(r.db)} ms; ${data.units}`,
+              result: `${r.cold.p99} ms (p50 ${r.cold.p50} ms, ready in ${r.readyMs ?? '—'} ms); ${r.cold.placed}`,
+              ok: r.cold.p99 < firstRushGoal(r.db) && r.cold.exact,
+            },
+          ]
+        : []),
       {
         metric: `purchase rush ${r.db.split(' ')[0]}: p99 (worst round after the first)`,
         goal: `< ${P99_GOAL_MS} ms`,

@@ -1,4 +1,5 @@
 // What the parts of the orders feature share: built once by ordersService (orders.service.ts).
+import type { Gather } from '../db/batched.ts';
 import type { Db } from '../db/client.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import type { ToolsService } from '../tools/tools.service.ts';
@@ -17,4 +18,6 @@ export interface OrdersContext {
   lowStockUnits?: number;
   /** Called after a transaction that wrote events commits (the outbox delivers them at once). */
   eventsWritten: () => void;
+  /** When a batch of one-line orders waits for the rest of a burst (db/batched.ts). */
+  gather?: Gather;
 }

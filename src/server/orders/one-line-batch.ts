@@ -59,7 +59,7 @@ const INSERT_BATCH = `
 export function oneLineBatch(
   ctx: OrdersContext,
 ): (user: CurrentUser, cart: CartOrderInput) => Promise<string | 'limit'> {
-  const { db, tools, holdMs, now, maxUnpaidOrders, lowStockUnits } = ctx;
+  const { db, tools, holdMs, now, maxUnpaidOrders, lowStockUnits, gather } = ctx;
 
   /**
    * The hot path (POST /booking, a one-tool cart, a purchase rush) is placed in batches, as a database
@@ -79,7 +79,7 @@ export function oneLineBatch(
       if (taken.size) tools.invalidate('stock', [...taken]);
       return results;
     },
-    { maxBatch: MAX_BATCH },
+    { maxBatch: MAX_BATCH, gather },
   );
 
   async function insertOneLine(user: CurrentUser, cart: CartOrderInput): Promise<string | 'limit'> {

@@ -1,6 +1,7 @@
 import { messages } from '../../lib/messages.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';
 import { emitOrderEvent, factsOf } from './order-events.ts';
+import type { Gather } from '../db/batched.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { type ToolsService } from '../tools/tools.service.ts';
@@ -41,10 +42,22 @@ export function ordersService(
     lowStockUnits?: number;
     /** Called after a transaction that wrote events commits (the outbox delivers them at once). */
     eventsWritten?: () => void;
+    /** When a batch of one-line orders waits for the rest of a burst. */
+    gather?: Gather;
   } = {},
 ) {
-  const { maxUnpaidOrders = Infinity, invoices, lowStockUnits, eventsWritten = () => {} } = options;
-  const ctx: OrdersContext = { db, tools, holdMs, now, maxUnpaidOrders, invoices, lowStockUnits, eventsWritten };
+  const { maxUnpaidOrders = Infinity, invoices, lowStockUnits, eventsWritten = () => {}, gather } = options;
+  const ctx: OrdersContext = {
+    db,
+    tools,
+    holdMs,
+    now,
+    maxUnpaidOrders,
+    invoices,
+    lowStockUnits,
+    eventsWritten,
+    gather,
+  };
   const { placeOnce, expiredHoldsOn } = orderPlacing(ctx);
 
   /**

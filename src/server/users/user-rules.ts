@@ -1,5 +1,5 @@
 // Who a user is allowed to be: the rules the guards and the services share (no HTTP here).
-import { batched } from '../db/batched.ts';
+import { batched, type Gather } from '../db/batched.ts';
 import type { Queryable } from '../db/client.ts';
 import type { CurrentUser } from '../types.ts';
 
@@ -24,18 +24,21 @@ interface SignedInUserRow {
  * query (db/batched.ts), so a rush of buyers costs a few queries, not one each, which matters on
  * PGlite's single connection. One per app, so it goes with its runtime.
  */
-export function signedInUsers(db: Queryable): (email: string) => Promise<CurrentUser | undefined> {
-  const rows = batched(async (emails: string[]) => {
-    const byEmail = new Map(
-      (
-        await db.query<SignedInUserRow>(
-          'SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)',
-          [[...new Set(emails)]],
-        )
-      ).map((r) => [r.email, r]),
-    );
-    return emails.map((e) => byEmail.get(e));
-  });
+export function signedInUsers(db: Queryable, gather?: Gather): (email: string) => Promise<CurrentUser | undefined> {
+  const rows = batched(
+    async (emails: string[]) => {
+      const byEmail = new Map(
+        (
+          await db.query<SignedInUserRow>(
+            'SELECT email, name, role, email_verified, firebase_uid FROM users WHERE email = ANY($1)',
+            [[...new Set(emails)]],
+          )
+        ).map((r) => [r.email, r]),
+      );
+      return emails.map((e) => byEmail.get(e));
+    },
+    { gather },
+  );
   return async (email) => {
     const row = await rows(email);
     return row && { email: row.email, name: row.name, role: usableRole(row), uid: row.firebase_uid };
