@@ -1,6 +1,7 @@
 // After `astro build`: the header search's Pagefind index of the catalogue the build rendered (into
 // dist/client/pagefind; the server rebuilds it live when tools change: src/server/host/search-index.ts),
-// preload the chunks each page's scripts import (src/server/host/modulepreload.ts), then write .br and .gz beside
+// start each page's scripts after its first paint (src/server/host/modulepreload.ts; the script that does it is
+// allowed by the page's policy in ../_headers.json), then write .br and .gz beside
 // every compressible file in dist/client, so the server sends them without compressing on each request.
 import os from 'node:os';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -10,7 +11,9 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import { buildData } from '../src/server/builds/build-data.ts';
 import { buildSearchFiles, writeSearchFiles } from '../src/server/host/search-index.ts';
-import { modulePreloader } from '../src/server/host/modulepreload.ts';
+import { withoutTrailingSlashes } from '../src/lib/text.ts';
+import { pageScriptsAfterPaint } from '../src/server/host/modulepreload.ts';
+import { withScriptHash } from '../src/server/host/page-policy.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
 const searchDir = path.join(root, 'pagefind');
@@ -65,16 +68,45 @@ const searchIndex = (async () => {
 
 const all: string[] = [];
 for await (const file of files(root)) all.push(file);
-const preload = modulePreloader(root);
+const afterPaint = pageScriptsAfterPaint(root);
 let preloads = 0;
+/** Each page's loader script hash, by the path Astro's _headers.json names the page with. */
+const hashes = new Map<string, string>();
+const pagePath = (file: string) =>
+  withoutTrailingSlashes(
+    '/' +
+      path
+        .relative(root, file)
+        .split(path.sep)
+        .join('/')
+        .replace(/(^|\/)index\.html$/, '')
+        .replace(/\.html$/, ''),
+  ) || '/';
 await each(
   all.filter((f) => f.endsWith('.html')),
   async (f) => {
-    const { html, added } = preload(await readFile(f, 'utf8'));
-    if (added) await writeFile(f, html);
+    const { html, added, hash } = afterPaint(await readFile(f, 'utf8'));
+    if (!hash) return;
+    await writeFile(f, html);
+    hashes.set(pagePath(f), hash);
     preloads += added;
   },
 );
+await allowLoaders(path.join(root, '..', '_headers.json'));
+
+/** Adds each page's loader hash to its policy in Astro's per-page headers. */
+async function allowLoaders(headersFile: string) {
+  const entries = JSON.parse(await readFile(headersFile, 'utf8').catch(() => '[]')) as {
+    pathname: string;
+    headers: { key: string; value: string }[];
+  }[];
+  for (const entry of entries) {
+    const hash = hashes.get(withoutTrailingSlashes(entry.pathname) || '/');
+    const csp = entry.headers.find((h) => h.key === 'Content-Security-Policy');
+    if (hash && csp) csp.value = withScriptHash(csp.value, hash);
+  }
+  if (entries.length) await writeFile(headersFile, JSON.stringify(entries));
+}
 const queue: string[] = [];
 for (const file of all) if ((await stat(file)).size >= 512) queue.push(file);
 await each(queue, compress);
@@ -85,5 +117,5 @@ for await (const file of files(searchDir)) if ((await stat(file)).size >= 512) s
 await each(searchFiles, compress);
 console.log(`postbuild: search index of ${search.tools} tools, ${search.files.size} files, built in ${search.ms} ms`);
 console.log(
-  `postbuild: ${preloads} modulepreload links; precompressed ${count} files (brotli saves ${(saved / 1024).toFixed(0)} kB)`,
+  `postbuild: ${hashes.size} pages start their scripts after the first paint (${preloads} chunks preloaded then); precompressed ${count} files (brotli saves ${(saved / 1024).toFixed(0)} kB)`,
 );

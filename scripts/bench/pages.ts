@@ -86,6 +86,9 @@ export function measureHtml(clientDir: string, html: string): { bytes: number; s
     else if (m[2].trim()) {
       bytes += gz(m[2]);
       for (const dep of staticImports(m[2])) if (dep.startsWith('/')) addModule(dep);
+      // The page's scripts, started after the first paint by an inline script (modulepreload.ts): loaded
+      // without any interaction, so counted.
+      for (const url of m[2].matchAll(/"(\/_astro\/[^"]+\.js)"/g)) addModule(url[1]);
     }
   }
   for (const m of html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) addModule(m[1]);

@@ -26,6 +26,25 @@ test.describe('static pages', () => {
     await expect(page.getByRole('contentinfo')).toContainText('2022');
   });
 
+  test('a page paints before its own scripts load, and they run after it (issue 30, goal 6)', async ({
+    page,
+    request,
+  }) => {
+    for (const path of ['/', '/blogs']) {
+      const html = await (await request.get(path)).text();
+      // No module script fetched at high priority before the first paint, nor a preload of its chunks.
+      expect(html, path).not.toMatch(/<script type="module" src=/);
+      expect(html, path).not.toContain('rel="modulepreload"');
+      await page.goto(path);
+      // The search trigger (a page script) answers "/" once it has run.
+      await expect(async () => {
+        await page.keyboard.press('/');
+        await expect(page.locator('#site-search')).toBeFocused({ timeout: 500 });
+      }).toPass();
+      await expect(page.locator('link[rel=modulepreload]').first()).toBeAttached();
+    }
+  });
+
   test('an unknown path shows the 404 card with status 404, compressed like any page', async ({ page, request }) => {
     const response = await page.goto('/no/such/page');
     expect(response?.status()).toBe(404);
@@ -59,7 +78,10 @@ test.describe('security headers on every response', () => {
     request,
   }) => {
     await page.goto('/');
-    const script = await page.locator('script[type=module][src^="/_astro/"]').first().getAttribute('src');
+    // The page's scripts start after its first paint, with a preload of each chunk (modulepreload.ts).
+    const preloaded = page.locator('link[rel=modulepreload][href^="/_astro/"]').first();
+    await expect(preloaded).toBeAttached();
+    const script = await preloaded.getAttribute('href');
     const policiesOf = async (path: string) =>
       (await request.get(path)).headersArray().filter((h) => h.name.toLowerCase() === 'content-security-policy');
     for (const path of ['/', '/blogs', '/api/tools', '/no/such/page'])

@@ -22,7 +22,7 @@ async function start(shows: Shows, changes = memoryBus(), renderMs = 0) {
     void (async () => {
       if (await pages.join(req, res, req.url!, [])) return;
       const n = ++renders.n;
-      const handoff = pages.handoff(req.url!, (html) => html);
+      const handoff = pages.handoff(req.url!, (html) => ({ html }));
       try {
         await new Promise((resolve) => setTimeout(resolve, renderMs));
         renders.onRender();
@@ -80,7 +80,7 @@ describe('live pages', () => {
   it('is not kept when what it shows changed while it was rendered', async () => {
     const changes = memoryBus();
     const pages = livePages({ changes });
-    const handoff = pages.handoff('/tools', (html) => html);
+    const handoff = pages.handoff('/tools', (html) => ({ html }));
     changes.announce('stock', ['a']); // an order commits while the page renders
     await handoff.keep(
       new Request('http://x/tools'),
@@ -91,7 +91,7 @@ describe('live pages', () => {
       },
     );
     expect(pages.size().pages).toBe(0);
-    const other = pages.handoff('/tools/page/2', (html) => html);
+    const other = pages.handoff('/tools/page/2', (html) => ({ html }));
     changes.announce('stock', ['a']); // not on this page
     await other.keep(
       new Request('http://x/tools/page/2'),

@@ -170,12 +170,14 @@ export async function run(): Promise<LighthouseData> {
 }
 
 const GOAL = { performance: 98, accessibility: 100, bestPractices: 100, seo: 100, lcpMs: 1200, tbtMs: 50 };
-const meets = (s: Scores) =>
+/** Issue 30, goal 6: home's LCP under 1,000 ms; the other pages keep the earlier 1,200 ms. */
+const lcpGoal = (p: string) => (p === '/' ? 1000 : GOAL.lcpMs);
+const meets = (s: Scores, p: string) =>
   s.performance >= GOAL.performance &&
   s.accessibility >= GOAL.accessibility &&
   s.bestPractices >= GOAL.bestPractices &&
   s.seo >= GOAL.seo &&
-  s.lcpMs < GOAL.lcpMs &&
+  s.lcpMs < lcpGoal(p) &&
   s.tbtMs < GOAL.tbtMs;
 
 export function render(data: LighthouseData): Rendered {
@@ -189,17 +191,17 @@ export function render(data: LighthouseData): Rendered {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...data.pages.map(
       ({ label, path: p, median: m }) =>
-        `| ${label} (\`${p}\`) | ${m.performance} | ${m.accessibility} | ${m.bestPractices} | ${m.seo} | ${m.lcpMs} ms | ${m.tbtMs} ms | ${m.cls} | ${m.fcpMs} ms | ${meets(m) ? '✓' : '✗'} |`,
+        `| ${label} (\`${p}\`) | ${m.performance} | ${m.accessibility} | ${m.bestPractices} | ${m.seo} | ${m.lcpMs} ms | ${m.tbtMs} ms | ${m.cls} | ${m.fcpMs} ms | ${meets(m, p) ? '✓' : '✗'} |`,
     ),
     '',
-    'Goal: ≥ 98 / 100 / 100 / 100, LCP < 1.2 s, TBT < 50 ms.',
+    'Goal: ≥ 98 / 100 / 100 / 100, LCP < 1.2 s (home: < 1.0 s, issue 30), TBT < 50 ms.',
   ];
   return {
-    summary: data.pages.map(({ label, median: m }) => ({
+    summary: data.pages.map(({ label, path: p, median: m }) => ({
       metric: `Lighthouse ${label}: perf / a11y / BP / SEO, LCP, TBT`,
-      goal: '98/100/100/100, < 1,200 ms, < 50 ms',
+      goal: `98/100/100/100, < ${lcpGoal(p).toLocaleString('en-US')} ms, < 50 ms`,
       result: `${m.performance}/${m.accessibility}/${m.bestPractices}/${m.seo}, ${m.lcpMs} ms, ${m.tbtMs} ms`,
-      ok: meets(m),
+      ok: meets(m, p),
     })),
     section: lines.join('\n'),
   };

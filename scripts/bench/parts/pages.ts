@@ -101,7 +101,7 @@ export function render(weights: PageWeight[]): Rendered {
       ...(small.length
         ? [
             {
-              metric: 'JS on blogs / portfolio / 404',
+              metric: `JS on ${small.map((w) => w.page).join(' / ')}`,
               goal: '≤ 8 kB',
               result: small.map((w) => kB(w.bytes)).join(' / '),
               ok: !small.some(over),

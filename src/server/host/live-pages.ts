@@ -13,7 +13,7 @@ import { withoutTrailingSlashes } from '../../lib/text.ts';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
 import { inFlight } from '../caching/in-flight.ts';
-import { pagePolicy } from './page-policy.ts';
+import { pagePolicy, withScriptHash } from './page-policy.ts';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -48,6 +48,8 @@ export interface LivePageHandoff {
   abandon(): void;
 }
 
+export type PageScripts = (html: string) => { html: string; hash?: string };
+
 export interface LivePages {
   /** Answers a GET or HEAD from a current copy and returns true; false lets Astro render the page. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): boolean;
@@ -58,10 +60,11 @@ export interface LivePages {
    */
   join(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): Promise<boolean>;
   /**
-   * Made before Astro renders, so a page rendered while a change happened is never kept. `preload`
-   * adds the module preloads prebuilt pages get at build time. Always ended: kept or abandoned.
+   * Made before Astro renders, so a page rendered while a change happened is never kept. `pageScripts`
+   * starts the page's scripts after its first paint, as prebuilt pages do (modulepreload.ts), and names
+   * the hash of the script it adds. Always ended: kept or abandoned.
    */
-  handoff(pathname: string, preload: (html: string) => string): LivePageHandoff;
+  handoff(pathname: string, pageScripts: PageScripts): LivePageHandoff;
   size(): { pages: number; bytes: number };
 }
 
@@ -96,7 +99,12 @@ export function livePages({
   const current = (copy: Copy | undefined): copy is Copy =>
     copy !== undefined && versionOf(copy.shows) === copy.version && performance.now() - copy.at < maxAgeMs;
 
-  async function compress(html: Buffer, response: Response, shows: Shows, version: number, at: number): Promise<Copy> {
+  async function compress(
+    html: Buffer,
+    response: Response,
+    scriptHash: string | undefined,
+    { shows, version, at }: Pick<Copy, 'shows' | 'version' | 'at'>,
+  ): Promise<Copy> {
     // A page that shows stock (the catalogue) may be made again on every order: brotli 5 takes ~1 ms
     // for a page and comes within a few percent of 11, which takes tens of milliseconds.
     const often = shows.kinds.includes('stock');
@@ -108,7 +116,8 @@ export function livePages({
     ]);
     const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
     // The page's own policy (the hashes of its own inline scripts) as the header.
-    const policy = response.headers.get('content-security-policy');
+    const given = response.headers.get('content-security-policy');
+    const policy = given && scriptHash ? withScriptHash(given, scriptHash) : given;
     const csp = policy ? ['Content-Security-Policy', pagePolicy(policy, html.toString())] : [];
     // The page's own caching (the catalogue lets browsers reuse it for a few seconds), else revalidate.
     const cache = ['Cache-Control', response.headers.get('cache-control') ?? 'no-cache', 'Vary', 'Accept-Encoding'];
@@ -167,13 +176,14 @@ export function livePages({
       return true;
     },
 
-    handoff(pathname, preload) {
+    handoff(pathname, pageScripts) {
       const key = withoutTrailingSlashes(pathname);
       const at = performance.now();
       const started = changes.version;
       const end = rendering.begin(key);
       const keepAndAnswer = async (request: Request, response: Response, shows: Shows) => {
-        const html = Buffer.from(preload(await response.text()));
+        const page = pageScripts(await response.text());
+        const html = Buffer.from(page.html);
         // Nothing it shows changed since the render started: the copy is of this version of its data.
         const fresh = !changes.changedSince(started, shows);
         const version = versionOf(shows);
@@ -181,7 +191,7 @@ export function livePages({
         const flight = `${key}\u0000${version}`;
         let pending = fresh ? compressing.get(flight) : undefined;
         if (!pending) {
-          pending = compress(html, response, shows, version, at);
+          pending = compress(html, response, page.hash, { shows, version, at });
           if (fresh) {
             compressing.set(flight, pending);
             void pending.finally(() => compressing.delete(flight)).catch(() => {});

@@ -18,8 +18,8 @@ import { accessLine, logger as log, logOut, requestIdFrom, withRequestId } from 
 import { metrics, observeRequest } from '../observability/metrics.ts';
 import { serveMetricsWithToken } from '../observability/metrics-server.ts';
 import { changesOf } from '../caching/changes.ts';
-import { livePages, type LivePages } from './live-pages.ts';
-import { modulePreloader } from './modulepreload.ts';
+import { livePages, type LivePages, type PageScripts } from './live-pages.ts';
+import { pageScriptsAfterPaint } from './modulepreload.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
 import {
   answerStarting,
@@ -78,7 +78,7 @@ interface Build {
   /** The 404 page's policy (hashed scripts), for what Astro answers without a policy of its own. */
   notFoundCsp: string;
   pages: LivePages;
-  preload: (html: string) => string;
+  pageScripts: PageScripts;
 }
 
 export function outerServer({
@@ -97,7 +97,7 @@ export function outerServer({
 
   function load(id: string, dir: string, handler: AstroHandler): Build {
     const site = staticSite(path.join(dir, 'client'), path.join(dir, '_headers.json'), csp);
-    const preloads = modulePreloader(path.join(dir, 'client'));
+    const pageScripts = pageScriptsAfterPaint(path.join(dir, 'client'));
     return {
       id,
       site,
@@ -105,7 +105,7 @@ export function outerServer({
       notFoundCsp: site.pageHeaders('/404')?.['Content-Security-Policy'] ?? csp,
       // Pages rendered by one build link its assets: a new build renders them again.
       pages: livePages({ changes }),
-      preload: (html) => preloads(html).html,
+      pageScripts,
     };
   }
   let build = load(buildId, dist, astro);
@@ -228,13 +228,13 @@ export function outerServer({
     }
     if (!current) return answerStarting(res, pathname);
     // One build answers the whole request, even if another is switched in meanwhile.
-    const { astro, notFoundCsp, pages, preload } = build;
+    const { astro, notFoundCsp, pages, pageScripts } = build;
     // A kept page gone stale whose new copy is being rendered: the copy answers this request too.
     if (read && (await pages.join(req, res, pathname, []))) return;
     res.setHeader('Content-Security-Policy', notFoundCsp);
     // A path no page matches: the prebuilt 404 page, precompressed (Astro's own is ~44 kB uncompressed).
     // A page that shows live data hands its rendering back to be kept (live-pages.ts, src/middleware.ts).
-    const livePage = read ? pages.handoff(pathname, preload) : undefined;
+    const livePage = read ? pages.handoff(pathname, pageScripts) : undefined;
     try {
       await astro(req, res, () => build.site.notFound(req, res, []), { runtime: current, livePage });
     } finally {

@@ -43,6 +43,15 @@ function ownHashesOnly(policy: string, html: string): string {
     .join(';');
 }
 
+/** The policy with one more script hash ('sha256-…') allowed: an inline script our own build or server wrote. */
+export function withScriptHash(policy: string, hash: string): string {
+  const directives = policy.split(';');
+  const at = directives.findIndex((d) => d.trim().startsWith('script-src'));
+  if (at < 0) return policy;
+  directives[at] = `${directives[at].trimEnd()} '${hash}'`;
+  return directives.join(';');
+}
+
 /** A page's policy with `frame-ancestors 'none'`, which a <meta> policy cannot carry. */
 export function withFramingRule(policy: string): string {
   if (policy.includes('frame-ancestors')) return policy;
