@@ -37,7 +37,7 @@ try {
 }
 
 // Before the runtime opens: the database driver must load after the pg instrumentation hooks it.
-const tracing = await startTracing().catch((error: Error) => {
+const tracing = await startTracing(process.env, { postgres: Boolean(config.databaseUrl) }).catch((error: Error) => {
   console.error(`Tracing could not start (OTEL_EXPORTER_OTLP_ENDPOINT): ${error.message}`);
   process.exit(1);
 });

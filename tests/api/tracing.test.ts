@@ -53,7 +53,7 @@ beforeAll(async () => {
   process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
   // Before the store opens, as main.ts does: the database driver loads after the pg instrumentation.
   const { startTracing } = await import('../../src/server/observability/tracing');
-  tracer = (await startTracing(process.env))!;
+  tracer = (await startTracing(process.env, { postgres: process.env.TEST_DB === 'postgres' }))!;
   runtime = await createTestRuntime();
   outer = await startOuter(runtime);
 });

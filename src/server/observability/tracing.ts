@@ -6,11 +6,17 @@ import type { SpanAttributes, Tracer } from './otel.ts';
 /** Set once tracing started (main.ts); undefined when it is off. */
 export let tracer: Tracer | undefined;
 
-/** Starts tracing when the environment asks for it. Must run before the database driver is loaded. */
-export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<Tracer | undefined> {
+/**
+ * Starts tracing when the environment asks for it. Must run before the database driver is loaded; `postgres`
+ * says the store uses PostgreSQL (the pg instrumentation is loaded only then).
+ */
+export async function startTracing(
+  env: NodeJS.ProcessEnv = process.env,
+  { postgres = Boolean(env.DATABASE_URL) } = {},
+): Promise<Tracer | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   const { openTelemetry } = await import('./otel.ts');
-  tracer = openTelemetry(env);
+  tracer = await openTelemetry(env, { postgres });
   return tracer;
 }
 
