@@ -1,5 +1,5 @@
 // Part 2: Lighthouse (mobile defaults: simulated slow 4G and 4x CPU slowdown) on the home page, a tool
-// page and the blog list, in Debian's Chromium; the median of 3 runs of each metric. Tool pages need a
+// page, the blog list and the catalogue's first page, in Debian's Chromium; the median of 3 runs of each metric. Tool pages need a
 // signed-in user (spec), so that page is measured signed in: log in through /login, clear the HTTP
 // cache (a first visit), keep the session, then audit.
 import { existsSync, writeFileSync } from 'node:fs';
@@ -147,6 +147,7 @@ export async function run(): Promise<LighthouseData> {
     ['home', '/', false],
     ['tool page (signed in)', toolPage, true],
     ['blogs', '/blogs', false],
+    ['catalogue page', '/tools', false],
   ] as const) {
     const runs: Scores[] = [];
     for (let i = 0; i < RUNS; i++) {
