@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration } from '../calibrate.ts';
 import { CORES, hammerTogether, http, LOAD, median, pin, round, settle, type LoadResult } from '../load.ts';
 import type { Rendered } from '../report.ts';
-import { ensureBenchBuild, PORTS, startStore, type Store } from '../store.ts';
+import { ensureBenchBuild, pgScratch, PORTS, startStore, type PgScratch, type Store } from '../store.ts';
 
 const STORES = ['off', 'twin', 'on', 'all'] as const;
 type StoreName = (typeof STORES)[number];
@@ -30,7 +30,9 @@ interface Target {
   /** The rounds' ratios of the default sampling, to show their spread. */
   ratios: number[];
 }
-export interface TracingData {
+export interface TracingRun {
+  /** The stores' database (absent in runs recorded before PostgreSQL was measured too: PGlite). */
+  db?: string;
   targets: Target[];
   rounds: number;
   seconds: number;
@@ -38,6 +40,11 @@ export interface TracingData {
   exported: number;
   exportedAll?: number;
   calibration: Calibration;
+}
+/** PGlite's run, and the same four stores on PostgreSQL (traced ones with the pg instrumentation). */
+export interface TracingData extends TracingRun {
+  postgres?: TracingRun;
+  skipped?: string;
 }
 
 /**
@@ -75,16 +82,48 @@ async function collector() {
 
 export async function run(): Promise<TracingData> {
   ensureBenchBuild();
+  const ceiling = await startCeiling();
+  const pglite = await measure('PGlite', async () => ({}), { ...ceiling, runs: [] });
+  // Each PostgreSQL store gets a scratch schema of its own, dropped afterwards.
+  const scratches: PgScratch[] = [];
+  const schemaFor = async (name: StoreName) => {
+    const scratch = await pgScratch(`tracing_${name}`);
+    if (!scratch) return undefined;
+    scratches.push(scratch);
+    return { DATABASE_URL: scratch.url };
+  };
+  const probe = await pgScratch('tracing_probe');
+  if (!probe) return { ...pglite, skipped: 'PostgreSQL: no server reachable (set TEST_DATABASE_URL)' };
+  const version = probe.version.split(' ')[0];
+  await probe.drop();
+  try {
+    const postgres = await measure(`PostgreSQL ${version}`, async (name) => (await schemaFor(name)) ?? {}, {
+      ...ceiling,
+      runs: [],
+    });
+    return { ...pglite, postgres };
+  } finally {
+    for (const scratch of scratches) await scratch.drop();
+  }
+}
+
+/** The four stores on one database, loaded together round after round. */
+async function measure(
+  db: string,
+  dbEnv: (name: StoreName) => Promise<Record<string, string>>,
+  ceiling: Awaited<ReturnType<typeof startCeiling>>,
+): Promise<TracingRun> {
+  console.log(`  ${db}:`);
   // The collector runs here: on the client's core, beside wrk, never on the server's.
   pin([process.pid], CORES.client);
   const otlp = await collector();
-  const ceiling = await startCeiling();
-  const start = (name: StoreName, port: number, sampler?: string): Promise<Store> =>
+  const start = async (name: StoreName, port: number, sampler?: string): Promise<Store> =>
     startStore({
       name: `tracing-${name}`,
       port,
       env: {
         DATA_DIR: `.data-bench-tracing-${name}`,
+        ...(await dbEnv(name)),
         ...(name === 'on' || name === 'all'
           ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: SERVICE(name), OTEL_TRACES_SAMPLER: sampler }
           : {}),
@@ -154,7 +193,7 @@ export async function run(): Promise<TracingData> {
     console.log(
       `  spans per request: default ${exported}, every request ${exportedAll}; calibration ${calibration.valid ? 'valid' : 'INVALID'}`,
     );
-    return { targets, rounds: ROUNDS, seconds: SECONDS, exported, exportedAll, calibration };
+    return { db, targets, rounds: ROUNDS, seconds: SECONDS, exported, exportedAll, calibration };
   } finally {
     for (const store of Object.values(stores)) await store.stop();
     await otlp.close();
@@ -167,52 +206,67 @@ export async function run(): Promise<TracingData> {
  * noise (processes of the same build differ a few percent from start to stop), so a ratio is judged only
  * when it clears 0.9 by more than that.
  */
-function verdict(d: TracingData): boolean | undefined {
+function verdict(d: TracingRun): boolean | undefined {
   if (!d.calibration.valid) return undefined;
   const noise = Math.max(...d.targets.map((t) => Math.abs(t.twinRatio - 1)));
   const worst = Math.min(...d.targets.map((t) => t.ratio));
   return worst >= GOAL + noise ? true : worst < GOAL - noise ? false : undefined;
 }
 
-export const failed = (d: TracingData) => verdict(d) === false;
+const runsOf = (d: TracingData): TracingRun[] => [d, ...(d.postgres ? [d.postgres] : [])];
 
-export function render(d: TracingData): Rendered {
+export const failed = (d: TracingData) => runsOf(d).some((r) => verdict(r) === false);
+
+function summaryRow(d: TracingRun) {
   const ok = d.calibration.valid;
   const worst = Math.min(...d.targets.map((t) => t.ratio));
   return {
-    summary: [
-      {
-        metric:
-          'API reads with tracing on / off (the default sampling: one request in twenty), worst of the public reads',
-        goal: `≥ ${GOAL}`,
-        result: ok
-          ? `${worst} (${d.targets.map((t) => t.ratio).join(' / ')}; every request traced: ${d.targets.map((t) => t.allRatio).join(' / ')}; the untraced twin, the instrument's noise: ${d.targets.map((t) => t.twinRatio).join(' / ')})`
-          : 'invalid calibration',
-        ok: verdict(d),
-      },
-    ],
+    metric: `API reads with tracing on / off, ${d.db ?? 'PGlite'} (the default sampling: one request in twenty), worst of the public reads`,
+    goal: `≥ ${GOAL}`,
+    result: ok
+      ? `${worst} (${d.targets.map((t) => t.ratio).join(' / ')}; every request traced: ${d.targets.map((t) => t.allRatio).join(' / ')}; the untraced twin, the instrument's noise: ${d.targets.map((t) => t.twinRatio).join(' / ')})`
+      : 'invalid calibration',
+    ok: verdict(d),
+  };
+}
+
+function table(d: TracingRun): string[] {
+  const ok = d.calibration.valid;
+  return [
+    `### ${d.db ?? 'PGlite'}`,
+    '',
+    `The collector counted ${d.exported} spans per request from the default store and ${d.exportedAll ?? '—'} from the other (a public read from memory is one span).`,
+    '',
+    calibrationLine(d.calibration),
+    '',
+    '| read | untraced rps | twin / untraced | default rps | default / untraced (rounds) | every request rps | every request / untraced |',
+    '|---|---|---|---|---|---|---|',
+    ...d.targets.map(
+      (t) =>
+        `| \`${t.path}\` | ${t.rps.off} | ${t.twinRatio} | ${t.rps.on} | ${ok ? `${t.ratio} (${t.ratios.join(', ')})` : '—'} | ${t.rps.all} | ${ok ? t.allRatio : '—'} |`,
+    ),
+    '',
+  ];
+}
+
+export function render(d: TracingData): Rendered {
+  return {
+    summary: runsOf(d).map(summaryRow),
     section: [
-      '## Tracing on and off (the same public reads, PGlite)',
+      '## Tracing on and off (the same public reads, on PGlite and on PostgreSQL)',
       '',
       'Four stores on the same build: tracing off; tracing off again (the untraced twin: how far it comes out from 1',
       `is the instrument's noise, and a ratio is judged only when it clears ${GOAL} by more); tracing with the default sampling (one request in twenty is traced, decided before`,
       'any span exists, so the others cost nothing); every request traced (`OTEL_TRACES_SAMPLER=parentbased_always_on`).',
-      "The traced ones export over OTLP/HTTP (JSON, the SDK's batch processor) to a collector on the client core.",
+      "The traced ones export over OTLP/HTTP (JSON, the SDK's batch processor) to a collector on the client core;",
+      'on PostgreSQL each store has a schema of its own, and the traced ones load the pg instrumentation.',
       `The four are loaded at the same time, each by its own wrk (${LOAD.connections} connections), sharing the server`,
       `core: ${d.rounds} rounds of ${d.seconds} s per read, each ratio the median of the rounds' ratios to the mean of the`,
       "two untraced stores. This machine's speed flips between levels for seconds at a time, so stores measured one",
-      'after another compared those levels; measured together, they share them. The collector counted',
-      `${d.exported} spans per request from the default store and ${d.exportedAll ?? '—'} from the other (a public read`,
-      'from memory is one span).',
+      'after another compared those levels; measured together, they share them.',
       '',
-      calibrationLine(d.calibration),
-      '',
-      '| read | untraced rps | twin / untraced | default rps | default / untraced (rounds) | every request rps | every request / untraced |',
-      '|---|---|---|---|---|---|---|',
-      ...d.targets.map(
-        (t) =>
-          `| \`${t.path}\` | ${t.rps.off} | ${t.twinRatio} | ${t.rps.on} | ${ok ? `${t.ratio} (${t.ratios.join(', ')})` : '—'} | ${t.rps.all} | ${ok ? t.allRatio : '—'} |`,
-      ),
+      ...runsOf(d).flatMap(table),
+      ...(d.skipped ? [d.skipped] : []),
     ].join('\n'),
   };
 }

@@ -141,9 +141,8 @@ export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { post
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
   });
   trace.setGlobalTracerProvider(provider);
-  // Patches `pg` when it is next required (db/postgres.ts loads it after this), only on PostgreSQL: loaded in
-  // an embedded store, which has no `pg`, it cost 13-15% of its public reads' rate with the default sampling
-  // (npm run bench tracing, 0.81-0.83 -> 0.95-0.96 of the untraced rate, side by side).
+  // Patches `pg` when it is next required (db/postgres.ts loads it after this), only on PostgreSQL: an
+  // embedded store has no `pg` to patch, so it does not load the instrumentation and its module hooks.
   // Only inside a request's or a job's span: the outbox's and the hold timer's polls make no traces of their own.
   if (postgres) {
     const [{ registerInstrumentations }, { PgInstrumentation }] = await Promise.all([
