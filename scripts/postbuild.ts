@@ -1,6 +1,6 @@
 // After `astro build`: the header search's Pagefind index of the catalogue the build rendered (into
 // dist/client/pagefind; the server rebuilds it live when tools change: src/server/host/search-index.ts),
-// start each page's scripts after its first paint (src/server/host/modulepreload.ts; the script that does it is
+// start each page's scripts after its first paint (src/server/host/page-scripts.ts; the script that does it is
 // allowed by the page's policy in ../_headers.json), then write .br and .gz beside
 // every compressible file in dist/client, so the server sends them without compressing on each request.
 import os from 'node:os';
@@ -12,7 +12,7 @@ import * as pagefind from 'pagefind';
 import { buildData } from '../src/server/builds/build-data.ts';
 import { buildSearchFiles, writeSearchFiles } from '../src/server/host/search-index.ts';
 import { withoutTrailingSlashes } from '../src/lib/text.ts';
-import { pageScriptsAfterPaint } from '../src/server/host/modulepreload.ts';
+import { pageScriptsAfterPaint } from '../src/server/host/page-scripts.ts';
 import { withScriptHash } from '../src/server/host/page-policy.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { staticImports } from '../../src/server/host/modulepreload.ts';
+import { staticImports } from '../../src/server/host/page-scripts.ts';
 
 export interface PageWeight {
   page: string;
@@ -96,7 +96,7 @@ export function measureHtml(
     else if (m[2].trim()) {
       bytes += compressed(m[2]);
       for (const dep of staticImports(m[2])) if (dep.startsWith('/')) addModule(dep);
-      // The page's scripts, started after the first paint by an inline script (modulepreload.ts): loaded
+      // The page's scripts, started after the first paint by an inline script (page-scripts.ts): loaded
       // without any interaction, so counted.
       for (const url of m[2].matchAll(/"(\/_astro\/[^"]+\.js)"/g)) addModule(url[1]);
     }

@@ -27,11 +27,11 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.url().optional(),
-  /** The embedded database's buffer cache (PostgreSQL's shared_buffers, e.g. 32MB); the OS caches its files too. */
+  /** The embedded database's buffer cache (PostgreSQL's shared_buffers; unset: db/pglite.ts's DEFAULT_SHARED_BUFFERS). */
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 32MB')
-    .default('32MB'),
+    .optional(),
   PUBLIC_FIREBASE_API_KEY: z.string().optional(),
   PUBLIC_FIREBASE_AUTH_DOMAIN: z.string().optional(),
   PUBLIC_FIREBASE_PROJECT_ID: z.string().optional(),

@@ -78,7 +78,7 @@ test.describe('security headers on every response', () => {
     request,
   }) => {
     await page.goto('/');
-    // The page's scripts start after its first paint, with a preload of each chunk (modulepreload.ts).
+    // The page's scripts start after its first paint, with a preload of each chunk (page-scripts.ts).
     const preloaded = page.locator('link[rel=modulepreload][href^="/_astro/"]').first();
     await expect(preloaded).toBeAttached();
     const script = await preloaded.getAttribute('href');

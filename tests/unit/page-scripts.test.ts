@@ -1,11 +1,11 @@
-// A page's own scripts start after its first paint (src/server/host/modulepreload.ts): module script tags in
+// A page's own scripts start after its first paint (src/server/host/page-scripts.ts): module script tags in
 // <head> were fetched at high priority before the first paint, with a preload for each chunk they import.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageScriptsAfterPaint } from '../../src/server/host/modulepreload';
+import { pageScriptsAfterPaint } from '../../src/server/host/page-scripts';
 import { pagePolicy, withScriptHash } from '../../src/server/host/page-policy';
 
 function clientDir() {

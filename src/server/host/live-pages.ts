@@ -61,7 +61,7 @@ export interface LivePages {
   join(req: IncomingMessage, res: ServerResponse, pathname: string, common: string[]): Promise<boolean>;
   /**
    * Made before Astro renders, so a page rendered while a change happened is never kept. `pageScripts`
-   * starts the page's scripts after its first paint, as prebuilt pages do (modulepreload.ts), and names
+   * starts the page's scripts after its first paint, as prebuilt pages do (page-scripts.ts), and names
    * the hash of the script it adds. Always ended: kept or abandoned.
    */
   handoff(pathname: string, pageScripts: PageScripts): LivePageHandoff;

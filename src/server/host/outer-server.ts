@@ -19,7 +19,7 @@ import { metrics, observeRequest } from '../observability/metrics.ts';
 import { serveMetricsWithToken } from '../observability/metrics-server.ts';
 import { changesOf } from '../caching/changes.ts';
 import { livePages, type LivePages, type PageScripts } from './live-pages.ts';
-import { pageScriptsAfterPaint } from './modulepreload.ts';
+import { pageScriptsAfterPaint } from './page-scripts.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
 import {
   answerStarting,
