@@ -15,7 +15,7 @@ import {
   rowWith,
   toastSaying,
 } from './dashboard-fixtures';
-import { DEMO_ADMIN, expectNoAxeViolations, login, uniqueEmail } from './fixtures';
+import { DEMO_ADMIN, expectNoAxeViolations, login, signOut, uniqueEmail } from './fixtures';
 
 const header = (page: Page) => page.getByRole('banner');
 const passwordPanel = (page: Page) => page.getByRole('region', { name: 'Password' });
@@ -32,11 +32,6 @@ async function expectLoginRefused(page: Page, account: { email: string; password
     page.getByRole('alert').filter({ hasText: new RegExp(`${messages.authWrongPassword}|${messages.authOther}`) }),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
-  await expect(header(page).getByRole('link', { name: 'Login' })).toBeVisible();
-}
-
-async function signOut(page: Page) {
-  await header(page).getByRole('button', { name: 'Sign Out' }).click();
   await expect(header(page).getByRole('link', { name: 'Login' })).toBeVisible();
 }
 

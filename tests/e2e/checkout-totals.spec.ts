@@ -8,7 +8,7 @@ import { messages } from '../../src/lib/messages';
 import { formatCents } from '../../src/lib/money';
 import { pricingOfTool, unitPriceCents } from '../../src/lib/pricing';
 import { orderTotals, type DiscountRule } from '../../src/lib/totals';
-import { DEMO_ADMIN, login, liveTools, type ToolJson } from './fixtures';
+import { DEMO_ADMIN, login, liveTools, signOut, type ToolJson } from './fixtures';
 import { apiWith, demoAdminToken, loginHydrated, newAccount, type Account } from './dashboard-fixtures';
 
 const SHOTS = '/tmp/shots-totalsui';
@@ -161,7 +161,7 @@ test.describe('checkout totals', () => {
     await shoot(page, 'order-page');
 
     // The admin's All Orders keeps its columns: the total, with the delivery under it and the rest in its title.
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await signOut(page);
     await loginHydrated(page, DEMO_ADMIN, '/dashboard/manageallproducts');
     const search = page.getByRole('search', { name: 'Find orders' });
     await search.getByLabel('Search').fill(shopper.email);

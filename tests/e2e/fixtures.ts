@@ -29,6 +29,13 @@ export async function login(page: Page, account: { email: string; password: stri
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
 }
 
+/** Signs out from the header and waits for the home page it goes to, so the next navigation is not cut short. */
+export async function signOut(page: Page) {
+  await page.getByRole('banner').getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+}
+
 /** The API as a signed-in browser session calls it (token from localStorage). */
 export async function apiAs(page: Page, method: string, path: string, body?: unknown) {
   return page.evaluate(
