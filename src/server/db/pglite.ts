@@ -4,6 +4,7 @@ import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transaction } from '@electric-sql/pglite';
 import { tracer } from '../observability/tracing.ts';
+import { preparedStatements } from './pglite-prepared.ts';
 import { MIN_FREE_BYTES, storageFailures, type Db, type OpenOptions, type Queryable } from './client.ts';
 
 /** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
@@ -54,10 +55,14 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
     throw error;
   });
   const failures = storageFailures();
+  const statements = preparedStatements(pg);
   const query = async <T>(sql: string, params: unknown[] = []) =>
-    (await pgliteSpan(sql, () => pg.query<T>(sql, params)).catch(failures.note)).rows;
+    (await pgliteSpan(sql, () => statements.alone<T>(sql, params)).catch(failures.note)).rows;
   const queryable = (tx: Transaction): Queryable => ({
-    query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+    query: async (sql, params = []) => {
+      if (tx.closed) throw new Error('Transaction is closed');
+      return (await pgliteSpan(sql, () => statements.inTransaction(sql, params))).rows as never;
+    },
     exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
   });
   return {

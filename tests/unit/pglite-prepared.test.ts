@@ -1,0 +1,86 @@
+// The embedded store runs each statement as a named prepared statement (db/pglite-prepared.ts): the answers
+// must be those of PGlite's own query(), errors must leave the connection usable, a table changed under a
+// prepared statement must not break it, and a statement on its own must wait for a transaction under way.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/server/db/client';
+import { openPglite } from '../../src/server/db/pglite';
+
+let db: Db;
+beforeAll(async () => {
+  db = await openPglite({ memory: true });
+  await db.exec(`CREATE TABLE things (
+    id text PRIMARY KEY, n int NOT NULL, big bigint, price numeric(10,2), ok boolean, tags text[],
+    data jsonb, blob bytea, at timestamptz)`);
+});
+afterAll(() => db.close());
+
+describe('prepared statements on PGlite', () => {
+  it('answers as PGlite query() does, for every type we store, the second time as the first', async () => {
+    const at = new Date('2026-11-28T01:02:03.456Z');
+    const row = {
+      id: 'a',
+      n: 7,
+      big: '9007199254740993',
+      price: '12.50',
+      ok: true,
+      tags: ['x', 'y,z'],
+      data: { name: 'Hammer', sizes: [1, 2] },
+      blob: new Uint8Array([0, 1, 255]),
+      at,
+    };
+    const insert = `INSERT INTO things (id, n, big, price, ok, tags, data, blob, at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`;
+    const [inserted] = await db.query(insert, Object.values(row));
+    expect(inserted).toEqual({ ...row, big: 9007199254740993n, price: '12.50' });
+    const [again] = await db.query(insert, [...Object.values({ ...row, id: 'b', data: null, tags: null })]);
+    expect(again).toMatchObject({ id: 'b', data: null, tags: null, at });
+    for (let i = 0; i < 3; i++)
+      expect(await db.query('SELECT id, n FROM things WHERE id = $1', ['a'])).toEqual([{ id: 'a', n: 7 }]);
+    expect(await db.query('SELECT id FROM things WHERE id = $1', ['nobody'])).toEqual([]);
+  });
+
+  it('an error answers with its code and leaves the connection usable; in a transaction it rolls back', async () => {
+    await db.query(`INSERT INTO things (id, n) VALUES ($1, $2)`, ['dup', 1]);
+    await expect(db.query(`INSERT INTO things (id, n) VALUES ($1, $2)`, ['dup', 2])).rejects.toMatchObject({
+      code: '23505',
+    });
+    await expect(db.query('SELECT nope FROM things')).rejects.toMatchObject({ code: '42703' });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`UPDATE things SET n = 5 WHERE id = $1`, ['dup']);
+        await tx.query(`INSERT INTO things (id, n) VALUES ($1, $2)`, ['dup', 3]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query('SELECT n FROM things WHERE id = $1', ['dup'])).toEqual([{ n: 1 }]);
+  });
+
+  it('a table changed under a prepared statement is prepared again', async () => {
+    await db.exec('CREATE TABLE shifting (id int PRIMARY KEY)');
+    await db.query('INSERT INTO shifting VALUES ($1)', [1]);
+    expect(await db.query('SELECT * FROM shifting')).toEqual([{ id: 1 }]);
+    await db.exec(`ALTER TABLE shifting ADD COLUMN label text DEFAULT 'new'`);
+    expect(await db.query('SELECT * FROM shifting')).toEqual([{ id: 1, label: 'new' }]);
+  });
+
+  it('a statement on its own waits for the transaction under way and never sees its uncommitted rows', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (t) => {
+      await t.query(`INSERT INTO things (id, n) VALUES ($1, $2)`, ['pending', 1]);
+      await held;
+      throw new Error('changed my mind');
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const outside = db.query<{ count: number }>('SELECT count(*)::int AS count FROM things WHERE id = $1', ['pending']);
+    release();
+    await expect(tx).rejects.toThrow('changed my mind');
+    expect(await outside).toEqual([{ count: 0 }]);
+  });
+
+  it('statements built at run time beyond what is kept still run', async () => {
+    for (let i = 0; i < 1100; i += 1) {
+      const [{ v }] = await db.query<{ v: number }>(`SELECT $1::int + ${i} AS v`, [1]);
+      expect(v).toBe(i + 1);
+    }
+  });
+});
