@@ -32,7 +32,8 @@ export interface Deps {
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */
 export interface PublicAnswer {
-  body: string;
+  /** The body as sent: UTF-8 bytes, or a string. */
+  body: Buffer | string;
   etag: string;
   cacheControl: string;
   /** The URL this answer stands for whatever else the request carried (public-reads.ts keys copies by it). */

@@ -40,4 +40,18 @@ describe('cachedJson', () => {
     list = [{ ...one }, { ...two }]; // new objects, same content as the first list
     expect((await get(a)).etag).toBe(first.etag);
   });
+
+  it('hands the outer server the same UTF-8 bytes it sends, with no copy made per read', async () => {
+    const list = [{ name: 'é — 🔨' }, { name: 'b' }];
+    const kept: { body: Buffer | string }[] = [];
+    const a = new Hono<{ Bindings: { keep: (answer: { body: Buffer | string }) => void } }>().get('/x', (c) =>
+      cachedJson(c, list),
+    );
+    const env = { keep: (answer: { body: Buffer | string }) => kept.push(answer) };
+    const sent = await (await a.request('/x', {}, env)).arrayBuffer();
+    await a.request('/x', {}, env);
+    expect(Buffer.from(sent).toString('utf8')).toBe(JSON.stringify(list));
+    expect(Buffer.isBuffer(kept[0].body) && kept[0].body.equals(Buffer.from(sent))).toBe(true);
+    expect(kept[1].body).toBe(kept[0].body);
+  });
 });

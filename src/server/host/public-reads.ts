@@ -114,7 +114,7 @@ export function publicReads({
       const keep = ({ body, etag, cacheControl, key: canonical, shows }: PublicAnswer) => {
         const key = canonical ?? (url.includes('?') ? undefined : url);
         if (key === undefined) return end(undefined);
-        const bytes = Buffer.from(body);
+        const bytes = typeof body === 'string' ? Buffer.from(body) : body;
         if (bytes.length > maxBytes) return end(undefined);
         const copy = copyOf(bytes, etag, cacheControl, shows, at);
         // Nothing it shows changed while it was computed, so it is current.

@@ -4,30 +4,40 @@ import type { Context } from 'hono';
 import type { Shows } from '../caching/changes.ts';
 
 /**
- * Body and ETag per answered object. The catalogue and review page caches hand out the same object
- * until a write replaces it, so a cached read is serialised and hashed once, not per request.
+ * Body (UTF-8 bytes) and ETag per answered object. The catalogue and review page caches hand out the
+ * same object until a write replaces it, so a cached read is serialised and hashed once, not per request.
  * Callers must not mutate an object after answering with it.
  */
-const serialised = new WeakMap<object, { body: string; etag: string }>();
+const serialised = new WeakMap<object, Serialised>();
+interface Serialised {
+  body: Buffer;
+  etag: string;
+}
 
 const etagOf = (text: string) => createHash('sha1').update(text).digest('base64url');
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 /**
  * An array (the catalogue) is serialised element by element, each element once: after one tool's stock
- * changed, the new list reuses every other tool's JSON, and its ETag hashes the elements' ETags (a few
- * bytes each) instead of the whole body.
+ * changed, the new list reuses every other tool's bytes (one copy of each into the new body, no string
+ * joined and encoded again: that was a fifth of the server's time while orders flowed beside reads of
+ * 2,000 tools), and its ETag hashes the elements' ETags (a few bytes each) instead of the whole body.
  */
-function serialise(data: unknown): { body: string; etag: string } {
+function serialise(data: unknown): Serialised {
   const cacheable = typeof data === 'object' && data !== null;
   let entry = cacheable ? serialised.get(data) : undefined;
   if (!entry) {
     if (Array.isArray(data) && data.every((item) => typeof item === 'object' && item !== null)) {
       const parts = data.map(serialise);
-      const body = `[${parts.map((p) => p.body).join(',')}]`;
-      entry = { body, etag: `W/"${etagOf(`[${parts.map((p) => p.etag).join(',')}]`)}"` };
+      const chunks: Buffer[] = [OPEN];
+      parts.forEach((part, i) => (i ? chunks.push(COMMA, part.body) : chunks.push(part.body)));
+      chunks.push(CLOSE);
+      entry = { body: Buffer.concat(chunks), etag: `W/"${etagOf(`[${parts.map((p) => p.etag).join(',')}]`)}"` };
     } else {
       const body = JSON.stringify(data);
-      entry = { body, etag: `W/"${etagOf(body)}"` };
+      entry = { body: Buffer.from(body), etag: `W/"${etagOf(body)}"` };
     }
     if (cacheable) serialised.set(data, entry);
   }
@@ -56,5 +66,6 @@ export function cachedJson(c: Context, data: unknown, { maxAgeSeconds = 0, key, 
   c.header('Cache-Control', cacheControl);
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);
   c.header('Content-Type', 'application/json; charset=UTF-8');
-  return c.body(body);
+  // Buffer.concat and Buffer.from allocate plain ArrayBuffers (never shared ones).
+  return c.body(body as Uint8Array<ArrayBuffer>);
 }
