@@ -134,7 +134,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
      * becomes paid and stays (409), so nobody is charged for an order that is gone.
      */
     async remove(user: CurrentUser, id: string): Promise<void> {
-      const order = await orders.getRow(id);
+      const order = await orders.ownerOf(id);
       if (!order) throw notFound('Order');
       // Before any payment is touched: nobody but the buyer and admins may close an order's payments.
       if (user.role !== 'admin' && !isBuyer(user, order)) throw forbidden();

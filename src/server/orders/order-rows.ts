@@ -99,6 +99,18 @@ export async function readOrder(q: Queryable, id: string, lock = false): Promise
   return row;
 }
 
+/** Whose an order is and whether it is paid: all that deciding who may delete it needs (no lines, no refund). */
+export async function readOrderOwner(
+  q: Queryable,
+  id: string,
+): Promise<Pick<OrderRow, 'email' | 'buyer_uid' | 'payment'> | undefined> {
+  const [row] = await q.query<Pick<OrderRow, 'email' | 'buyer_uid' | 'payment'>>(
+    'SELECT email, buyer_uid, payment FROM orders WHERE id = $1',
+    [id],
+  );
+  return row;
+}
+
 /** A line as placed, with the restock its units came from (only then do they go back). */
 export interface HeldLine {
   tool_id: string | null;

@@ -11,7 +11,7 @@ import type { CurrentUser } from '../types.ts';
 import { metrics } from '../observability/metrics.ts';
 import type { OrdersContext } from './context.ts';
 import { orderReads } from './order-reads.ts';
-import { readOrder, type OrderRow } from './order-rows.ts';
+import { readOrder, readOrderOwner, type OrderRow } from './order-rows.ts';
 import {
   anonymiseOrders,
   cancelUnpaid,
@@ -130,6 +130,7 @@ export function ordersService(
   return {
     ...orderReads(db, now),
     getRow: (id: string) => getRow(db, id),
+    ownerOf: (id: string) => readOrderOwner(db, id),
     placeOnce,
     expiredHoldsOn,
     cancelExpired,
