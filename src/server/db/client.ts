@@ -32,6 +32,12 @@ export interface Db extends Queryable {
   snapshot?<T>(read: (tx: Queryable) => Promise<T>): Promise<{ tarball: Blob; read: T }>;
 }
 
+/**
+ * Both stores run our statements prepared under names. These errors say the database no longer has a
+ * statement, or cannot use its plan because a table changed under it (a migration): prepare it again.
+ */
+export const STALE_PLAN_CODES = new Set(['26000', '0A000']);
+
 /** Timeouts for PostgreSQL, so a database that hangs answers 503 instead of holding requests forever. */
 export const PG_TIMEOUTS = { connectMs: 5000, statementMs: 15_000, idleMs: 30_000 };
 

@@ -3,11 +3,10 @@
 // with one call (Bind, Describe, Execute, Sync): a statement costs about a third of its CPU
 // (0.06 against 0.17-0.20 ms in a micro-benchmark), and PGlite runs on the server's own thread.
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
+import { STALE_PLAN_CODES } from './client.ts';
 
 /** Statements kept prepared; past this (SQL built at run time), a statement runs unnamed and is not kept. */
 const MAX_PREPARED = 1000;
-// The backend dropped or can no longer use a prepared plan (a table changed under it): prepare it again.
-const STALE_PLAN_CODES = new Set(['26000', '0A000']);
 
 interface Prepared {
   name: string;
@@ -40,7 +39,8 @@ export function preparedStatements(pg: PGlite) {
     return statement;
   }
 
-  async function run<T>(sql: string, params: unknown[], retried = false): Promise<Results<T>> {
+  /** `again`: a stale plan is prepared again and the statement run once more (not inside a transaction, which the error ended). */
+  async function run<T>(sql: string, params: unknown[], again: boolean): Promise<Results<T>> {
     const { name, paramTypes } = await prepare(sql);
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
@@ -60,10 +60,10 @@ export function preparedStatements(pg: PGlite) {
       return parse.parseResults(messages, pg.parsers)[0] as Results<T>;
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (!retried && name && code && STALE_PLAN_CODES.has(code)) {
+      if (name && code && STALE_PLAN_CODES.has(code)) {
         prepared.delete(sql);
         await pg.execProtocol(joined(serialize.close({ type: 'S', name }), serialize.sync()), { syncToFs: false });
-        return run(sql, params, true);
+        if (again) return run(sql, params, false);
       }
       // As PGlite's query() does: the statement beside the error (not its parameters: a buyer's details).
       Object.assign(error as object, { query: sql });
@@ -73,10 +73,10 @@ export function preparedStatements(pg: PGlite) {
 
   return {
     /** A statement inside a transaction of pg.transaction (which holds the transaction lock). */
-    inTransaction: <T>(sql: string, params: unknown[]) => pg.runExclusive(() => run<T>(sql, params)),
+    inTransaction: <T>(sql: string, params: unknown[]) => pg.runExclusive(() => run<T>(sql, params, false)),
     /** A statement on its own: waits for any transaction under way, as pg.query does. */
     alone: <T>(sql: string, params: unknown[]) =>
-      pg._runExclusiveTransaction(() => pg.runExclusive(() => run<T>(sql, params))),
+      pg._runExclusiveTransaction(() => pg.runExclusive(() => run<T>(sql, params, true))),
   };
 }
 

@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { Transaction } from '@electric-sql/pglite';
 import { tracer } from '../observability/tracing.ts';
 import { preparedStatements } from './pglite-prepared.ts';
-import { MIN_FREE_BYTES, storageFailures, type Db, type OpenOptions, type Queryable } from './client.ts';
+import {
+  MIN_FREE_BYTES,
+  STALE_PLAN_CODES,
+  storageFailures,
+  type Db,
+  type OpenOptions,
+  type Queryable,
+} from './client.ts';
 
 /** A span around one PGlite statement, shaped like the pg instrumentation's spans (tracing on only). */
 function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promise<T> {
@@ -69,10 +76,13 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
     kind: 'pglite',
     query,
     exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
-    transaction: (fn) =>
-      pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite').catch(
-        failures.note,
-      ),
+    async transaction(fn) {
+      const once = () => pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite');
+      // A statement prepared before its table changed ended the transaction: run it all again, prepared afresh.
+      return once()
+        .catch((error: { code?: string }) => (STALE_PLAN_CODES.has(error.code!) ? once() : Promise.reject(error)))
+        .catch(failures.note);
+    },
     async writable() {
       const failed = failures.recent();
       if (failed) return { ok: false, reason: `Writes are failing: ${failed}` };
