@@ -58,7 +58,8 @@ const MD_FILE = path.join(DIR, 'results.md');
 
 export function machine(): Machine {
   return {
-    cores: os.availableParallelism(),
+    // The machine's, not this process's: parts that drive load pin the bench to the client core.
+    cores: os.cpus().length,
     cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
