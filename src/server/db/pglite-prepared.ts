@@ -15,7 +15,8 @@ interface Prepared {
 
 /**
  * Runs statements on `pg` as named prepared statements. The caller holds PGlite's locks (as its query()
- * does): runExclusive, and outside a transaction the transaction lock too.
+ * does): runExclusive, and outside a transaction the transaction lock too. No call syncs the file system:
+ * the server's stores (a directory on disk, or memory) write through and have nothing to sync.
  */
 export function preparedStatements(pg: PGlite) {
   const prepared = new Map<string, Prepared>();
