@@ -84,6 +84,7 @@ function wire(control: HTMLElement) {
 
   control.addEventListener('focusin', () => void refresh(), { once: true });
   control.addEventListener('click', add);
+  control.removeAttribute('aria-disabled');
 }
 
 for (const control of document.querySelectorAll<HTMLElement>('[data-add-to-cart]')) wire(control);
