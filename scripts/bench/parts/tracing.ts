@@ -3,7 +3,8 @@
 // sampling (one request in twenty), and every request traced; the traced ones export over OTLP/HTTP to a
 // collector in this process. The four are loaded at the same time, sharing the server core, so each round
 // compares their costs under the same machine speed; the goal is the default sampling at ≥ 0.9 of the
-// untraced rate. The collector counts what arrives from each store, so the report says how many of the
+// untraced rate. The stores are started four times, each variant taking each slot (port, data directory,
+// start order) once, so a slot that runs slower weighs on all of them alike. The collector counts what arrives from each store, so the report says how many of the
 // requests' spans were exported (the SDK drops what its queue cannot hold).
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -29,6 +30,11 @@ interface Target {
   allRatio: number;
   /** The rounds' ratios of the default sampling, to show their spread. */
   ratios: number[];
+  /**
+   * The same comparison by CPU time per request (the untraced stores' mean over the default's, from /proc):
+   * what each request costs, whatever share of the core its store got.
+   */
+  cpuRatio?: number;
 }
 export interface TracingRun {
   /** The stores' database (absent in runs recorded before PostgreSQL was measured too: PGlite). */
@@ -52,7 +58,9 @@ export interface TracingData extends TracingRun {
  * measured 27,000 and 47,000 rps in consecutive 5 s rounds): stores measured one after another compared
  * those levels, not their costs, and came out anywhere from 0.84 to 1.05.
  */
-const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 7);
+const ROUNDS_PER_BLOCK = Number(process.env.BENCH_TRACING_ROUNDS_PER_BLOCK ?? 2);
+/** The four slots a store can take: its port, data directory (or PostgreSQL schema) and place in the start order. */
+const SLOT_PORTS = [PORTS.store, PORTS.storePg, PORTS.storePg + 1, PORTS.storePg + 2];
 const SECONDS = 4;
 const GOAL = 0.9;
 const SPAN_ID = Buffer.from('"spanId"');
@@ -84,87 +92,102 @@ export async function run(): Promise<TracingData> {
   ensureBenchBuild();
   const ceiling = await startCeiling();
   const pglite = await measure('PGlite', async () => ({}), { ...ceiling, runs: [] });
-  // Each PostgreSQL store gets a scratch schema of its own, dropped afterwards.
-  const scratches: PgScratch[] = [];
-  const schemaFor = async (name: StoreName) => {
-    const scratch = await pgScratch(`tracing_${name}`);
-    if (!scratch) return undefined;
-    scratches.push(scratch);
-    return { DATABASE_URL: scratch.url };
+  // Each slot gets a scratch schema of its own (kept across its blocks, as a data directory is), dropped afterwards.
+  const scratches = new Map<number, PgScratch>();
+  const schemaFor = async (slot: number): Promise<Record<string, string>> => {
+    if (!scratches.has(slot)) {
+      const scratch = await pgScratch(`tracing_slot${slot}`);
+      if (!scratch) return {};
+      scratches.set(slot, scratch);
+    }
+    return { DATABASE_URL: scratches.get(slot)!.url };
   };
   const probe = await pgScratch('tracing_probe');
   if (!probe) return { ...pglite, skipped: 'PostgreSQL: no server reachable (set TEST_DATABASE_URL)' };
   const version = probe.version.split(' ')[0];
   await probe.drop();
   try {
-    const postgres = await measure(`PostgreSQL ${version}`, async (name) => (await schemaFor(name)) ?? {}, {
+    const postgres = await measure(`PostgreSQL ${version}`, schemaFor, {
       ...ceiling,
       runs: [],
     });
     return { ...pglite, postgres };
   } finally {
-    for (const scratch of scratches) await scratch.drop();
+    for (const scratch of scratches.values()) await scratch.drop();
   }
 }
 
 /** The four stores on one database, loaded together round after round. */
 async function measure(
   db: string,
-  dbEnv: (name: StoreName) => Promise<Record<string, string>>,
+  dbEnv: (slot: number) => Promise<Record<string, string>>,
   ceiling: Awaited<ReturnType<typeof startCeiling>>,
 ): Promise<TracingRun> {
   console.log(`  ${db}:`);
   // The collector runs here: on the client's core, beside wrk, never on the server's.
   pin([process.pid], CORES.client);
   const otlp = await collector();
-  const start = async (name: StoreName, port: number, sampler?: string): Promise<Store> =>
+  const start = async (name: StoreName, slot: number): Promise<Store> =>
     startStore({
       name: `tracing-${name}`,
-      port,
+      port: SLOT_PORTS[slot],
       env: {
-        DATA_DIR: `.data-bench-tracing-${name}`,
-        ...(await dbEnv(name)),
+        DATA_DIR: `.data-bench-tracing-slot${slot}`,
+        ...(await dbEnv(slot)),
         ...(name === 'on' || name === 'all'
-          ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: SERVICE(name), OTEL_TRACES_SAMPLER: sampler }
+          ? {
+              OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+              OTEL_SERVICE_NAME: SERVICE(name),
+              OTEL_TRACES_SAMPLER: name === 'all' ? 'parentbased_always_on' : undefined,
+            }
           : {}),
       },
     });
-  const stores: Record<StoreName, Store> = {
-    off: await start('off', PORTS.store),
-    twin: await start('twin', PORTS.storePg + 2),
-    on: await start('on', PORTS.storePg),
-    all: await start('all', PORTS.storePg + 1, 'parentbased_always_on'),
-  };
+  const paths = ['/api/tools', '/api/tools/{id}', '/api/reviews?limit=5&pageNumber=0'];
+  const runs = new Map<string, Record<StoreName, LoadResult>[]>(paths.map((p) => [p, []]));
+  const sent = { on: 0, all: 0 };
+  const totals: number[] = [];
   try {
-    const tools = JSON.parse((await http('GET', `${stores.off.url}/api/tools`)).body) as { _id: string }[];
-    const paths = ['/api/tools', `/api/tools/${tools[0]._id}`, '/api/reviews?limit=5&pageNumber=0'];
-    for (const store of Object.values(stores))
-      await settle(
-        paths.map((p) => store.url + p),
-        {},
-        [store.pid],
-      );
-    const runs = new Map<string, Record<StoreName, LoadResult>[]>(paths.map((p) => [p, []]));
-    const sent = { on: 0, all: 0 };
-    const totals: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const p of paths) {
-        const results = await hammerTogether(
-          STORES.map((name) => ({ url: stores[name].url + p, pids: [stores[name].pid] })),
-          SECONDS,
-        );
-        const round = Object.fromEntries(STORES.map((name, at) => [name, results[at]])) as Record<
-          StoreName,
-          LoadResult
-        >;
-        runs.get(p)!.push(round);
-        sent.on += round.on.requests;
-        sent.all += round.all.requests;
-        totals.push(results.reduce((sum, r) => sum + r.rps, 0));
+    // Block b puts variant v in slot (v + b) mod 4: each variant runs in each slot (its port, data
+    // directory and start order) for the same number of rounds, so a slot that runs slower than the others
+    // (one did, traced or not, late in a run) weighs on every variant alike instead of on one.
+    for (let block = 0; block < STORES.length; block++) {
+      const stores = {} as Record<StoreName, Store>;
+      const slotOf = (v: number) => (v + block) % STORES.length;
+      for (const slot of STORES.keys()) {
+        const v = STORES.findIndex((_, at) => slotOf(at) === slot);
+        stores[STORES[v]] = await start(STORES[v], slot);
       }
-      ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
+      try {
+        // Each store's own first tool (its data directory may have been seeded apart from the others').
+        const urls = {} as Record<StoreName, string[]>;
+        for (const name of STORES) {
+          const tools = JSON.parse((await http('GET', `${stores[name].url}/api/tools`)).body) as { _id: string }[];
+          urls[name] = paths.map((p) => stores[name].url + p.replace('{id}', tools[0]._id));
+        }
+        await Promise.all(STORES.map((name) => settle(urls[name], {}, [stores[name].pid])));
+        for (let i = 0; i < ROUNDS_PER_BLOCK; i++) {
+          for (const [at, p] of paths.entries()) {
+            const results = await hammerTogether(
+              STORES.map((name) => ({ url: urls[name][at], pids: [stores[name].pid] })),
+              SECONDS,
+            );
+            const round = Object.fromEntries(STORES.map((name, n) => [name, results[n]])) as Record<
+              StoreName,
+              LoadResult
+            >;
+            runs.get(p)!.push(round);
+            sent.on += round.on.requests;
+            sent.all += round.all.requests;
+            totals.push(results.reduce((sum, r) => sum + r.rps, 0));
+          }
+          ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
+        }
+        await new Promise((r) => setTimeout(r, 5500)); // the SDK's batches leave at least every 5 s
+      } finally {
+        for (const store of Object.values(stores)) await store.stop();
+      }
     }
-    await new Promise((r) => setTimeout(r, 5500)); // the SDK's batches leave at least every 5 s
     // hammer's warm-up second is not counted in `requests`: a little over the true share.
     const exported = round(otlp.spans.on / sent.on, 3);
     const exportedAll = round(otlp.spans.all / sent.all, 2);
@@ -182,9 +205,17 @@ async function measure(
         ratio: round(median(ratiosOf('on')), 2),
         allRatio: round(median(ratiosOf('all')), 2),
         ratios: ratiosOf('on').map((r) => round(r, 2)),
+        cpuRatio: round(
+          median(
+            rounds.map(
+              (r) => ((r.off.cpuUsPerRequest ?? 0) + (r.twin.cpuUsPerRequest ?? 0)) / 2 / (r.on.cpuUsPerRequest ?? 1),
+            ),
+          ),
+          2,
+        ),
       };
       console.log(
-        `  ${path.padEnd(44)} untraced twin ${t.twinRatio} | default ${t.ratio} (rounds ${t.ratios.join(' ')}) | every request ${t.allRatio}`,
+        `  ${path.padEnd(44)} untraced twin ${t.twinRatio} | default ${t.ratio} (rounds ${t.ratios.join(' ')}) | by CPU ${t.cpuRatio} | every request ${t.allRatio}`,
       );
       return t;
     });
@@ -193,9 +224,16 @@ async function measure(
     console.log(
       `  spans per request: default ${exported}, every request ${exportedAll}; calibration ${calibration.valid ? 'valid' : 'INVALID'}`,
     );
-    return { db, targets, rounds: ROUNDS, seconds: SECONDS, exported, exportedAll, calibration };
+    return {
+      db,
+      targets,
+      rounds: ROUNDS_PER_BLOCK * STORES.length,
+      seconds: SECONDS,
+      exported,
+      exportedAll,
+      calibration,
+    };
   } finally {
-    for (const store of Object.values(stores)) await store.stop();
     await otlp.close();
     spawnSync('taskset', ['-a', '-p', '-c', '0,1', String(process.pid)], { stdio: 'ignore' });
   }
@@ -239,11 +277,11 @@ function table(d: TracingRun): string[] {
     '',
     calibrationLine(d.calibration),
     '',
-    '| read | untraced rps | twin / untraced | default rps | default / untraced (rounds) | every request rps | every request / untraced |',
-    '|---|---|---|---|---|---|---|',
+    '| read | untraced rps | twin / untraced | default rps | default / untraced (rounds) | default, by CPU per request | every request rps | every request / untraced |',
+    '|---|---|---|---|---|---|---|---|',
     ...d.targets.map(
       (t) =>
-        `| \`${t.path}\` | ${t.rps.off} | ${t.twinRatio} | ${t.rps.on} | ${ok ? `${t.ratio} (${t.ratios.join(', ')})` : '—'} | ${t.rps.all} | ${ok ? t.allRatio : '—'} |`,
+        `| \`${t.path}\` | ${t.rps.off} | ${t.twinRatio} | ${t.rps.on} | ${ok ? `${t.ratio} (${t.ratios.join(', ')})` : '—'} | ${t.cpuRatio ?? '—'} | ${t.rps.all} | ${ok ? t.allRatio : '—'} |`,
     ),
     '',
   ];
@@ -263,7 +301,10 @@ export function render(d: TracingData): Rendered {
       `The four are loaded at the same time, each by its own wrk (${LOAD.connections} connections), sharing the server`,
       `core: ${d.rounds} rounds of ${d.seconds} s per read, each ratio the median of the rounds' ratios to the mean of the`,
       "two untraced stores. This machine's speed flips between levels for seconds at a time, so stores measured one",
-      'after another compared those levels; measured together, they share them.',
+      'after another compared those levels; measured together, they share them. The four are started four times, each',
+      `variant taking each slot (port, data directory or schema, place in the start order) once for ${d.rounds / 4} rounds: one`,
+      'slot ran slower late in a run whatever it ran, which a fixed assignment had charged to the variant in it.',
+      'The CPU column compares CPU time per request (from /proc), whatever share of the core each store got.',
       '',
       ...runsOf(d).flatMap(table),
       ...(d.skipped ? [d.skipped] : []),
