@@ -111,9 +111,8 @@ const requests = requestMetrics(
   },
 );
 
-/** Counts one answered request; call it when the response has finished. */
-export function observeRequest(method: string | undefined, url: string, status: number, seconds: number): void {
-  const verb = METHODS.has(method ?? '') ? method! : 'OTHER';
+/** routeLabel of a URL, remembered: it runs per request (metrics, and the span of a traced one). */
+export function cachedRouteLabel(url: string): string {
   let route = routeOfUrl.get(url);
   if (route === undefined) {
     route = routeLabel(url);
@@ -122,7 +121,13 @@ export function observeRequest(method: string | undefined, url: string, status: 
       routeOfUrl.set(url, route);
     }
   }
-  requests.observe(verb, route, status, seconds);
+  return route;
+}
+
+/** Counts one answered request; call it when the response has finished. */
+export function observeRequest(method: string | undefined, url: string, status: number, seconds: number): void {
+  const verb = METHODS.has(method ?? '') ? method! : 'OTHER';
+  requests.observe(verb, cachedRouteLabel(url), status, seconds);
 }
 
 /** Lets main.ts report the PostgreSQL pool; the getter is read at each scrape. */

@@ -14,7 +14,7 @@ import type * as Instrumentation from '@opentelemetry/instrumentation';
 import type * as PgInstrumentationModule from '@opentelemetry/instrumentation-pg';
 import type * as Resources from '@opentelemetry/resources';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
-import { routeLabel } from './metrics.ts';
+import { cachedRouteLabel } from './metrics.ts';
 
 // The SDK's CommonJS builds, not its ES modules: @opentelemetry/resources' ES build imports the `process`
 // built-in as a module (`import * as process from "process"`), and from then on every process.nextTick in
@@ -128,7 +128,7 @@ class ServerSpan implements RequestSpan {
     if (!this.span.isRecording()) return;
     const method = this.req.method ?? 'GET';
     const url = this.req.url ?? '/';
-    const route = this.template ?? routeLabel(url);
+    const route = this.template ?? cachedRouteLabel(url);
     this.span.updateName(`${method} ${route}`);
     this.span.setAttributes({
       'http.request.method': method,
