@@ -22,7 +22,7 @@ import { cachedRouteLabel } from './metrics.ts';
 // 8-9% with the ES build loaded, even with no request sampled; 1.2% with these). The API is one global
 // registry, so one copy of it serves us and the SDK alike.
 const require = createRequire(import.meta.url);
-const { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } =
+const { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } =
   require('@opentelemetry/api') as typeof Api;
 const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof AsyncHooks;
 const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof Core;
@@ -56,6 +56,8 @@ export interface Tracer {
    * The name and attributes are asked for only then: most requests are not sampled, and pay nothing.
    */
   child<T>(describe: () => { name: string; attributes: SpanAttributes }, fn: () => Promise<T>): Promise<T>;
+  /** The span of the request whose handling runs now (inside its `run`), if it is traced. */
+  activeRequest(): RequestSpan | undefined;
   /** The trace id of the running span, logged beside the request id. */
   traceId(): string | undefined;
   /** Sends the spans ended so far. */
@@ -72,6 +74,8 @@ export interface Tracer {
  */
 const DEFAULT_SAMPLER = 'parentbased_traceidratio';
 const DEFAULT_RATIO = 0.05;
+/** Where a traced request's own RequestSpan is kept in the context its handling runs in. */
+const REQUEST = createContextKey('ironcrest request span');
 const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-([\da-f]{2})$/;
 
 /**
@@ -119,7 +123,7 @@ class ServerSpan implements RequestSpan {
     this.template = template;
   }
   run<T>(fn: () => T): T {
-    return context.with(trace.setSpan(this.parent, this.span), fn);
+    return context.with(trace.setSpan(this.parent, this.span).setValue(REQUEST, this), fn);
   }
   end(status: number) {
     if (this.ended) return;
@@ -193,6 +197,7 @@ export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { post
       const { name, attributes } = describe();
       return span(name, attributes, fn);
     },
+    activeRequest: () => context.active().getValue(REQUEST) as RequestSpan | undefined,
     traceId: () => trace.getActiveSpan()?.spanContext().traceId,
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
