@@ -136,13 +136,7 @@ export function outerServer({
 
   const logRequests = log.isLevelEnabled('info');
   /** The access log line and the request metrics, written by hand: this runs per request. */
-  function finished(
-    req: IncomingMessage,
-    status: number,
-    requestId: string,
-    started: number,
-    span: RequestSpan | undefined,
-  ) {
+  function finished(req: IncomingMessage, status: number, requestId: string, started: number, span?: RequestSpan) {
     const seconds = (performance.now() - started) / 1000;
     const url = req.url ?? '/';
     observeRequest(req.method, url, status, seconds);
