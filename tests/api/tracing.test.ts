@@ -17,6 +17,8 @@ interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
   attributes: { key: string; value: { stringValue?: string; intValue?: string | number; boolValue?: boolean } }[];
 }
 const attr = (span: OtlpSpan, key: string) => {
@@ -129,6 +131,36 @@ describe('traces', () => {
     expect(batch).toBeDefined();
     expect(attr(batch, 'outbox.events')).toBeGreaterThan(0);
     expect(spans.some((s) => s.traceId === batch.traceId && s.name.startsWith('pg.'))).toBe(true);
+  });
+});
+
+describe('traces of answers from memory', () => {
+  it('a public read answered from memory is a span too, made after the answer, continuing a caller', async () => {
+    const before = Date.now();
+    // The first read fills the API's kept copy; the next ones are answered from it.
+    for (let i = 0; i < 3; i++) expect((await outer.raw('GET', '/api/tools', {})).status).toBe(200);
+    const caller = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const continued = await outer.raw('GET', '/api/tools', { traceparent: `00-${caller}-00f067aa0ba902b7-01` });
+    expect(continued.status).toBe(200);
+    await tracer.flush();
+    const spans = await waitFor(() => received.some((s) => s.traceId === caller && s.name === 'GET /api/tools'));
+    const reads = spans.filter((s) => s.name === 'GET /api/tools');
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    for (const read of reads) {
+      expect(read.kind).toBe(2); // SERVER
+      expect(attr(read, 'http.route')).toBe('/api/tools');
+      expect(attr(read, 'http.response.status_code')).toBe(200);
+      expect(read.traceId).toMatch(/^[\da-f]{32}$/);
+      expect(read.spanId).toMatch(/^[\da-f]{16}$/);
+      // The span's times are the request's, not when it was made.
+      const start = BigInt(read.startTimeUnixNano);
+      expect(start).toBeGreaterThanOrEqual(BigInt(before - 1000) * 1_000_000n);
+      expect(BigInt(read.endTimeUnixNano)).toBeGreaterThanOrEqual(start);
+    }
+    const own = reads.find((s) => s.traceId === caller)!;
+    expect(own.parentSpanId).toBe('00f067aa0ba902b7');
+    // Each request's own trace.
+    expect(new Set(reads.map((s) => s.traceId)).size).toBe(reads.length);
   });
 });
 

@@ -15,6 +15,7 @@ import type * as PgInstrumentationModule from '@opentelemetry/instrumentation-pg
 import type * as Resources from '@opentelemetry/resources';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import { cachedRouteLabel } from './metrics.ts';
+import { randomId, RequestIds } from './trace-ids.ts';
 
 // The SDK's CommonJS builds, not its ES modules: @opentelemetry/resources' ES build imports the `process`
 // built-in as a module (`import * as process from "process"`), and from then on every process.nextTick in
@@ -68,9 +69,7 @@ export interface Tracer {
 
 /**
  * The default when OTEL_TRACES_SAMPLER is unset: one request in twenty, and every one a sampled caller's trace
- * continues. A traced request costs ~9 µs more (the SDK's span and its export), about half again a read
- * answered from memory: one in twenty keeps tracing under a tenth of the top read rate (npm run bench tracing).
- * OTEL_TRACES_SAMPLER=parentbased_always_on traces every request.
+ * continues; its cost is measured by `npm run bench tracing`. `parentbased_always_on` traces every request.
  */
 const DEFAULT_SAMPLER = 'parentbased_traceidratio';
 const DEFAULT_RATIO = 0.05;
@@ -104,55 +103,101 @@ export function requestSampler(env: NodeJS.ProcessEnv): (traceparent: string | u
   };
 }
 
-/** A request's span. A class, not closures: one is made per request. */
-class ServerSpan implements RequestSpan {
+/** Wall-clock milliseconds, with the monotonic clock's precision: the SDK takes span times in this form. */
+const now = () => performance.timeOrigin + performance.now();
+
+interface RequestRecord {
+  traceId: string;
+  name: string;
+  attributes: SpanAttributes;
+  parent: Context;
+  started: number;
+}
+/** An answer from memory's span, recorded whole for the SDK to make later. */
+interface EndedRecord extends RequestRecord {
+  ended: number;
+  failed: boolean;
+}
+/** What a request's span needs from the tracer: an SDK span now (its work has children), or later (it has none). */
+interface SpanMaker {
+  start(request: RequestRecord): Span;
+  defer(request: EndedRecord): void;
+}
+
+/**
+ * A request's span. A class, not closures: one is made per traced request. The SDK's span is made only when
+ * the request's work runs inside it (`run`: its statements are children). An answer from memory never does:
+ * its span is recorded here and made by the SDK later, with others, off the request path (made one by one,
+ * each took ~40 µs of a busy store's core; bench/before-after.md).
+ */
+class ServerSpan implements RequestSpan, RequestRecord {
+  readonly started = now();
+  name: string;
+  attributes: SpanAttributes = {};
   private template: string | undefined;
   private ended = false;
+  private id: string | undefined;
+  private span: Span | undefined;
+  private readonly maker: SpanMaker;
   private readonly req: IncomingMessage;
-  private readonly parent: Context;
-  private readonly span: Span;
-  constructor(req: IncomingMessage, parent: Context, span: Span) {
+  readonly parent: Context;
+  constructor(maker: SpanMaker, req: IncomingMessage, parent: Context) {
+    this.maker = maker;
     this.req = req;
     this.parent = parent;
-    this.span = span;
+    this.name = req.method ?? 'GET';
   }
+  /** A caller's trace id, or one of our own, chosen before the SDK's span exists (the access log names it). */
   get traceId() {
-    return this.span.spanContext().traceId;
+    return (this.id ??= trace.getSpanContext(this.parent)?.traceId ?? randomId(16));
   }
   route(template: string) {
     this.template = template;
   }
   run<T>(fn: () => T): T {
+    this.span ??= this.maker.start(this);
     return context.with(trace.setSpan(this.parent, this.span).setValue(REQUEST, this), fn);
   }
   end(status: number) {
     if (this.ended) return;
     this.ended = true;
-    // Sampled out: nothing to name or send.
-    if (!this.span.isRecording()) return;
     const method = this.req.method ?? 'GET';
     const url = this.req.url ?? '/';
     const route = this.template ?? cachedRouteLabel(url);
-    this.span.updateName(`${method} ${route}`);
-    this.span.setAttributes({
+    this.name = `${method} ${route}`;
+    this.attributes = {
       'http.request.method': method,
       'url.path': url.split('?')[0],
       'http.route': route,
       'http.response.status_code': status,
-    });
-    if (status >= 500) this.span.setStatus({ code: SpanStatusCode.ERROR });
+    };
+    const failed = status >= 500;
+    if (!this.span) {
+      // A record of its own, so the request's objects are not kept until the SDK makes the span.
+      const { traceId, name, attributes, parent, started } = this;
+      return this.maker.defer({ traceId, name, attributes, parent, started, ended: now(), failed });
+    }
+    this.span.updateName(this.name);
+    this.span.setAttributes(this.attributes);
+    if (failed) this.span.setStatus({ code: SpanStatusCode.ERROR });
     this.span.end();
   }
 }
 
+/** Spans of answers from memory waiting to be made; past this, new ones are dropped (as the SDK's queue does). */
+const DEFERRED_LIMIT = 4096;
+const DEFERRED_EVERY_MS = 200;
+
 export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { postgres: boolean }): Promise<Tracer> {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const ids = new RequestIds();
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'ironcrest-store' }),
     // Requests are sampled before their span starts (requestSampler); what is started is recorded.
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
+    idGenerator: ids,
   });
   trace.setGlobalTracerProvider(provider);
   // Patches `pg` when it is next required (db/postgres.ts loads it after this), only on PostgreSQL: an
@@ -168,6 +213,36 @@ export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { post
   }
   const tracer = provider.getTracer('ironcrest-store');
   const sampled = requestSampler(env);
+
+  // The SDK's span of a request, from when the request started, under the trace id it was logged with.
+  const startSdkSpan = (request: RequestRecord) => {
+    ids.next = request.traceId;
+    const options = { kind: SpanKind.SERVER, startTime: request.started, attributes: request.attributes };
+    const span = tracer.startSpan(request.name, options, request.parent);
+    ids.next = undefined; // a caller's trace: the SDK kept the caller's id and did not take ours
+    return span;
+  };
+  let deferred: EndedRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const makeDeferred = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = deferred;
+    deferred = [];
+    for (const request of batch) {
+      const span = startSdkSpan(request);
+      if (request.failed) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end(request.ended);
+    }
+  };
+  const maker: SpanMaker = {
+    start: startSdkSpan,
+    defer(request) {
+      if (deferred.length >= DEFERRED_LIMIT) return;
+      deferred.push(request);
+      timer ??= setTimeout(makeDeferred, DEFERRED_EVERY_MS).unref();
+    },
+  };
 
   function span<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T> {
     return tracer.startActiveSpan(name, { attributes }, async (span) => {
@@ -189,7 +264,7 @@ export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { post
       if (!sampled(typeof traceparent === 'string' ? traceparent : undefined)) return undefined;
       // A caller's trace (nginx, another service) is continued; most requests carry none.
       const parent = traceparent ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
-      return new ServerSpan(req, parent, tracer.startSpan(req.method ?? 'GET', { kind: SpanKind.SERVER }, parent));
+      return new ServerSpan(maker, req, parent);
     },
     span,
     child<T>(describe: () => { name: string; attributes: SpanAttributes }, fn: () => Promise<T>) {
@@ -199,7 +274,13 @@ export async function openTelemetry(env: NodeJS.ProcessEnv, { postgres }: { post
     },
     activeRequest: () => context.active().getValue(REQUEST) as RequestSpan | undefined,
     traceId: () => trace.getActiveSpan()?.spanContext().traceId,
-    flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    flush: () => {
+      makeDeferred();
+      return provider.forceFlush();
+    },
+    shutdown: () => {
+      makeDeferred();
+      return provider.shutdown();
+    },
   };
 }
