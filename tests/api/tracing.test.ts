@@ -135,6 +135,27 @@ describe('traces', () => {
 });
 
 describe('traces of answers from memory', () => {
+  it('the trace id a request is logged with is the one its span is sent with, made late or not', async () => {
+    const { IncomingMessage } = await import('node:http');
+    const { Socket } = await import('node:net');
+    const request = (url: string) => Object.assign(new IncomingMessage(new Socket()), { method: 'GET', url });
+    // Answered from memory: the access line names the trace before the SDK's span exists.
+    const fromMemory = tracer.startRequest(request('/api/tools?logged=memory'))!;
+    const loggedFromMemory = fromMemory.traceId;
+    fromMemory.end(200);
+    // Answered by work that runs inside the span.
+    const worked = tracer.startRequest(request('/api/tools?logged=work'))!;
+    const loggedWorked = worked.traceId;
+    worked.run(() => undefined);
+    worked.end(200);
+    await tracer.flush();
+    const spans = await waitFor(() =>
+      [loggedFromMemory, loggedWorked].every((id) => received.some((s) => s.traceId === id)),
+    );
+    expect(spans.find((s) => s.traceId === loggedFromMemory)?.name).toBe('GET /api/tools');
+    expect(spans.find((s) => s.traceId === loggedWorked)?.name).toBe('GET /api/tools');
+  });
+
   it('a public read answered from memory is a span too, made after the answer, continuing a caller', async () => {
     const before = Date.now();
     // The first read fills the API's kept copy; the next ones are answered from it.
