@@ -8,10 +8,12 @@
 //
 // An OTLP/HTTP collector that accepts and drops spans listens on 127.0.0.1:9711 (the client's core).
 // `{id}` in the path is each store's first tool. Prints every round, then each variant's median ratio to
-// the base and its CPU time per request.
+// the base and its CPU time per request, and whether wrk could reach twice the stores' combined rate against
+// the cheapest server (calibrate.ts): if not, the ratios measure the client and are not to be trusted.
 import { createServer } from 'node:http';
+import { calibrationLine, ceilingRun, judge, startCeiling } from './calibrate.ts';
 import { CORES, hammerTogether, http, median, pin, round, settle } from './load.ts';
-import { ensureBenchBuild, PORTS, startStore, type Store } from './store.ts';
+import { cleanup, ensureBenchBuild, PORTS, startStore, type Store } from './store.ts';
 
 const variants = JSON.parse(process.env.VARIANTS ?? '{}') as Record<string, Record<string, string>>;
 const names = Object.keys(variants);
@@ -30,6 +32,8 @@ const collector = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => collector.listen(9711, '127.0.0.1', resolve));
 ensureBenchBuild();
+const ceiling = await startCeiling();
+const totals: number[] = [];
 
 const ratios = new Map<string, number[]>(names.map((n) => [n, []]));
 const cpu = new Map<string, number[]>(names.map((n) => [n, []]));
@@ -52,6 +56,7 @@ for (let block = 0; block < names.length; block++) {
         names.map((n) => ({ url: urls.get(n)!, pids: [stores.get(n)!.pid] })),
         SECONDS,
       );
+      totals.push(results.reduce((sum, r) => sum + r.rps, 0));
       names.forEach((n, k) => {
         ratios.get(n)!.push(results[k].rps / results[0].rps);
         cpu.get(n)!.push(results[k].cpuUsPerRequest ?? NaN);
@@ -61,6 +66,7 @@ for (let block = 0; block < names.length; block++) {
           names.map((n, k) => `${n} ${results[k].rps} rps, ${results[k].cpuUsPerRequest} µs/request`).join(' | '),
       );
     }
+    ceiling.runs.push(await ceilingRun(ceiling.url, ceiling.pids));
   } finally {
     for (const store of stores.values()) await store.stop();
   }
@@ -73,5 +79,7 @@ for (const n of names) {
       .join(' ')}), CPU ${median(cpu.get(n)!)} µs/request`,
   );
 }
+console.log(calibrationLine(judge(ceiling.target, ceiling.runs, totals)));
 collector.close();
+await cleanup();
 process.exit(0);
