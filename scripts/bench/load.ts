@@ -160,9 +160,14 @@ export async function hammerTogether(
 }
 
 /** Load on each URL, not measured: code a fresh server has not yet compiled for these requests gets compiled. */
-export async function settle(urls: string[], headers: Record<string, string> = {}, serverPids: number[] = []) {
+export async function settle(
+  urls: string[],
+  headers: Record<string, string> = {},
+  serverPids: number[] = [],
+  seconds = LOAD.settleSeconds,
+) {
   pin(serverPids);
-  for (const url of urls) await wrk(url, headers, LOAD.settleSeconds);
+  for (const url of urls) await wrk(url, headers, seconds);
 }
 
 /** Best of several rounds (least disturbed by the other work on a shared machine). */
