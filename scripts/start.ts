@@ -7,6 +7,7 @@ import { DEMO_ADMIN, DEMO_SHOPPER, loadConfig } from '../src/server/config.ts';
 import { ensureBuild } from './lib/build.ts';
 import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './lib/emulator.ts';
 import { assertPortFree } from './lib/ports.ts';
+import { serverProcessEnv } from './lib/server-process.ts';
 import { exitWithUsageIfAsked } from './lib/usage.ts';
 
 exitWithUsageIfAsked(`
@@ -68,7 +69,7 @@ async function main() {
   ensureBuild(env);
 
   server = spawn(process.execPath, [path.resolve('src/server/main.ts')], {
-    env,
+    env: serverProcessEnv(env),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   server.on('exit', (code) => {

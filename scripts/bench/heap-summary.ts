@@ -96,9 +96,17 @@ export async function memorySplit(pid: number, metricsUrl: string): Promise<Memo
   return { resident: residentByKind(pid), v8: await v8Figures(metricsUrl) };
 }
 
-/** Measures where pid's memory goes; asks it for a heap snapshot last (writing one takes memory too). */
-export async function heapSummary(pid: number, metricsUrl: string, dir: string): Promise<HeapSummary> {
-  const split = await memorySplit(pid, metricsUrl);
+/**
+ * Measures where pid's memory goes (or takes `split`, measured earlier); asks it for a heap snapshot last:
+ * writing one takes memory too, which the process keeps.
+ */
+export async function heapSummary(
+  pid: number,
+  metricsUrl: string,
+  dir: string,
+  measured?: MemorySplit,
+): Promise<HeapSummary> {
+  const split = measured ?? (await memorySplit(pid, metricsUrl));
   process.kill(pid, 'SIGUSR2');
   let file: string | undefined;
   let lastSize = -1;
@@ -137,7 +145,7 @@ export function renderMemorySplit(
     ...(rest ? [`- ${label} at rest: ${splitText(rest)}.`] : []),
     ...(loaded
       ? [
-          `- ${label} under load: ${splitText(loaded)}. A heap snapshot then (after a full collection) holds ${loaded.liveMiB} MiB of live objects; the largest groups by own size: ${loaded.largest
+          `- ${label} under load: ${splitText(loaded)}. A heap snapshot (after a full collection, taken last) holds ${loaded.liveMiB} MiB of live objects; the largest groups by own size: ${loaded.largest
             .map((g) => `${g.name} ${g.mib} MiB (${g.count.toLocaleString('en-US')})`)
             .join(', ')}.`,
         ]

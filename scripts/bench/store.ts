@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ensureBuild } from '../lib/build.ts';
 import { ensureAccount, startEmulator, type Emulator } from '../lib/emulator.ts';
 import { assertPortFree } from '../lib/ports.ts';
+import { serverProcessEnv } from '../lib/server-process.ts';
 
 export const HOST = '127.0.0.1';
 export const PORTS = {
@@ -40,7 +41,7 @@ export async function cleanup(): Promise<void> {
 /** The environment of the bench store (the build bakes the PUBLIC_ part, so keep it stable). */
 export function benchEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...serverProcessEnv(process.env),
     NODE_ENV: undefined,
     DATABASE_URL: undefined,
     DATA_DIR,

@@ -16,6 +16,7 @@ import { followBuilds, loadBuild } from './builds/site-reload.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startTracing } from './observability/tracing.ts';
 import { warmPages } from './host/warm-up.ts';
+import { collectWhenIdle } from './host/idle-memory.ts';
 
 if (process.argv.includes('--help')) {
   console.log(`Usage: npm run serve
@@ -123,6 +124,13 @@ server.listen(config.port, config.host, async () => {
   log.info({ url, warmUpMs: Math.round(performance.now() - warming) }, 'store ready');
   logOut.flush();
   process.send?.('ready');
+  collectWhenIdle({
+    onCollected: ({ ms, beforeBytes, afterBytes }) =>
+      log.info(
+        { ms: Math.round(ms), heapMiB: [beforeBytes, afterBytes].map((b) => Math.round(b / 1048576)) },
+        'idle: heap compacted',
+      ),
+  });
 });
 
 let stopping = false;

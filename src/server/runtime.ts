@@ -1,6 +1,7 @@
 // The runtime: everything the API needs, built once per process from the configuration. The outer
 // server (main.ts) owns it, serves /api with its app and hands it to Astro pages as `locals.runtime`;
 // `astro dev` builds one through src/middleware.ts. Nothing else opens the database.
+import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import { jwtSecret } from './config.ts';
 import { createApp, type Api } from './app.ts';
@@ -17,7 +18,7 @@ import { memoryRateLimitStore } from './http/rate-limit.ts';
 import { databaseImageStorage, diskImageStorage, imgbbImageStorage } from './images/storage.ts';
 import { logger } from './observability/logger.ts';
 import { sandboxGateway } from './payments/sandbox.ts';
-import { stripeClient, stripeGateway } from './payments/stripe.ts';
+import type { PaymentGateway } from './ports.ts';
 
 export interface Runtime extends Api {
   db: Db;
@@ -49,14 +50,21 @@ export async function openRuntime(cfg: Config): Promise<Runtime> {
   }
 
   const changes = db.pool ? await listenForChanges(cfg.databaseUrl!, db) : memoryBus();
-  const stripe = cfg.stripe && stripeClient(cfg.stripe.secretKey, cfg.stripe.apiBase);
+  // Stripe's SDK (~25 MiB resident: a module per API resource) loads only where Stripe is configured.
+  let stripe: Stripe | undefined;
+  let payments: PaymentGateway = sandboxGateway(db);
+  if (cfg.stripe) {
+    const { stripeClient, stripeGateway } = await import('./payments/stripe.ts');
+    stripe = stripeClient(cfg.stripe.secretKey, cfg.stripe.apiBase);
+    payments = stripeGateway(stripe);
+  }
   const built = createApp(
     {
       db,
       config: cfg,
       jwtSecret: jwtSecret(cfg),
       identity: firebaseIdentity(cfg),
-      payments: stripe ? stripeGateway(stripe) : sandboxGateway(db),
+      payments,
       images: cfg.imgbbApiKey
         ? imgbbImageStorage(cfg.imgbbApiKey)
         : db.pool

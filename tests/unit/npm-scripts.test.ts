@@ -4,17 +4,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVER_PROCESS_ENV } from '../../scripts/lib/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const scripts = (
   JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 ).scripts;
 
-/** The commands of a script (`a && b` is two), each split into words. */
-const commandsOf = (script: string) => script.split('&&').map((command) => command.trim().split(/\s+/));
+/** A command's leading `NAME=value` settings. */
+const ENV_PREFIX = /^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/;
+/** The commands of a script (`a && b` is two), each split into words, without their environment settings. */
+const commandsOf = (script: string) =>
+  script.split('&&').map((command) => command.trim().replace(ENV_PREFIX, '').split(/\s+/));
 
 describe('npm run scripts', () => {
-  const byNode = Object.entries(scripts).filter(([, script]) => script.startsWith('node '));
+  const byNode = Object.entries(scripts)
+    .map(([name, script]) => [name, script.replace(ENV_PREFIX, '')] as const)
+    .filter(([, script]) => script.startsWith('node '));
   const byTool = Object.entries(scripts).flatMap(([name, script]) =>
     commandsOf(script)
       .filter(([program]) => program !== 'node')
@@ -32,6 +38,11 @@ describe('npm run scripts', () => {
     const run = spawnSync(process.execPath, [file, '--help'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(run.status, `npm run ${name} -- --help: ${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/npm (run |start|test)/);
+  });
+
+  it('serve starts the server process as `npm start` and the bench do (scripts/lib/server-process.ts)', () => {
+    const settings = Object.entries(SERVER_PROCESS_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(scripts.serve).toBe(`${settings.join(' ')} node src/server/main.ts`);
   });
 
   it.each(byTool)('%s: %s is installed', (name, program) => {

@@ -6,6 +6,7 @@ import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AstroHandler } from '../host/outer-server.ts';
+import { preferReactProduction } from './react-production.ts';
 import { servedBuild } from './site-builds.ts';
 
 export interface LoadedBuild {
@@ -19,6 +20,7 @@ export async function loadBuild(dist: string): Promise<LoadedBuild> {
   const served = servedBuild(dist);
   if (!served) throw new Error(`There is no build at ${dist}. Run npm run build first.`);
   const entry = pathToFileURL(path.join(served.dir, 'server', 'entry.mjs')).href;
+  await preferReactProduction();
   const { handler } = (await import(entry)) as { handler: AstroHandler };
   return { ...served, astro: handler };
 }

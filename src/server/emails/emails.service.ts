@@ -3,7 +3,7 @@
 // kept for the admin's Emails screen. A row is the record of what went out: sending again (after a
 // failure, a restart, or the admin's Resend) never makes a second row, and a sent row is not sent again
 // by the outbox.
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailAttachmentRef as AttachmentRef, ListPage, StoreEmail as EmailRow } from '../../lib/entities.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';
@@ -34,20 +34,23 @@ export interface OutgoingMail {
 export function smtpMailer(url: string): Mailer {
   const smtp = new URL(url);
   const secure = smtp.protocol === 'smtps:';
-  const transport = createTransport({
-    host: smtp.hostname,
-    port: Number(smtp.port) || (secure ? 465 : 587),
-    secure,
-    auth: smtp.username
-      ? { user: decodeURIComponent(smtp.username), pass: decodeURIComponent(smtp.password) }
-      : undefined,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  // nodemailer (~10 MiB resident) loads with the first message sent, not with every server.
+  let transport: Promise<Transporter> | undefined;
+  const open = async () =>
+    (await import('nodemailer')).createTransport({
+      host: smtp.hostname,
+      port: Number(smtp.port) || (secure ? 465 : 587),
+      secure,
+      auth: smtp.username
+        ? { user: decodeURIComponent(smtp.username), pass: decodeURIComponent(smtp.password) }
+        : undefined,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
   return {
     async send(message) {
-      await transport.sendMail(message);
+      await (await (transport ??= open())).sendMail(message);
     },
   };
 }

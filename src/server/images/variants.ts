@@ -1,6 +1,6 @@
 // The resized copies a page shows instead of the upload: each width in AVIF (about 40% smaller than WebP
 // on product photos) and WebP (for browsers without AVIF), cropped to the 4:3 frame they are shown in.
-import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import type { OutputInfo, Sharp } from 'sharp';
 
 import {
   VARIANT_ASPECT,
@@ -24,6 +24,9 @@ export interface StoredFile {
 
 export class UnreadableImageError extends Error {}
 
+/** sharp and libvips (~20 MiB resident) load with the first upload, not with every server. */
+const loadSharp = async () => (await import('sharp')).default;
+
 // AVIF effort 2: a few hundred ms per upload for nearly the bytes of the slow settings.
 const encode: Record<VariantFormat, (image: Sharp) => Sharp> = {
   avif: (image) => image.avif({ quality: 50, effort: 2 }),
@@ -33,6 +36,7 @@ const encode: Record<VariantFormat, (image: Sharp) => Sharp> = {
 /** Every variant of an upload; throws UnreadableImageError when the bytes do not decode as an image. */
 export async function makeVariants(hash: string, bytes: Uint8Array): Promise<StoredFile[]> {
   const widest = VARIANT_WIDTHS[VARIANT_WIDTHS.length - 1];
+  const sharp = await loadSharp();
   let frame: { data: Buffer; info: OutputInfo };
   try {
     // Decoded once, already cropped and at the widest size: each variant then resizes a few megabytes.
@@ -66,6 +70,7 @@ export async function makeVariants(hash: string, bytes: Uint8Array): Promise<Sto
 
 /** For a store that keeps no variants (the image host): the same refusal of what does not decode. */
 export async function assertReadable(bytes: Uint8Array): Promise<void> {
+  const sharp = await loadSharp();
   try {
     await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).stats();
   } catch (error) {

@@ -4,7 +4,7 @@
 // Each is kept with its whole content as issued (seller, buyer, lines): a later change of the shop's
 // address, a tool's name or the buyer's account never rewrites an issued invoice.
 import type { Queryable } from '../db/client.ts';
-import { invoicePdf, type InvoiceDocument } from './invoice-pdf.ts';
+import type { InvoiceDocument } from './invoice-pdf.ts';
 import { insertInvoice, selectInvoice, selectInvoicesOf, takeNumber, type InvoiceRow } from './invoices.sql.ts';
 
 export interface Seller {
@@ -67,7 +67,9 @@ export function invoicesService(seller: Seller) {
       return row && invoiceJson(row);
     },
 
-    pdf: (invoice: IssuedInvoice): Promise<Uint8Array> => invoicePdf(invoice.document),
+    // pdf-lib (~10 MiB resident) loads with the first invoice asked for, not with every server.
+    pdf: async (invoice: IssuedInvoice): Promise<Uint8Array> =>
+      (await import('./invoice-pdf.ts')).invoicePdf(invoice.document),
   };
 }
 export type InvoicesService = ReturnType<typeof invoicesService>;
