@@ -261,3 +261,26 @@ export async function createTestRuntime(options: RuntimeOptions = {}) {
   };
 }
 export type TestRuntime = Awaited<ReturnType<typeof createTestRuntime>>;
+
+/** A whole runtime (runtime.ts), as a server opens it, on a fresh embedded store; `close` removes the store. */
+export async function openTestRuntime(env: Record<string, string> = {}) {
+  const { openRuntime } = await import('../../src/server/runtime');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-runtime-'));
+  const runtime = await openRuntime(
+    loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+      ...env,
+    }),
+  );
+  return {
+    runtime,
+    async close() {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

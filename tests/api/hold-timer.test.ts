@@ -1,35 +1,20 @@
 // Issue 25: holds end on time with nobody reading. The store's hold timer (store.ts) wakes when the next
 // unpaid order's hold runs out and lets it go (checkout flow): the order cancelled, its units back, its
 // event written, without any request.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config';
-import { openRuntime, type Runtime } from '../../src/server/runtime';
-import { PROJECT_ID } from './harness';
+import type { Runtime } from '../../src/server/runtime';
+import { openTestRuntime } from './harness';
 
 let runtime: Runtime;
-let dataDir: string;
+let opened: Awaited<ReturnType<typeof openTestRuntime>> | undefined;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-hold-timer-'));
-  runtime = await openRuntime(
-    loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      SEED_DEMO: '0',
-      PUBLIC_FIREBASE_PROJECT_ID: PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
-      // Two seconds to pay.
-      ORDER_HOLD_MINUTES: String(2 / 60),
-    }),
-  );
+  // Two seconds to pay.
+  opened = await openTestRuntime({ ORDER_HOLD_MINUTES: String(2 / 60) });
+  runtime = opened.runtime;
 }, 60_000);
 afterAll(async () => {
-  await runtime?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await opened?.close();
 });
 
 it('an unpaid order is cancelled when its hold ends, with no read asking, and its units come back', async () => {
