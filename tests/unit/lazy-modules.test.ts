@@ -4,8 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { graph, parse } from './source-graph';
 
-/** Loaded on first use: image uploads, invoices, sending mail, Stripe (only where configured). */
-const ON_USE = ['sharp', 'pdf-lib', 'nodemailer', 'stripe'];
+/**
+ * Loaded on first use (image uploads, invoices, sending mail) or only where configured (Stripe; PGlite, which
+ * a store on PostgreSQL never opens).
+ */
+const ON_USE = ['sharp', 'pdf-lib', 'nodemailer', 'stripe', '@electric-sql/pglite'];
 
 describe('what a server loads at start', () => {
   it('reaches the on-use libraries from main.ts only through dynamic imports', () => {

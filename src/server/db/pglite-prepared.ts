@@ -2,11 +2,14 @@
 // Our statements are a few hundred fixed strings, so each is prepared once under a name and then run
 // with one call (Bind, Describe, Execute, Sync): a statement costs about a third of its CPU
 // (0.06 against 0.17-0.20 ms in a micro-benchmark), and PGlite runs on the server's own thread.
-import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
+import type { PGlite, Results } from '@electric-sql/pglite';
 import { STALE_PLAN_CODES } from './client.ts';
 
 /** Statements kept prepared; past this (SQL built at run time), a statement runs unnamed and is not kept. */
 const MAX_PREPARED = 1000;
+
+/** PGlite's module, as db/pglite.ts imports it: only an embedded store loads it (not one on PostgreSQL). */
+type PgliteModule = Pick<typeof import('@electric-sql/pglite'), 'parse' | 'protocol'>;
 
 interface Prepared {
   name: string;
@@ -18,7 +21,7 @@ interface Prepared {
  * does): runExclusive, and outside a transaction the transaction lock too. No call syncs the file system:
  * the server's stores (a directory on disk, or memory) write through and have nothing to sync.
  */
-export function preparedStatements(pg: PGlite) {
+export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule) {
   const prepared = new Map<string, Prepared>();
   let made = 0;
   const { serialize } = protocol;

@@ -41,7 +41,8 @@ function pgliteSpan<T>(sql: string, run: () => Promise<T>, name?: string): Promi
 export const DEFAULT_SHARED_BUFFERS = '32MB';
 
 export async function openPglite(options: OpenOptions): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await import('@electric-sql/pglite');
+  const { PGlite } = pglite;
   let dataDir: string | undefined;
   if (!options.memory && options.dataDir) {
     dataDir = path.join(options.dataDir, 'pg');
@@ -62,7 +63,7 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
     throw error;
   });
   const failures = storageFailures();
-  const statements = preparedStatements(pg);
+  const statements = preparedStatements(pg, pglite);
   const query = async <T>(sql: string, params: unknown[] = []) =>
     (await pgliteSpan(sql, () => statements.alone<T>(sql, params)).catch(failures.note)).rows;
   const queryable = (tx: Transaction): Queryable => ({
