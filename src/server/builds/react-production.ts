@@ -10,7 +10,6 @@ export const REACT_MODULES = ['react', 'react/jsx-runtime', 'react-dom', 'react-
 
 /** Loads React's production builds. Call before the first site build is imported. */
 export async function preferReactProduction(): Promise<void> {
-  if (process.env.EXPERIMENT_REACT_DEV) return; // EXPERIMENT
   const mode = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
