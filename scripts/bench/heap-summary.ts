@@ -97,7 +97,7 @@ export async function memorySplit(pid: number, metricsUrl: string): Promise<Memo
 }
 
 /**
- * Measures where pid's memory goes (or takes `split`, measured earlier); asks it for a heap snapshot last:
+ * Measures where pid's memory goes (or takes `measured`, taken earlier); asks it for a heap snapshot last:
  * writing one takes memory too, which the process keeps.
  */
 export async function heapSummary(
