@@ -31,26 +31,30 @@ describe('what a server loads at start', () => {
     expect(loads).toEqual([]);
   });
 
-  it("renders with React's production build when NODE_ENV is not 'production', and leaves NODE_ENV as it was", () => {
+  it("renders with React's production build when NODE_ENV is not 'production', and leaves NODE_ENV as it was, once per process", () => {
     const script = `
       import { createRequire } from 'node:module';
       const { preferReactProduction } = await import('./src/server/builds/react-production.ts');
       await preferReactProduction();
       const env = process.env.NODE_ENV ?? null;
+      const once = preferReactProduction() === preferReactProduction(); // a publish later changes nothing
+      const envAfterAgain = process.env.NODE_ENV ?? null;
       const { renderToString } = await import('react-dom/server');
       const { createElement } = await import('react');
       const html = renderToString(createElement('p', null, 'hammer'));
       const run = Object.entries(createRequire(import.meta.url).cache)
         .filter(([file, m]) => /\\/react(-dom)?\\/cjs\\//.test(file) && m.loaded)
         .map(([file]) => file.split('/cjs/')[1]);
-      console.log(JSON.stringify({ env, html, run }));`;
+      console.log(JSON.stringify({ env, html, run, once, envAfterAgain }));`;
     for (const mode of [undefined, 'development']) {
       const env = { ...process.env, NODE_ENV: mode };
       if (!mode) delete env.NODE_ENV;
       const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
       expect(out.stderr).not.toMatch(/Error/);
-      const { env: after, html, run } = JSON.parse(out.stdout.trim().split('\n').pop()!);
+      const { env: after, html, run, once, envAfterAgain } = JSON.parse(out.stdout.trim().split('\n').pop()!);
       expect(after).toBe(mode ?? null);
+      expect(once).toBe(true);
+      expect(envAfterAgain).toBe(mode ?? null);
       expect(html).toBe('<p>hammer</p>');
       expect(run).toContain('react-dom-server.node.production.js');
       expect(run.filter((f: string) => f.includes('development'))).toEqual([]);

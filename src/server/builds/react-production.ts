@@ -4,12 +4,19 @@
 // reviews) with owner stacks and checks that cost CPU on each render and memory for good. A site build
 // imports React by its bare names, and Node loads a module once per name: importing them here first, under
 // 'production', makes those the builds every later import gets.
+import { memoise } from '../caching/cache.ts';
 
 /** The modules a site build's server renders with (`@astrojs/react` and the islands). */
 export const REACT_MODULES = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'];
 
-/** Loads React's production builds. Call before the first site build is imported. */
-export async function preferReactProduction(): Promise<void> {
+/**
+ * Loads React's production builds, once per process: a later build (a publish on a running server) gets the
+ * same modules from the cache, and NODE_ENV is never changed while requests are being served. Call before
+ * the first site build is imported.
+ */
+export const preferReactProduction = memoise(load);
+
+async function load(): Promise<void> {
   const mode = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
