@@ -9,8 +9,24 @@ import { assertPortFree } from '../lib/ports.ts';
 import { benchEnv, HOST, onCleanup, PORTS, stopChild, TMP } from './store.ts';
 
 const DIST = 'dist-bench-standalone';
+/**
+ * The peer runs as Astro says to run it in production (NODE_ENV=production). Our runtime refuses the auth
+ * emulator there (it accepts unsigned tokens), and the home and catalogue pages open a runtime: so the peer
+ * names a Firebase project of its own, which nobody signs in to (it is only read anonymously).
+ */
 const env = (port: number) =>
-  benchEnv({ DIST_DIR: DIST, ASTRO_NODE_STANDALONE: '1', HOST, PORT: String(port), NODE_ENV: 'production' });
+  benchEnv({
+    DIST_DIR: DIST,
+    ASTRO_NODE_STANDALONE: '1',
+    HOST,
+    PORT: String(port),
+    NODE_ENV: 'production',
+    FIREBASE_AUTH_EMULATOR_HOST: undefined,
+    PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: undefined,
+    PUBLIC_FIREBASE_API_KEY: 'bench-peer-key',
+    PUBLIC_FIREBASE_AUTH_DOMAIN: 'bench-peer.example.com',
+    PUBLIC_FIREBASE_PROJECT_ID: 'bench-peer',
+  });
 
 export function ensureStandaloneBuild(): void {
   // The build reads the same .data-bench store as ours, so its pages carry the same data.
