@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { measurePages, printWeights } from './pages.ts';
 import { exitWithUsageIfAsked } from '../lib/usage.ts';
+import { unpinBench } from './load.ts';
 
 exitWithUsageIfAsked(`
 Usage: npm run bench [-- PART]
@@ -73,6 +74,7 @@ let failed = false;
 for (const name of parts) {
   console.log(`\n━━ ${name}`);
   const partStarted = Date.now();
+  unpinBench();
   const loadAverage = os.loadavg();
   try {
     const data = await (await load(name)).run();

@@ -2,6 +2,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { cpus } from 'node:os';
 import { responseBytes } from './pages.ts';
 
 /** Short runs on purpose: the whole bench must fit in 20 minutes on 2 cores. */
@@ -33,6 +34,16 @@ export function loadToolMissing(): string | undefined {
 /** Pins processes (every thread, and the threads they start later) to one core. */
 export function pin(pids: number[], core = CORES.server): void {
   for (const pid of pids) spawnSync(TASKSET, ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Lets this process (and what it starts next) run on every core again. A part that pins the bench to the
+ * client's core would otherwise leave the parts after it with their servers, wrk and the bench on one core:
+ * every process a part starts inherits the bench's affinity.
+ */
+export function unpinBench(): void {
+  if (!existsSync(TASKSET)) return;
+  spawnSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
 }
 
 export interface LoadResult {

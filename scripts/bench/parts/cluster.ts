@@ -226,7 +226,7 @@ export async function run(): Promise<ClusterData> {
     ),
   );
   return {
-    cores: os.availableParallelism(),
+    cores: os.cpus().length, // the machine's, not this process's affinity
     nginx: /nginx\/([\d.]+)/.exec(spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr)?.[1],
     postgres,
     runs,
