@@ -2,10 +2,9 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus } from 'node:os';
 import { responseBytes } from './pages.ts';
 
-/** Short runs on purpose: the whole bench must fit in 20 minutes on 2 cores. */
+/** Short runs on purpose: every part in one run takes ~40 minutes on 2 cores (the tracing part 17 of them). */
 export const LOAD = {
   tool: 'wrk',
   seconds: Number(process.env.BENCH_SECONDS ?? 5),
@@ -36,14 +35,18 @@ export function pin(pids: number[], core = CORES.server): void {
   for (const pid of pids) spawnSync(TASKSET, ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
 }
 
+/** The cores the bench was started on (`0,1`), read when this module is first loaded, before any part pins it. */
+const BENCH_CORES = existsSync(TASKSET)
+  ? /list: (\S+)/.exec(spawnSync(TASKSET, ['-c', '-p', String(process.pid)], { encoding: 'utf8' }).stdout)?.[1]
+  : undefined;
+
 /**
- * Lets this process (and what it starts next) run on every core again. A part that pins the bench to the
- * client's core would otherwise leave the parts after it with their servers, wrk and the bench on one core:
- * every process a part starts inherits the bench's affinity.
+ * Gives this process (and what it starts next) the cores it was started on again. A part that pins the bench
+ * to the client's core would otherwise leave the parts after it with their servers, wrk and the bench on one
+ * core: every process a part starts inherits the bench's affinity.
  */
 export function unpinBench(): void {
-  if (!existsSync(TASKSET)) return;
-  spawnSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
+  if (BENCH_CORES) spawnSync(TASKSET, ['-a', '-p', '-c', BENCH_CORES, String(process.pid)], { stdio: 'ignore' });
 }
 
 export interface LoadResult {
