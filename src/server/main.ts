@@ -4,7 +4,7 @@
 import './load-env.ts';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { ConfigError, loadConfig, startupConfigWarnings, type Config } from './config.ts';
+import { ConfigError, jwtSecret, loadConfig, startupConfigWarnings, type Config } from './config.ts';
 import { isDatabaseUnavailable } from './db/client.ts';
 import { logger as log, logOut } from './observability/logger.ts';
 import { registerPoolStats } from './observability/metrics.ts';
@@ -15,7 +15,8 @@ import { buildsDirOf } from './builds/site-builds.ts';
 import { followBuilds, loadBuild } from './builds/site-reload.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startTracing } from './observability/tracing.ts';
-import { warmPages } from './host/warm-up.ts';
+import { WARM_UP_BUYER, warmOrdering, warmPages } from './host/warm-up.ts';
+import { signAccessToken } from './auth/jwt.ts';
 import { collectWhenIdle } from './host/idle-memory.ts';
 
 if (process.argv.includes('--help')) {
@@ -120,6 +121,11 @@ server.listen(config.port, config.host, async () => {
   if (stopping) return;
   const warming = performance.now();
   await warmPages(server);
+  if (!stopping && runtime)
+    await warmOrdering(server, {
+      rehearse: runtime.orders.rehearse,
+      token: await signAccessToken(jwtSecret(config), WARM_UP_BUYER),
+    });
   if (stopping) return;
   log.info({ url, warmUpMs: Math.round(performance.now() - warming) }, 'store ready');
   logOut.flush();

@@ -1,8 +1,10 @@
 // The pages warmed before the store says ready (src/server/host/warm-up.ts): each asked once, in order,
 // from the server's own address; one that fails or hangs is skipped, so a start is never held up by it.
+// The order path: rounds of a rehearsed batch and a rush of bookings on new connections, each request
+// marked as the warm-up's own (the access log and metrics leave those out).
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { warmPages } from '../../src/server/host/warm-up';
+import { isWarmUp, warmOrdering, warmPages } from '../../src/server/host/warm-up';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -47,5 +49,54 @@ describe('warm-up', () => {
     expect(asked).toEqual(['/broken', '/hangs', '/']);
     expect(performance.now() - started).toBeLessThan(2000);
     s.closeAllConnections();
+  });
+
+  it('warms the order path: per round a rehearsal, then a rush of bookings on new connections, marked as its own', async () => {
+    const seen: { method: string; url: string; auth: string; body: string; own: boolean; port: number }[] = [];
+    const s = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.push({
+          method: req.method!,
+          url: req.url!,
+          auth: req.headers.authorization ?? '',
+          body,
+          own: isWarmUp(req),
+          port: req.socket.remotePort!,
+        });
+        res.statusCode = 401;
+        res.end();
+      });
+    });
+    const steps: string[] = [];
+    let failures = 0;
+    await warmOrdering(
+      s,
+      {
+        rehearse: async (buyers) => {
+          steps.push(`rehearse ${buyers} after ${seen.length} requests`);
+          if (failures++ === 0) throw new Error('a rehearsal that fails is skipped');
+        },
+        token: 'made-up',
+      },
+      2,
+      5,
+    );
+    expect(steps).toEqual(['rehearse 5 after 0 requests', 'rehearse 5 after 5 requests']);
+    expect(seen).toHaveLength(10);
+    for (const r of seen) {
+      expect(r).toMatchObject({ method: 'POST', url: '/api/booking', auth: 'Bearer made-up', own: true });
+      expect(JSON.parse(r.body)).toMatchObject({ quantity: 2 });
+    }
+    // Each on a connection of its own, as a rush's buyers arrive.
+    expect(new Set(seen.map((r) => r.port)).size).toBe(10);
+  });
+
+  it('does not take a request that only claims to be the warm-up for its own', () => {
+    const req = (headers: Record<string, string>) => ({ headers }) as unknown as Parameters<typeof isWarmUp>[0];
+    expect(isWarmUp(req({}))).toBe(false);
+    expect(isWarmUp(req({ 'x-warm-up': 'warm-up' }))).toBe(false);
+    expect(isWarmUp(req({ 'x-warm-up': '' }))).toBe(false);
   });
 });

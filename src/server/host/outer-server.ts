@@ -20,6 +20,7 @@ import { serveMetricsWithToken } from '../observability/metrics-server.ts';
 import { changesOf } from '../caching/changes.ts';
 import { livePages, type LivePages, type PageScripts } from './live-pages.ts';
 import { pageScriptsAfterPaint } from './page-scripts.ts';
+import { isWarmUp } from './warm-up.ts';
 import { otherBuilds } from '../builds/other-builds.ts';
 import {
   answerStarting,
@@ -137,6 +138,7 @@ export function outerServer({
   const logRequests = log.isLevelEnabled('info');
   /** The access log line and the request metrics, written by hand: this runs per request. */
   function finished(req: IncomingMessage, status: number, requestId: string, started: number, span?: RequestSpan) {
+    if (isWarmUp(req)) return;
     const seconds = (performance.now() - started) / 1000;
     const url = req.url ?? '/';
     observeRequest(req.method, url, status, seconds);
@@ -273,7 +275,7 @@ export function outerServer({
 
   function answer(req: IncomingMessage, res: ServerResponse) {
     // A traced request's span: an answer from memory ends it at once (finished), the rest run inside it.
-    const span = tracer?.startRequest(req);
+    const span = isWarmUp(req) ? undefined : tracer?.startRequest(req);
     const requestId = requestIdFrom(req.headers['x-request-id'], randomUUID);
     let pending: Pending | undefined;
     try {

@@ -14,6 +14,7 @@ import type { CurrentUser } from '../types.ts';
 import { batched } from '../db/batched.ts';
 import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
 import type { OrdersContext } from './context.ts';
+import type { Queryable } from '../db/client.ts';
 import { Refused, type LineRefusal } from './refused.ts';
 
 /** One POST /booking (or a one-tool cart) waiting for its batch. */
@@ -55,10 +56,14 @@ const INSERT_BATCH = `
   INSERT INTO order_items (order_id, line, tool_id, product_name, unit_price_cents, quantity, stock_version)
   SELECT id, 1, tool_id, product_name, price_cents, quantity, stock_version FROM req`;
 
-/** Places a one-line order through the next batch: its id, or 'limit' (the buyer holds too many unpaid orders). */
-export function oneLineBatch(
-  ctx: OrdersContext,
-): (user: CurrentUser, cart: CartOrderInput) => Promise<string | 'limit'> {
+/** The rehearsal's rollback: thrown by its transaction, caught by it (rehearse). */
+class RolledBack extends Error {}
+
+/**
+ * `insertOneLine` places a one-line order through the next batch: its id, or 'limit' (the buyer holds too
+ * many unpaid orders). `rehearse` places a batch and rolls it back (see there).
+ */
+export function oneLineBatch(ctx: OrdersContext) {
   const { db, tools, holdMs, now, maxUnpaidOrders, lowStockUnits, gather } = ctx;
 
   /**
@@ -91,133 +96,170 @@ export function oneLineBatch(
     throw 'refused' in result ? result.refused : result.error;
   }
 
-  async function placeBatch(asks: OneLineAsk[]): Promise<OneLineResult[]> {
-    const expiresAt = new Date(now().getTime() + holdMs);
-    return db.transaction(async (tx) => {
-      const emails = [...new Set(asks.map((a) => a.user.email))].sort();
-      const unpaid = new Map<string, number>();
-      if (Number.isFinite(maxUnpaidOrders)) {
-        // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
-        if (db.kind === 'postgres') {
-          await tx.query(
-            'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys',
-            [emails.map((e) => `unpaid-orders:${e}`)],
-          );
-        }
-        const counts = await tx.query<{ email: string; n: number }>(
-          `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
-          [emails],
+  const placeBatch = (asks: OneLineAsk[]) => db.transaction((tx) => placeBatchIn(tx, asks));
+
+  /**
+   * Before a server says it is ready (host/warm-up.ts): a rush of `buyers` made-up buyers on a made-up tool
+   * with stock for a quarter of them, placed by the code that places real batches (so the refusals too)
+   * and rolled back. The shop's first real rush then runs compiled code and planned statements (on PGlite,
+   * PostgreSQL's own code compiled too). Nothing is kept, no event goes out (the events are rolled back
+   * with the rest) and no cache is told: only the sequence numbers it drew are gone (gaps in tools.seq,
+   * orders.seq and the like, which only keep an order of arrival).
+   */
+  async function rehearse(buyers = 200): Promise<void> {
+    const units = Math.ceil(buyers / 4);
+    await db
+      .transaction(async (tx) => {
+        const toolId = `rehearsal-${newId()}`;
+        await tx.query(
+          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+           VALUES ($1, 'Rehearsal', '', '', 1250, 1, $2)`,
+          [toolId, units * 2],
         );
-        for (const { email, n } of counts) unpaid.set(email, n);
-      }
-      const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
-      const rows = await tx.query<ToolRow & { stock_version: number }>(
-        `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
-           low_stock_units FROM tools
-         WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-        [toolIds],
-      );
-      const stock = new Map(rows.map((r) => [r.id, { ...r }]));
-      const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
-      const accepted: {
-        ask: OneLineAsk;
-        tool: ToolRow & { stock_version: number };
-        unitCents: number;
-        balance: number;
-        totals: Totals;
-      }[] = [];
-      // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
-      const settings = await readTotalsSettings(tx);
-      const short = new Set<string>();
-      const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
-        const held = unpaid.get(ask.user.email) ?? 0;
-        if (held >= maxUnpaidOrders) return { limit: true };
-        const tool = stock.get(ask.toolId);
-        if (!tool)
+        const asks = Array.from({ length: buyers }, (_, i): OneLineAsk => {
+          const email = `rehearsal-${i}@rehearsal.invalid`;
           return {
-            refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }),
+            id: newId(),
+            user: { email, name: '', role: 'user', uid: null },
+            toolId,
+            quantity: 2,
+            address: 'Rehearsal Street 1',
+            phone: '01712345678',
           };
-        const message = quantityError(ask.quantity, quantityRulesOf(tool));
-        if (message) {
-          const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
-          if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
-          short.add(ask.toolId);
-          return { short: refusal };
-        }
-        const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
-        const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
-        if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
-          return { error: notPossible(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
-        }
-        tool.available_quantity -= ask.quantity;
-        unpaid.set(ask.user.email, held + 1);
-        accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
-        return { placed: true };
+        });
+        await placeBatchIn(tx, asks);
+        throw new RolledBack();
+      })
+      .catch((error) => {
+        if (!(error instanceof RolledBack)) throw error;
       });
-      if (accepted.length) {
-        const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
-        await tx.query(INSERT_BATCH, [
-          column((a) => a.ask.id),
-          column((a) => a.tool.id),
-          column((a) => a.ask.quantity),
-          column((a) => a.tool.name),
-          column((a) => a.unitCents),
-          column((a) => a.ask.user.name || a.ask.user.email),
-          column((a) => a.ask.user.email),
-          column((a) => a.ask.address),
-          column((a) => a.ask.phone),
-          column((a) => a.ask.user.uid),
-          column((a) => a.tool.stock_version),
-          expiresAt,
-          column((a) => a.balance),
-          column((a) => a.totals.totalCents),
-          column((a) => a.totals.deliveryCents),
-          column((a) => a.totals.taxCents),
-          settings.pricesIncludeVat,
-          settings.vatRateHundredths,
-        ]);
-        await emitOrdersPlaced(
-          tx,
-          accepted.map(({ ask, tool, unitCents, totals }) => ({
-            id: ask.id,
-            by: ask.user.email,
-            facts: {
-              email: ask.user.email,
-              buyerName: ask.user.name || ask.user.email,
-              address: ask.address,
-              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
-              totalCents: totals.totalCents,
-              breakdown: breakdownOf(totals, null),
-              expiresAt: expiresAt.toISOString(),
-            },
-          })),
-        );
-        await emitLowStock(
-          tx,
-          [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
-            id: tool.id,
-            name: tool.name,
-            before: before.get(tool.id)!,
-            after: tool.available_quantity,
-            threshold: lowStockLevel(tool, lowStockUnits),
-          })),
-        );
-      }
-      // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
-      const expired = short.size
-        ? new Set(
-            (
-              await tx.query<{ tool_id: string }>(
-                `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
-                 WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
-                [now(), [...short]],
-              )
-            ).map((r) => r.tool_id),
-          )
-        : new Set<string>();
-      return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
-    });
   }
 
-  return insertOneLine;
+  async function placeBatchIn(tx: Queryable, asks: OneLineAsk[]): Promise<OneLineResult[]> {
+    const expiresAt = new Date(now().getTime() + holdMs);
+    const emails = [...new Set(asks.map((a) => a.user.email))].sort();
+    const unpaid = new Map<string, number>();
+    if (Number.isFinite(maxUnpaidOrders)) {
+      // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
+      if (db.kind === 'postgres') {
+        await tx.query(
+          'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys',
+          [emails.map((e) => `unpaid-orders:${e}`)],
+        );
+      }
+      const counts = await tx.query<{ email: string; n: number }>(
+        `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
+        [emails],
+      );
+      for (const { email, n } of counts) unpaid.set(email, n);
+    }
+    const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
+    const rows = await tx.query<ToolRow & { stock_version: number }>(
+      `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
+         low_stock_units FROM tools
+       WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [toolIds],
+    );
+    const stock = new Map(rows.map((r) => [r.id, { ...r }]));
+    const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
+    const accepted: {
+      ask: OneLineAsk;
+      tool: ToolRow & { stock_version: number };
+      unitCents: number;
+      balance: number;
+      totals: Totals;
+    }[] = [];
+    // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
+    const settings = await readTotalsSettings(tx);
+    const short = new Set<string>();
+    const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
+      const held = unpaid.get(ask.user.email) ?? 0;
+      if (held >= maxUnpaidOrders) return { limit: true };
+      const tool = stock.get(ask.toolId);
+      if (!tool)
+        return {
+          refused: new Refused({ index: 0, toolId: ask.toolId, toolName: null, message: messages.cartToolGone }),
+        };
+      const message = quantityError(ask.quantity, quantityRulesOf(tool));
+      if (message) {
+        const refusal = { index: 0, toolId: ask.toolId, toolName: tool.name, message };
+        if (message !== messages.quantityAboveAvailable) return { refused: new Refused(refusal, false) };
+        short.add(ask.toolId);
+        return { short: refusal };
+      }
+      const unitCents = unitPriceCents(pricingOf(tool), ask.quantity);
+      const totals = orderTotals([{ quantity: ask.quantity, unitCents }], settings);
+      if (totals.totalCents > MAX_ORDER_TOTAL_CENTS) {
+        return { error: notPossible(messages.orderTotalTooHigh, { quantity: messages.orderTotalTooHigh }) };
+      }
+      tool.available_quantity -= ask.quantity;
+      unpaid.set(ask.user.email, held + 1);
+      accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
+      return { placed: true };
+    });
+    if (accepted.length) {
+      const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
+      await tx.query(INSERT_BATCH, [
+        column((a) => a.ask.id),
+        column((a) => a.tool.id),
+        column((a) => a.ask.quantity),
+        column((a) => a.tool.name),
+        column((a) => a.unitCents),
+        column((a) => a.ask.user.name || a.ask.user.email),
+        column((a) => a.ask.user.email),
+        column((a) => a.ask.address),
+        column((a) => a.ask.phone),
+        column((a) => a.ask.user.uid),
+        column((a) => a.tool.stock_version),
+        expiresAt,
+        column((a) => a.balance),
+        column((a) => a.totals.totalCents),
+        column((a) => a.totals.deliveryCents),
+        column((a) => a.totals.taxCents),
+        settings.pricesIncludeVat,
+        settings.vatRateHundredths,
+      ]);
+      await emitOrdersPlaced(
+        tx,
+        accepted.map(({ ask, tool, unitCents, totals }) => ({
+          id: ask.id,
+          by: ask.user.email,
+          facts: {
+            email: ask.user.email,
+            buyerName: ask.user.name || ask.user.email,
+            address: ask.address,
+            lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
+            totalCents: totals.totalCents,
+            breakdown: breakdownOf(totals, null),
+            expiresAt: expiresAt.toISOString(),
+          },
+        })),
+      );
+      await emitLowStock(
+        tx,
+        [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
+          id: tool.id,
+          name: tool.name,
+          before: before.get(tool.id)!,
+          after: tool.available_quantity,
+          threshold: lowStockLevel(tool, lowStockUnits),
+        })),
+      );
+    }
+    // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
+    const expired = short.size
+      ? new Set(
+          (
+            await tx.query<{ tool_id: string }>(
+              `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
+               WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
+              [now(), [...short]],
+            )
+          ).map((r) => r.tool_id),
+        )
+      : new Set<string>();
+    return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
+  }
+
+  return { insertOneLine, rehearse };
 }

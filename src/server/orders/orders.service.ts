@@ -58,7 +58,7 @@ export function ordersService(
     eventsWritten,
     gather,
   };
-  const { placeOnce, expiredHoldsOn } = orderPlacing(ctx);
+  const { placeOnce, expiredHoldsOn, rehearse } = orderPlacing(ctx);
 
   /**
    * Cancels one unpaid order whose hold ran out and gives its units back, with its event, in one
@@ -132,6 +132,7 @@ export function ordersService(
     getRow: (id: string) => getRow(db, id),
     ownerOf: (id: string) => readOrderOwner(db, id),
     placeOnce,
+    rehearse,
     expiredHoldsOn,
     cancelExpired,
 

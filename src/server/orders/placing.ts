@@ -33,7 +33,7 @@ export interface QuotedPlacing {
 
 export function orderPlacing(ctx: OrdersContext) {
   const { db, tools, holdMs, now, maxUnpaidOrders, lowStockUnits, eventsWritten } = ctx;
-  const insertOneLine = oneLineBatch(ctx);
+  const { insertOneLine, rehearse } = oneLineBatch(ctx);
 
   /** Whether an unpaid order past its hold still holds units of one of these tools. */
   async function expiredHoldsOn(toolIds: string[]): Promise<boolean> {
@@ -213,5 +213,5 @@ export function orderPlacing(ctx: OrdersContext) {
     return placed;
   }
 
-  return { placeOnce, expiredHoldsOn };
+  return { placeOnce, expiredHoldsOn, rehearse };
 }
