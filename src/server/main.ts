@@ -91,7 +91,7 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 async function openWhenReachable() {
   for (let delay = 500; !stopping; delay = Math.min(delay * 2, 10_000)) {
     try {
-      runtime = await openRuntime(config);
+      runtime = await openRuntime(config, { warmUp: true });
       if (runtime.db.pool)
         registerPoolStats(() => ({
           total: runtime!.db.pool!.totalCount,
@@ -127,6 +127,7 @@ server.listen(config.port, config.host, async () => {
       token: await signAccessToken(jwtSecret(config), WARM_UP_BUYER),
     });
   if (stopping) return;
+  runtime?.warmedUp();
   log.info({ url, warmUpMs: Math.round(performance.now() - warming) }, 'store ready');
   logOut.flush();
   process.send?.('ready');

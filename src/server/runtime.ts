@@ -25,6 +25,8 @@ export interface Runtime extends Api {
   changes: ChangeBus;
   /** The header search's Pagefind index of the live catalogue (served at /pagefind/). */
   search: LiveSearchIndex;
+  /** Ends the warm-up that `openRuntime(…, { warmUp: true })` began: /api/ready may say ready. */
+  warmedUp(): void;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,12 @@ const SWEEP_MS = 30_000;
 /** When a hold that ran out could not be let go (its payment provider did not answer), the next try. */
 const UNSETTLED_RETRY_MS = 5_000;
 
-export async function openRuntime(cfg: Config): Promise<Runtime> {
+/**
+ * `warmUp`: the server warms its code up before its first traffic (main.ts), and /api/ready answers 503
+ * until `warmedUp()`, so a proxy or orchestrator sends it nothing meanwhile.
+ */
+export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise<Runtime> {
+  const warming = { on: warmUp };
   const started = Date.now();
   const db = await openDb({
     databaseUrl: cfg.databaseUrl,
@@ -73,6 +80,7 @@ export async function openRuntime(cfg: Config): Promise<Runtime> {
       rateLimits: db.pool ? postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
       changes,
       now: () => new Date(),
+      warmingUp: () => warming.on,
     },
     { stripe },
   );
@@ -119,6 +127,9 @@ export async function openRuntime(cfg: Config): Promise<Runtime> {
     db,
     changes,
     search,
+    warmedUp() {
+      warming.on = false;
+    },
     async close() {
       closing = true;
       clearTimeout(sweep);

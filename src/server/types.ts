@@ -28,6 +28,8 @@ export interface Deps {
    * the guards' check on every signed-in call. Built by createApp (users/user-rules.ts).
    */
   signedInUser: (email: string) => Promise<CurrentUser | undefined>;
+  /** True while this server warms up before its first traffic (host/warm-up.ts): /api/ready says not yet. */
+  warmingUp?: () => boolean;
 }
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */

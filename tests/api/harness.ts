@@ -263,7 +263,7 @@ export async function createTestRuntime(options: RuntimeOptions = {}) {
 export type TestRuntime = Awaited<ReturnType<typeof createTestRuntime>>;
 
 /** A whole runtime (runtime.ts), as a server opens it, on a fresh embedded store; `close` removes the store. */
-export async function openTestRuntime(env: Record<string, string> = {}) {
+export async function openTestRuntime(env: Record<string, string> = {}, options: { warmUp?: boolean } = {}) {
   const { openRuntime } = await import('../../src/server/runtime');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-runtime-'));
   const runtime = await openRuntime(
@@ -275,6 +275,7 @@ export async function openTestRuntime(env: Record<string, string> = {}) {
       FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
       ...env,
     }),
+    options,
   );
   return {
     runtime,

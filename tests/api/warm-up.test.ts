@@ -8,7 +8,7 @@ import { signAccessToken } from '../../src/server/auth/jwt';
 import { WARM_UP_BUYER, warmOrdering } from '../../src/server/host/warm-up';
 import { logger, logOut } from '../../src/server/observability/logger';
 import { metricsText } from '../../src/server/observability/metrics';
-import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
+import { ADMIN, ALICE, createTestRuntime, openTestRuntime, type TestRuntime } from './harness';
 import { makeTool } from './helpers';
 import { startOuter, type Outer } from './outer';
 
@@ -125,5 +125,21 @@ describe('warming the order path before ready', () => {
     expect(placed.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const tool = (await runtime.request('GET', `/api/tools/${toolId}`)).data as { availableQuantity: number };
     expect(tool.availableQuantity).toBe(2);
+  });
+
+  it('/api/ready says not yet (503, warming_up) until the warm-up ends; health says alive meanwhile', async () => {
+    const { runtime: warming, close } = await openTestRuntime({}, { warmUp: true });
+    try {
+      const ready = await warming.app.request('/api/ready');
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ ok: false, error: { code: 'warming_up' } });
+      expect((await warming.app.request('/api/health')).status).toBe(200);
+      warming.warmedUp();
+      const after = await warming.app.request('/api/ready');
+      expect(after.status).toBe(200);
+      expect(await after.json()).toMatchObject({ ok: true });
+    } finally {
+      await close();
+    }
   });
 });

@@ -10,14 +10,15 @@ export const metaContract = {
       200: { description: 'Alive', schema: z.strictObject({ ok: z.literal(true), build: z.string().optional() }) },
     },
   }),
-  ready: get('/ready', 'Readiness: the database answers and can take writes', {
+  ready: get('/ready', 'Readiness: warmed up after its start, and the database answers and can take writes', {
     responses: {
       200: {
         description: 'Ready',
         schema: z.strictObject({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) }),
       },
       503: {
-        description: 'Not ready: the database cannot write (or, as any call, is out of reach)',
+        description:
+          'Not ready: warming up after its start (code warming_up, about a second), or the database cannot write (or, as any call, is out of reach)',
         schema: z.union([
           z.strictObject({
             ok: z.literal(false),

@@ -20,11 +20,17 @@ export function metaRoutes(deps: Deps, api: () => OpenAPIHono<AppEnv>) {
   const described = () => (document ??= openApiDocument(api(), VERSION));
   return (
     contractRouter(deps)
-      // Liveness: the process answers. Readiness: the database answers and can take writes (migrations
-      // ran before the app was built; the disk has room; it is not read-only), so a proxy or orchestrator
-      // sends traffic only where it can be served.
+      // Liveness: the process answers. Readiness: the server has warmed up after its start (main.ts,
+      // host/warm-up.ts) and the database answers and can take writes (migrations ran before the app was
+      // built; the disk has room; it is not read-only), so a proxy or orchestrator sends traffic only where
+      // it can be served, and served fast.
       .on(metaContract.health, anyone, () => ({ ok: true }))
       .on(metaContract.ready, anyone, async (c) => {
+        if (deps.warmingUp?.())
+          return c.json(
+            { ok: false, database: deps.db.kind, error: { code: 'warming_up', message: 'The server is warming up.' } },
+            503,
+          );
         const writable = await readiness(deps.db);
         if (!writable.ok)
           return c.json(
