@@ -10,7 +10,11 @@
 // connections by a buyer nobody is, each answered 401 once the user lookup has found nobody: the
 // connections, HTTP, routing, token and lookup code. Measured by the bench's purchase part (first
 // 200-buyer rush after a start, p99): PGlite ~200 → ~110 ms, PostgreSQL ~165 → ~90 ms; the start takes
-// ~1 s (PGlite) or ~0.6 s (PostgreSQL) longer.
+// ~1 s (PGlite) or ~0.6 s (PostgreSQL) longer, and the store keeps ~18 MiB more. The HTTP rushes also
+// compile the code a cached read shares with them for their mix: such a read then costs ~9% more, as after
+// a few hundred POSTs of any kind (measured with one, ten and 200). Sent through app.fetch instead, they
+// leave reads as they were but the HTTP path cold, and the first rush misses its goals
+// (bench/before-after.md, 2026-11-29 evening).
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
