@@ -99,4 +99,30 @@ describe('warm-up', () => {
     expect(isWarmUp(req({ 'x-warm-up': 'warm-up' }))).toBe(false);
     expect(isWarmUp(req({ 'x-warm-up': '' }))).toBe(false);
   });
+
+  it('starts no round once its time is spent, so a slow database cannot hold a start up', async () => {
+    const s = await listen((req, res) => {
+      req.resume();
+      req.on('end', () => res.end());
+    });
+    let rehearsals = 0;
+    const started = performance.now();
+    await warmOrdering(
+      s,
+      {
+        rehearse: async () => {
+          rehearsals++;
+          await new Promise((r) => setTimeout(r, 300));
+        },
+        token: 'made-up',
+      },
+      10,
+      1,
+      1000,
+      100,
+    );
+    // The first round took longer than the whole budget: the other nine never started.
+    expect(rehearsals).toBe(1);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });

@@ -24,6 +24,8 @@ export const WARM_PATHS = ['/', '/tools'];
 /** Rounds of ordering warm-up, and buyers per rush (the bench's rush). */
 const ORDER_ROUNDS = 3;
 const RUSH_BUYERS = 200;
+/** No round starts after this long, so a slow database cannot hold a start up for minutes. */
+const ORDER_BUDGET_MS = 10_000;
 
 /** The made-up buyer of the warm-up's rushes: no account has it (`.invalid` is reserved), and its token has no uid. */
 export const WARM_UP_BUYER = 'warm-up@warm-up.invalid';
@@ -35,13 +37,14 @@ export const isWarmUp = (req: IncomingMessage) => req.headers['x-warm-up'] === W
 
 /** GETs each path from this server, one after another; a failure or timeout is skipped, not fatal. */
 export async function warmPages(server: Server, paths = WARM_PATHS, timeoutMs = 10_000): Promise<void> {
-  const host = ownAddress(server);
-  for (const path of paths) await ask(host, server, path, timeoutMs).catch(() => {});
+  const own = ownAddress(server);
+  for (const path of paths) await ask(own, path, timeoutMs).catch(() => {});
 }
 
 /**
  * Rounds of a rehearsed batch (`rehearse`: placed and rolled back, nothing kept) and a rush of POST
- * /api/booking on new connections with `token` (the made-up buyer's); a failure is skipped, not fatal.
+ * /api/booking on new connections with `token` (the made-up buyer's); a failure is skipped, not fatal,
+ * and no round starts once `budgetMs` has passed.
  */
 export async function warmOrdering(
   server: Server,
@@ -49,35 +52,36 @@ export async function warmOrdering(
   rounds = ORDER_ROUNDS,
   buyers = RUSH_BUYERS,
   timeoutMs = 10_000,
+  budgetMs = ORDER_BUDGET_MS,
 ): Promise<void> {
-  const host = ownAddress(server);
+  const own = ownAddress(server);
+  const until = performance.now() + budgetMs;
   const body = JSON.stringify({ toolId: 'warm-up', quantity: 2, address: 'Warm-up Street 1', phone: '01712345678' });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < rounds && performance.now() < until; round++) {
     await rehearse(buyers).catch(() => {});
     await Promise.all(
       Array.from({ length: buyers }, () =>
-        ask(host, server, '/api/booking', timeoutMs, { method: 'POST', body, headers }).catch(() => {}),
+        ask(own, '/api/booking', timeoutMs, { method: 'POST', body, headers }).catch(() => {}),
       ),
     );
   }
 }
 
-function ownAddress(server: Server): string {
-  const { family, address } = server.address() as AddressInfo;
+/** Where this server answers itself: its address, or loopback when it listens on every address. */
+function ownAddress(server: Server): { host: string; port: number } {
+  const { family, address, port } = server.address() as AddressInfo;
   const any = address === '0.0.0.0' || address === '::';
-  return any ? (family === 'IPv6' ? '::1' : '127.0.0.1') : address;
+  return { host: any ? (family === 'IPv6' ? '::1' : '127.0.0.1') : address, port };
 }
 
 /** One request on a connection of its own (as a rush's buyers arrive), its answer read and dropped. */
 function ask(
-  host: string,
-  server: Server,
+  { host, port }: { host: string; port: number },
   path: string,
   timeoutMs: number,
   { method = 'GET', body, headers }: { method?: string; body?: string; headers?: Record<string, string> } = {},
 ): Promise<void> {
-  const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = request(
       {

@@ -106,7 +106,7 @@ export function oneLineBatch(ctx: OrdersContext) {
    * with the rest) and no cache is told: only the sequence numbers it drew are gone (gaps in tools.seq,
    * orders.seq and the like, which only keep an order of arrival).
    */
-  async function rehearse(buyers = 200): Promise<void> {
+  async function rehearse(buyers: number): Promise<void> {
     const units = Math.ceil(buyers / 4);
     await db
       .transaction(async (tx) => {
