@@ -14,6 +14,7 @@ import {
   readyBuilds,
   servedBuild,
 } from '../../src/server/builds/site-builds.ts';
+import { warmCompileCache } from './server-process.ts';
 
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
 const STAMP = '.build-stamp';
@@ -51,6 +52,7 @@ export function buildIsFresh(env: NodeJS.ProcessEnv): boolean {
 /** Builds the site when the served build is missing or older than its sources (or made for another store). */
 export function ensureBuild(env: NodeJS.ProcessEnv, log: (line: string) => void = console.log): void {
   if (!buildIsFresh(env)) publishBuild(env, log);
+  else warmCompileCache(env); // publishBuild does it too: the server's code may have changed since the build
 }
 
 export interface PublishedBuild {
@@ -87,6 +89,7 @@ export function publishBuild(env: NodeJS.ProcessEnv, log: (line: string) => void
     run([path.resolve('scripts/postbuild.ts'), path.join(dir, 'client')]);
     writeFileSync(path.join(dir, STAMP), buildKey(env));
     pointAt(dist, dir);
+    warmCompileCache(env);
     log(
       `Built ${id} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${path.relative(process.cwd(), dist)} now serves it.`,
     );
