@@ -93,18 +93,15 @@ describe('warming the order path before ready', () => {
     });
     expect(direct.status).toBe(401);
 
-    await warmOrdering(
-      ownServer,
-      {
-        rehearse: async (buyers) => {
-          rehearsed.push(buyers);
-          await runtime.orders.rehearse(buyers);
-        },
-        token,
+    await warmOrdering(ownServer, {
+      rehearse: async (buyers) => {
+        rehearsed.push(buyers);
+        await runtime.orders.rehearse(buyers);
       },
-      2,
-      30,
-    );
+      token,
+      rounds: 2,
+      buyers: 30,
+    });
 
     expect(rehearsed).toEqual([30, 30]);
     expect(written.filter((line) => line.includes('/api/booking'))).toEqual([]);

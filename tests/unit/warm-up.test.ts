@@ -71,18 +71,15 @@ describe('warm-up', () => {
     });
     const steps: string[] = [];
     let failures = 0;
-    await warmOrdering(
-      s,
-      {
-        rehearse: async (buyers) => {
-          steps.push(`rehearse ${buyers} after ${seen.length} requests`);
-          if (failures++ === 0) throw new Error('a rehearsal that fails is skipped');
-        },
-        token: 'made-up',
+    await warmOrdering(s, {
+      rehearse: async (buyers) => {
+        steps.push(`rehearse ${buyers} after ${seen.length} requests`);
+        if (failures++ === 0) throw new Error('a rehearsal that fails is skipped');
       },
-      2,
-      5,
-    );
+      token: 'made-up',
+      rounds: 2,
+      buyers: 5,
+    });
     expect(steps).toEqual(['rehearse 5 after 0 requests', 'rehearse 5 after 5 requests']);
     expect(seen).toHaveLength(10);
     for (const r of seen) {
@@ -107,20 +104,17 @@ describe('warm-up', () => {
     });
     let rehearsals = 0;
     const started = performance.now();
-    await warmOrdering(
-      s,
-      {
-        rehearse: async () => {
-          rehearsals++;
-          await new Promise((r) => setTimeout(r, 300));
-        },
-        token: 'made-up',
+    await warmOrdering(s, {
+      rehearse: async () => {
+        rehearsals++;
+        await new Promise((r) => setTimeout(r, 300));
       },
-      10,
-      1,
-      1000,
-      100,
-    );
+      token: 'made-up',
+      rounds: 10,
+      buyers: 1,
+      timeoutMs: 1000,
+      budgetMs: 100,
+    });
     // The first round took longer than the whole budget: the other nine never started.
     expect(rehearsals).toBe(1);
     expect(performance.now() - started).toBeLessThan(1000);

@@ -48,11 +48,21 @@ export async function warmPages(server: Server, paths = WARM_PATHS, timeoutMs = 
  */
 export async function warmOrdering(
   server: Server,
-  { rehearse, token }: { rehearse: (buyers: number) => Promise<void>; token: string },
-  rounds = ORDER_ROUNDS,
-  buyers = RUSH_BUYERS,
-  timeoutMs = 10_000,
-  budgetMs = ORDER_BUDGET_MS,
+  {
+    rehearse,
+    token,
+    rounds = ORDER_ROUNDS,
+    buyers = RUSH_BUYERS,
+    timeoutMs = 10_000,
+    budgetMs = ORDER_BUDGET_MS,
+  }: {
+    rehearse: (buyers: number) => Promise<void>;
+    token: string;
+    rounds?: number;
+    buyers?: number;
+    timeoutMs?: number;
+    budgetMs?: number;
+  },
 ): Promise<void> {
   const own = ownAddress(server);
   const until = performance.now() + budgetMs;
