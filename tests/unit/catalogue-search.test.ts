@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -186,6 +186,39 @@ describe('search (Pagefind)', () => {
     // Pagefind's own UI is not ours to serve, nor anything else.
     expect(get(await find('pagefind-ui.js')).status).toBe(404);
     expect(get(await find('../package.json')).status).toBe(404);
+  });
+
+  it('keeps the chunks of the two indexes served in files of their own, leaving nothing on disk', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'search-tmp-'));
+    const was = process.env.TMPDIR;
+    process.env.TMPDIR = tmp; // os.tmpdir() reads it on each call
+    /** This process's open files in `tmp` (unlinked, so their links read "… (deleted)"). */
+    const openChunkFiles = async () =>
+      (
+        await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))
+      ).filter((target) => target.startsWith(tmp));
+    try {
+      let tools = [hammer];
+      const index = liveSearchIndex(async () => tools);
+      await index.refresh();
+      expect(await openChunkFiles()).toHaveLength(1);
+      for (const next of [[hammer, sledge], [sledge], [chisel, hammer]]) {
+        tools = next;
+        await index.refresh();
+      }
+      // The latest and the one before it (a browser may still read its chunks); older ones are closed.
+      expect(await openChunkFiles()).toHaveLength(2);
+      expect(await readdir(tmp)).toEqual([]);
+      const entry = (await index.find('pagefind-entry.json'))!;
+      const meta = JSON.parse(Buffer.from(entry.body).toString()).languages.en.hash as string;
+      const chunk = (await index.find(`pagefind.${meta}.pf_meta`))!;
+      expect(chunk.body.length).toBeGreaterThan(0);
+      expect(chunk.etag).toMatch(/^"[\w-]{22}"$/);
+    } finally {
+      if (was === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = was;
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   it("writes the build's copy: the same files as the live index of the same tools", async () => {

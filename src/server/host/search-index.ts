@@ -1,11 +1,13 @@
 // The header search's Pagefind index: one record per tool (its name and description, url /tools/{id}).
-// `npm run build` writes it into dist/client/pagefind (scripts/postbuild.ts); the server builds it again
-// in memory, with Pagefind's Node API, when the catalogue's names or descriptions change, and serves
-// /pagefind/* from those files (src/pages/pagefind/[...file].ts). The catalogue list read here is dropped
+// `npm run build` writes it into dist/client/pagefind (scripts/postbuild.ts); the server builds it again,
+// with Pagefind's Node API, when the catalogue's names or descriptions change, and serves /pagefind/* from
+// those files (src/pages/pagefind/[...file].ts): the few entry files from memory, the many small chunks from
+// one temporary file per index. The catalogue list read here is dropped
 // on every 'tools' change announced on the bus, by this server or another, so a tool added after the
 // build is found within the store's freshness window on every server, without a rebuild.
 import { createHash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -81,15 +83,50 @@ export interface SearchFile {
   br?: Uint8Array;
   gzip?: Uint8Array;
 }
-type SearchBundle = ReadonlyMap<string, SearchFile>;
+
+/**
+ * One built index. Its few entry files (scripts, the entry JSON, the WebAssembly) are kept ready to serve.
+ * The hashed chunks, one per tool and more (10,046 files at 10,000 tools, 3.4 MB), are packed in one file
+ * and read from it when asked for (a browser caches each for good). Kept in memory as objects (a body, an
+ * ETag string, headers) they held ~10 MiB of a store's memory at 10,000 tools (before-after.md).
+ */
+interface SearchBundle {
+  entries: ReadonlyMap<string, SearchFile>;
+  /** A hashed chunk's name → its number; its body is bytes starts[n] to starts[n + 1] of `packed`. */
+  chunks: ReadonlyMap<string, number>;
+  packed: Packed;
+  starts: Uint32Array;
+}
+/** A file of this process alone, unlinked once open (so nothing is left behind), or memory without one. */
+type Packed = { file: FileHandle } | { bytes: Buffer };
+
+async function pack(bytes: Buffer): Promise<Packed> {
+  try {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ironcrest-search-'));
+    try {
+      await writeFile(path.join(dir, 'chunks'), bytes);
+      return { file: await open(path.join(dir, 'chunks'), 'r') };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  } catch (error) {
+    logger.warn({ err: error }, 'search index chunks kept in memory: no temporary file could be written');
+    return { bytes };
+  }
+}
+
+/** Closes the file of an index no longer served (a read under way finishes first). */
+const release = (bundle: SearchBundle) => void ('file' in bundle.packed && bundle.packed.file.close().catch(() => {}));
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
 /** Pagefind's scripts are the same in every index: compressed once per process. */
 const compressed = new Map<string, Promise<{ br: Uint8Array; gzip: Uint8Array }>>();
 
+const etagOf = (body: Uint8Array) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+
 async function servedFile(name: string, body: Uint8Array): Promise<SearchFile> {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const etag = etagOf(body);
   const script = name.endsWith('.js');
   const file: SearchFile = {
     body,
@@ -111,6 +148,29 @@ async function servedFile(name: string, body: Uint8Array): Promise<SearchFile> {
   return { ...file, ...(await variants) };
 }
 
+/** A hashed chunk as served, read from the packed file on each request. */
+async function chunkOf(bundle: SearchBundle, name: string): Promise<SearchFile | undefined> {
+  const n = bundle.chunks.get(name);
+  if (n === undefined) return undefined;
+  const [start, end] = [bundle.starts[n], bundle.starts[n + 1]];
+  let body: Uint8Array;
+  if ('bytes' in bundle.packed) body = bundle.packed.bytes.subarray(start, end);
+  else {
+    body = Buffer.alloc(end - start);
+    // Fails only for an index no longer served (released since this request took it): then not found.
+    const read = await bundle.packed.file.read(body, 0, body.length, start).catch(() => undefined);
+    if (read?.bytesRead !== body.length) return undefined;
+  }
+  return {
+    body,
+    etag: etagOf(body),
+    type: 'application/octet-stream',
+    cacheControl: 'public, max-age=31536000, immutable',
+  };
+}
+
+const find = async (bundle: SearchBundle, name: string) => bundle.entries.get(name) ?? chunkOf(bundle, name);
+
 /** Everything the index depends on (not stock or price): a change elsewhere keeps the built files. */
 function fingerprint(tools: readonly Indexed[]): string {
   const hash = createHash('sha256');
@@ -120,12 +180,25 @@ function fingerprint(tools: readonly Indexed[]): string {
 
 async function buildBundle(tools: readonly Indexed[]): Promise<SearchBundle> {
   const started = performance.now();
-  const files = await buildSearchFiles(tools);
-  const bundle = new Map(
-    await Promise.all([...files].map(async ([name, body]) => [name, await servedFile(name, body)] as const)),
+  const files = [...(await buildSearchFiles(tools))];
+  const hashed = files.filter(([name]) => HASHED.test(name));
+  const entries = new Map(
+    await Promise.all(
+      files
+        .filter(([name]) => !HASHED.test(name))
+        .map(async ([name, body]) => [name, await servedFile(name, body)] as const),
+    ),
   );
+  const starts = new Uint32Array(hashed.length + 1);
+  hashed.forEach(([, body], n) => (starts[n + 1] = starts[n] + body.length));
+  const bundle: SearchBundle = {
+    entries,
+    chunks: new Map(hashed.map(([name], n) => [name, n])),
+    packed: await pack(Buffer.concat(hashed.map(([, body]) => body))),
+    starts,
+  };
   logger.info(
-    { tools: tools.length, files: bundle.size, ms: Math.round(performance.now() - started) },
+    { tools: tools.length, files: files.length, ms: Math.round(performance.now() - started) },
     'search index built',
   );
   return bundle;
@@ -162,8 +235,9 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs 
         built = next;
         next.then(
           (bundle) => {
-            if (built !== next) return; // a newer build took over
+            if (built !== next) return release(bundle); // a newer build took over
             building = false;
+            if (previous) release(previous);
             previous = latest;
             latest = bundle;
           },
@@ -185,7 +259,8 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs 
   return {
     /** The file at this path under /pagefind/, or undefined when no index served has it. */
     async find(name: string): Promise<SearchFile | undefined> {
-      return (await current()).get(name) ?? previous?.get(name);
+      const bundle = await current();
+      return (await find(bundle, name)) ?? (previous && find(previous, name));
     },
     /** Builds the index of the catalogue as it is now, if its text changed; resolves when it is served. */
     async refresh(): Promise<void> {
