@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from 'astro/config';
 import { cspDirectives } from './src/lib/csp.mjs';
 import { contentCheckIntegration } from './scripts/lib/content-check.ts';
+import { noIcuAtStart } from './scripts/lib/no-icu-at-start.ts';
 import { apiContracts } from './src/lib/contracts/api.ts';
 import { isPublicJsonRead, routeTable } from './src/lib/contracts/route-table.ts';
 
@@ -82,7 +83,8 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [tailwindcss()],
+    // Astro's server code maps no ICU data at start (scripts/lib/no-icu-at-start.ts).
+    plugins: [tailwindcss(), noIcuAtStart()],
     // Each API call's method and path, from the contracts, for the browser's typed client (client/infra/api.ts),
     // and the public reads' alone for the light pages' (client/infra/public-api.ts).
     define: {

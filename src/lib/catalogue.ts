@@ -32,7 +32,8 @@ export interface SortFields {
   name: string;
 }
 
-const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+/** Made on first use (the browser's name sort): a server that loads this module then maps no ICU data. */
+let byName: Intl.Collator | undefined;
 
 export function compareBy(sort: SortKey): (a: SortFields, b: SortFields) => number {
   switch (sort) {
@@ -41,7 +42,8 @@ export function compareBy(sort: SortKey): (a: SortFields, b: SortFields) => numb
     case 'price-desc':
       return (a, b) => b.priceCents - a.priceCents || a.order - b.order;
     case 'name':
-      return (a, b) => byName.compare(a.name, b.name) || a.order - b.order;
+      byName ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+      return (a, b) => byName!.compare(a.name, b.name) || a.order - b.order;
     default:
       return (a, b) => a.order - b.order;
   }

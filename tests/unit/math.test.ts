@@ -30,6 +30,17 @@ describe('money', () => {
     expect(orderTotalCents(3, 1999)).toBe(5997);
     expect(formatCents(123456)).toBe('$1,234.56');
   });
+
+  it('writes dollars as Intl does for en-US, without ICU', () => {
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const samples = [0, -0, 1, 5, 10, 99, 100, 101, 999, 1000, 99999, 100000, 123456, 100000000, 123456789012];
+    for (const cents of [...samples, ...samples.map((c) => -c), 0.5, 1.5, 2.5, -0.5, -2.5, 12.345, 99.5, 199.999])
+      expect(formatCents(cents), String(cents)).toBe(usd.format(cents / 100));
+    for (let i = 0; i < 2000; i++) {
+      const cents = Math.round((Math.random() - 0.3) * 10 ** (1 + (i % 12)));
+      expect(formatCents(cents), String(cents)).toBe(usd.format(cents / 100));
+    }
+  });
 });
 
 describe('auth error toasts (spec point 8)', () => {

@@ -1,10 +1,11 @@
+import { dateFormat } from '../../lib/dates';
 import type { ToolReview } from '../../lib/entities';
 import { messages } from '../../lib/messages';
 import { formatRating } from '../../lib/ratings';
 import { StarRating } from './StarRating';
 
 // In UTC, so the page rendered on the server and the island in any browser say the same day.
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const day = dateFormat({ dateStyle: 'medium', timeZone: 'UTC' });
 
 /** The reviews of a tool, newest first: stars, who, a 'Verified buyer' badge, when, what they said. */
 export function ReviewList({ reviews, className = '' }: { reviews: ToolReview[]; className?: string }) {
@@ -27,7 +28,7 @@ export function ReviewList({ reviews, className = '' }: { reviews: ToolReview[];
               </span>
             )}
             <time dateTime={r.createdAt} className="text-steel-600">
-              {day.format(new Date(r.createdAt))}
+              {day(new Date(r.createdAt))}
             </time>
           </p>
           <p className="mt-2 text-sm break-words whitespace-pre-line text-steel-700">{r.Messege}</p>

@@ -18,7 +18,8 @@ export const API_ROUTE_TEMPLATES: { pattern: RegExp; template: string }[] = [
       segments(path)
         .map((s) => (s.startsWith('{') ? '1' : '0'))
         .join('');
-    return kinds(a).localeCompare(kinds(b));
+    const [x, y] = [kinds(a), kinds(b)];
+    return x < y ? -1 : x > y ? 1 : 0; // not localeCompare: ICU's collation data would stay mapped for good
   })
   .map((path) => ({
     pattern: new RegExp(
