@@ -7,9 +7,15 @@ export type PageEntry = CollectionEntry<'pages'>;
 /** Drafts are shown by the dev server only (`npm run dev`, `npm run edit`), never built. */
 const published = (entry: BlogEntry) => import.meta.env.DEV || !entry.data.draft;
 
+/**
+ * The published posts in the collection's own order: for the sitemap, rendered on request, where the order does
+ * not matter and sorting titles with localeCompare would map ICU's collation data for good (no-icu-at-start.ts).
+ */
+export const publishedBlogs = (): Promise<BlogEntry[]> => getCollection('blogs', published);
+
 /** The blogs collection in the order the list shows it (frontmatter `order`, then title), drafts only in dev. */
 export async function sortedBlogs(): Promise<BlogEntry[]> {
-  const entries = await getCollection('blogs', published);
+  const entries = await publishedBlogs();
   return entries.sort((a, b) => a.data.order - b.data.order || a.data.title.localeCompare(b.data.title));
 }
 

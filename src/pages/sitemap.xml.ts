@@ -1,7 +1,7 @@
 // The sitemap, rendered on request from the live catalogue (tools added or deleted since the build
 // show at once): the static pages, every published blog post and tag, the footer's pages and every tool.
 import type { APIRoute } from 'astro';
-import { blogPath, blogTags, footerPages, pagePath, sortedBlogs, tagPath } from '../content/queries';
+import { blogPath, footerPages, pagePath, publishedBlogs, tagPath } from '../content/queries';
 import { isoDate } from '../lib/dates';
 
 export const prerender = false;
@@ -10,17 +10,13 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 export const GET: APIRoute = async ({ site, locals }) => {
   const base = site ?? new URL('http://localhost:4321');
-  const [tools, posts, tags, pages] = await Promise.all([
-    locals.runtime!.tools.list(),
-    sortedBlogs(),
-    blogTags(),
-    footerPages(),
-  ]);
+  const [tools, posts, pages] = await Promise.all([locals.runtime!.tools.list(), publishedBlogs(), footerPages()]);
+  const tags = [...new Set(posts.flatMap((post) => post.data.tags))];
   const entries: { path: string; lastmod?: string }[] = [
     { path: '/' },
     { path: '/blogs' },
     ...posts.map((post) => ({ path: blogPath(post), lastmod: isoDate(post.data.updatedDate ?? post.data.pubDate) })),
-    ...tags.map(({ tag }) => ({ path: tagPath(tag) })),
+    ...tags.map((tag) => ({ path: tagPath(tag) })),
     { path: '/myportfolio' },
     ...pages.map((page) => ({ path: pagePath(page), lastmod: isoDate(page.data.updatedDate) })),
     ...tools.map((tool) => ({ path: `/tools/${tool._id}` })),
