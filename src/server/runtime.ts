@@ -136,6 +136,7 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
       await built.outbox.stop();
       await built.webhooks.stop();
       await changes.close();
+      search.close();
       await db.close();
     },
   };

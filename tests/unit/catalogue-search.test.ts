@@ -21,8 +21,20 @@ import {
   liveSearchIndex,
   searchFileResponse,
   writeSearchFiles,
+  type LiveSearchIndex,
   type SearchFile,
 } from '../../src/server/host/search-index';
+
+/** Live indexes made by a test, closed after it (their chunk files open until then). */
+const opened: LiveSearchIndex[] = [];
+const live = (...args: Parameters<typeof liveSearchIndex>) => {
+  const index = liveSearchIndex(...args);
+  opened.push(index);
+  return index;
+};
+afterEach(() => {
+  for (const index of opened.splice(0)) index.close();
+});
 
 const tool = (n: number, extra: Partial<Tool> = {}): Tool => ({
   _id: `id${n}`,
@@ -75,7 +87,7 @@ describe('catalogue paging', () => {
 
 /** The live index served over HTTP as src/pages/pagefind serves it, searched with Pagefind's own browser API. */
 async function servedIndex(list: () => Promise<readonly Tool[]>) {
-  const { find } = liveSearchIndex(list);
+  const { find } = live(list);
   const server = createServer((req, res) => {
     const request = new Request(`http://x${req.url}`, { method: req.method, headers: req.headers as HeadersInit });
     const name = new URL(request.url).pathname.slice(SEARCH_BASE_PATH.length);
@@ -140,7 +152,7 @@ describe('search (Pagefind)', () => {
 
   it('refresh builds the new index before anyone searches (the store calls it on each tool change)', async () => {
     let tools = [hammer];
-    const index = liveSearchIndex(async () => tools);
+    const index = live(async () => tools);
     const entry = (await index.find('pagefind-entry.json'))!;
     tools = [sledge, hammer];
     await index.refresh();
@@ -152,7 +164,7 @@ describe('search (Pagefind)', () => {
 
   it('rebuilds when names or descriptions change, not when stock does; past the wait the last index answers', async () => {
     let tools = [hammer];
-    const { find } = liveSearchIndex(async () => tools, 0);
+    const { find } = live(async () => tools, 0);
     const entry = (await find('pagefind-entry.json'))!;
     const metaOf = (file: SearchFile) => JSON.parse(Buffer.from(file.body).toString()).languages.en.hash as string;
     const firstMeta = `pagefind.${metaOf(entry)}.pf_meta`;
@@ -168,7 +180,7 @@ describe('search (Pagefind)', () => {
   });
 
   it('serves each file with its type and caching: hashed ones for good, the rest revalidated by ETag', async () => {
-    const { find } = liveSearchIndex(async () => [hammer]);
+    const { find } = live(async () => [hammer]);
     const get = (file: SearchFile | undefined, headers: Record<string, string> = {}) =>
       searchFileResponse(file, new Request('http://x/', { headers }));
     const script = get(await find('pagefind.js'), { 'accept-encoding': 'gzip, br' });
@@ -199,7 +211,7 @@ describe('search (Pagefind)', () => {
       ).filter((target) => target.startsWith(tmp));
     try {
       let tools = [hammer];
-      const index = liveSearchIndex(async () => tools);
+      const index = live(async () => tools);
       await index.refresh();
       expect(await openChunkFiles()).toHaveLength(1);
       for (const next of [[hammer, sledge], [sledge], [chisel, hammer]]) {
@@ -214,6 +226,9 @@ describe('search (Pagefind)', () => {
       const chunk = (await index.find(`pagefind.${meta}.pf_meta`))!;
       expect(chunk.body.length).toBeGreaterThan(0);
       expect(chunk.etag).toMatch(/^"[\w-]{22}"$/);
+      // The runtime's close closes them.
+      index.close();
+      expect(await openChunkFiles()).toHaveLength(0);
     } finally {
       if (was === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = was;
@@ -226,10 +241,10 @@ describe('search (Pagefind)', () => {
     try {
       const files = await buildSearchFiles([hammer, sledge]);
       await writeSearchFiles(files, dir);
-      const live = liveSearchIndex(async () => [hammer, sledge]);
+      const index = live(async () => [hammer, sledge]);
       for (const [name, body] of files) {
         expect(Buffer.from(await readFile(path.join(dir, name))).equals(Buffer.from(body))).toBe(true);
-        expect(Buffer.from((await live.find(name))!.body).equals(Buffer.from(body))).toBe(true);
+        expect(Buffer.from((await index.find(name))!.body).equals(Buffer.from(body))).toBe(true);
       }
       expect([...files.keys()]).toContain('pagefind.js');
     } finally {

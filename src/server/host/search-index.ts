@@ -221,6 +221,7 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs 
   let building = false;
   let latest: SearchBundle | undefined;
   let previous: SearchBundle | undefined;
+  let closed = false;
   async function current(): Promise<SearchBundle> {
     const tools = await list();
     if (tools !== seen || !built) {
@@ -233,7 +234,7 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs 
         built = next;
         next.then(
           (bundle) => {
-            if (built !== next) return release(bundle); // a newer build took over
+            if (built !== next || closed) return release(bundle); // a newer build took over, or closed
             building = false;
             if (previous) release(previous);
             previous = latest;
@@ -263,6 +264,12 @@ export function liveSearchIndex(list: () => Promise<readonly Indexed[]>, waitMs 
     /** Builds the index of the catalogue as it is now, if its text changed; resolves when it is served. */
     async refresh(): Promise<void> {
       await current().catch(() => {});
+    },
+    /** Closes the files of the indexes served (the runtime's close): a build still running closes its own. */
+    close(): void {
+      closed = true;
+      for (const bundle of [latest, previous]) if (bundle) release(bundle);
+      latest = previous = undefined;
     },
   };
 }
