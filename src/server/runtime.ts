@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { jwtSecret } from './config.ts';
 import { createApp, type Api } from './app.ts';
 import { firebaseIdentity } from './auth/identity.ts';
-import { memoryBus, postgresBus, type ChangeBus } from './caching/changes.ts';
+import { memoryBus, notifyOn, postgresBus, type ChangeBus } from './caching/changes.ts';
 import { liveSearchIndex, type LiveSearchIndex } from './host/search-index.ts';
 import { PG_TIMEOUTS, type Db } from './db/client.ts';
 import { loadPg } from './db/postgres.ts';
@@ -147,7 +147,7 @@ async function listenForChanges(url: string, db: Db): Promise<ChangeBus> {
   return postgresBus({
     connect: () =>
       new pg.Client({ connectionString: url, connectionTimeoutMillis: PG_TIMEOUTS.connectMs, keepAlive: true }),
-    notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]),
+    notify: notifyOn(db),
     log: logger,
   });
 }

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { firebaseIdentity } from '../../src/server/auth/identity';
-import { postgresBus, memoryBus, type ChangeBus } from '../../src/server/caching/changes';
+import { postgresBus, memoryBus, notifyOn, type ChangeBus } from '../../src/server/caching/changes';
 import { loadConfig } from '../../src/server/config';
 import { type Db } from '../../src/server/db/client';
 import { openDb } from '../../src/server/db/open';
@@ -59,7 +59,7 @@ async function server(schema: string, name: string, env: Record<string, string> 
   const db = await openDb({ databaseUrl: url!, schema, applicationName: name });
   const changes: ChangeBus = postgresBus({
     connect: () => new pg.Client({ connectionString: url, application_name: `${name}-listen` }),
-    notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]),
+    notify: notifyOn(db),
     log: quiet,
   });
   const { app, tools } = appOn(db, { rateLimits: postgresRateLimitStore(db.pool!), changes }, env);

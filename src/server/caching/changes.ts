@@ -61,6 +61,11 @@ export function changesOf(bus: () => ChangeBus | undefined): Pick<ChangeBus, 've
 
 /** A NOTIFY payload holds at most 8,000 bytes: a stock change of more tools is sent without their ids. */
 const MAX_NAMED_TOOLS = 200;
+/**
+ * Another server hears of a change at most this much later than it would alone: the cost of sending
+ * changes that come close together as one NOTIFY.
+ */
+const NOTIFY_EVERY_MS = 10;
 /** Recent changes kept for changedSince: far more than arrive while one page renders under a rush. */
 const LOG_SIZE = 1024;
 
@@ -135,6 +140,11 @@ export function memoryBus(): ChangeBus {
 
 export const CHANNEL = 'store_changes';
 
+/** PostgresBusOptions.notify on a database: the notifications in one statement. */
+export const notifyOn =
+  (db: { query: (sql: string, params: unknown[]) => Promise<unknown> }) => (channel: string, payloads: string[]) =>
+    db.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]);
+
 interface ListenClient {
   connect(): Promise<unknown>;
   query(sql: string, params?: unknown[]): Promise<unknown>;
@@ -146,18 +156,72 @@ interface ListenClient {
 export interface PostgresBusOptions {
   /** A new dedicated connection (LISTEN holds it for the process's life). */
   connect: () => ListenClient;
-  /** Sends a notification on the shared pool. */
-  notify: (channel: string, payload: string) => Promise<unknown>;
+  /** Sends these notifications, in one statement, on the shared pool. */
+  notify: (channel: string, payloads: string[]) => Promise<unknown>;
   log: Pick<Logger, 'warn' | 'info'>;
+  /** At most one NOTIFY per this many ms; changes announced meanwhile go together in the next. */
+  coalesceMs?: number;
+}
+
+/**
+ * Changes announced close together, merged: each kind once, a stock change naming the union of its
+ * tools (or none: any tool). A NOTIFY per order was a statement, a commit and a wake-up of every
+ * server's listener each (issue 30: ~2 per order placed and deleted).
+ */
+function pendingChanges() {
+  const kinds = new Set<Change>();
+  /** undefined: some stock change did not say which tools (or named too many to send). */
+  let stockTools: Set<string> | undefined = new Set();
+  return {
+    add(change: Change, tools?: readonly string[]) {
+      kinds.add(change);
+      if (change !== 'stock' || !stockTools) return;
+      if (!tools?.length) stockTools = undefined;
+      else for (const id of tools) stockTools.add(id);
+      if (stockTools && stockTools.size > MAX_NAMED_TOOLS) stockTools = undefined;
+    },
+    get empty() {
+      return kinds.size === 0;
+    },
+    /** The payloads to send (sender:kind[:ids]); the ids are hex (ids.ts), so ':' and ',' cannot occur in them. */
+    take(sender: string): string[] {
+      const payloads = [...kinds].map((kind) =>
+        kind === 'stock' && stockTools?.size ? `${sender}:stock:${[...stockTools].join(',')}` : `${sender}:${kind}`,
+      );
+      kinds.clear();
+      stockTools = new Set();
+      return payloads;
+    },
+  };
 }
 
 /**
  * PostgreSQL: NOTIFY after commit, LISTEN on a dedicated connection that reconnects with backoff.
  * While it is away, notifications are missed, so on every (re)connect every cache is dropped once.
  */
-export function postgresBus({ connect, notify, log }: PostgresBusOptions): ChangeBus & { listening(): boolean } {
+export function postgresBus({
+  connect,
+  notify,
+  log,
+  coalesceMs = NOTIFY_EVERY_MS,
+}: PostgresBusOptions): ChangeBus & { listening(): boolean } {
   const local = localBus();
   const self = randomUUID();
+  const pending = pendingChanges();
+  let lastSent = -Infinity;
+  let flushTimer: NodeJS.Timeout | undefined;
+  const sending = new Set<Promise<unknown>>();
+
+  /** Sends what is pending now. */
+  function flush() {
+    flushTimer = undefined;
+    if (pending.empty) return;
+    lastSent = performance.now();
+    const sent = notify(CHANNEL, pending.take(self))
+      .catch((error: Error) => log.warn({ err: error.message }, 'could not announce a change'))
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
+  }
   let client: ListenClient | undefined;
   let listening = false;
   let closed = false;
@@ -204,11 +268,12 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
   return {
     announce(change, tools) {
       local.emit(change, tools);
-      // Ids are hex (ids.ts), so ':' and ',' cannot occur in them.
-      const named = tools?.length && tools.length <= MAX_NAMED_TOOLS ? `:${tools.join(',')}` : '';
-      notify(CHANNEL, `${self}:${change}${named}`).catch((error: Error) =>
-        log.warn({ err: error.message }, 'could not announce a change'),
-      );
+      pending.add(change, tools);
+      if (flushTimer) return;
+      // A lone change goes at once; one close behind another waits for the rest of the burst.
+      const wait = lastSent + coalesceMs - performance.now();
+      if (wait <= 0) flush();
+      else flushTimer = setTimeout(flush, wait);
     },
     subscribe: local.subscribe,
     versionOf: local.versionOf,
@@ -220,6 +285,9 @@ export function postgresBus({ connect, notify, log }: PostgresBusOptions): Chang
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearTimeout(flushTimer);
+      flush();
+      await Promise.all(sending);
       await client?.end().catch(() => {});
     },
   };
