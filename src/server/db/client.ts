@@ -8,7 +8,11 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 export interface Db extends Queryable {
-  /** Runs fn in one transaction; rolls back if it throws. */
+  /**
+   * Runs fn in one transaction; rolls back if it throws. Its statements run in the order they are sent;
+   * statements sent together (Promise.all of calls made before any await) are one round trip on
+   * PostgreSQL. If one fails, those after it in the same transaction fail too.
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Runs fn only if no other process sharing this database runs the same job now (background work

@@ -1,5 +1,5 @@
 // The hot path of placing: one-line orders (POST /booking, a one-tool cart, a purchase rush) placed in
-// batches, one transaction of four statements whatever the batch size.
+// batches, one transaction of a fixed few statements whatever the batch size.
 import { messages } from '../../lib/messages.ts';
 import { quantityError } from '../../lib/rules.ts';
 import type { CartOrderInput } from '../../lib/schemas.ts';
@@ -9,7 +9,7 @@ import { newId } from '../db/ids.ts';
 import { lowStockLevel, pricingOf, quantityRulesOf, type ToolRow } from '../tools/tool-rows.ts';
 import { unitPriceCents } from '../../lib/pricing.ts';
 import { breakdownOf, orderTotals, type Totals } from '../../lib/totals.ts';
-import { readTotalsSettings } from '../settings/settings.service.ts';
+import { SETTINGS_COLUMNS, totalsOf, type SettingsRow } from '../settings/settings.service.ts';
 import type { CurrentUser } from '../types.ts';
 import { batched } from '../db/batched.ts';
 import { MAX_ORDER_TOTAL_CENTS } from '../../lib/limits.ts';
@@ -69,7 +69,7 @@ export function oneLineBatch(ctx: OrdersContext) {
   /**
    * The hot path (POST /booking, a one-tool cart, a purchase rush) is placed in batches, as a database
    * commits in groups: an order that arrives while a batch runs waits for the next one, which places
-   * everything that queued meanwhile in one transaction of four statements, whatever its size. Within a
+   * everything that queued meanwhile in one transaction of a fixed few statements, whatever its size. Within a
    * batch the orders are judged one by one in arrival order, exactly as separate transactions would
    * (the buyer's unpaid count, then the spec's quantity rules against the stock left, then the total),
    * under the same locks: the buyers' advisory locks (PostgreSQL; in a fixed order), then the tools'
@@ -138,28 +138,36 @@ export function oneLineBatch(ctx: OrdersContext) {
   async function placeBatchIn(tx: Queryable, asks: OneLineAsk[]): Promise<OneLineResult[]> {
     const expiresAt = new Date(now().getTime() + holdMs);
     const emails = [...new Set(asks.map((a) => a.user.email))].sort();
-    const unpaid = new Map<string, number>();
-    if (Number.isFinite(maxUnpaidOrders)) {
-      // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
-      if (db.kind === 'postgres') {
-        await tx.query(
-          'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys',
-          [emails.map((e) => `unpaid-orders:${e}`)],
-        );
-      }
-      const counts = await tx.query<{ email: string; n: number }>(
-        `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
-        [emails],
-      );
-      for (const { email, n } of counts) unpaid.set(email, n);
-    }
+    const limited = Number.isFinite(maxUnpaidOrders);
     const toolIds = [...new Set(asks.map((a) => a.toolId))].sort();
-    const rows = await tx.query<ToolRow & { stock_version: number }>(
-      `SELECT id, name, price_cents, minimum_order_quantity, available_quantity, stock_version, price_breaks, pack_size, quote_above,
-         low_stock_units FROM tools
-       WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-      [toolIds],
-    );
+    // Three statements sent together (one round trip on PostgreSQL), run in this order: the buyers' locks,
+    // then their unpaid counts (read after the locks are held), then the tools' rows locked in id order.
+    const [, counts, rows] = await Promise.all([
+      // One buyer's orders are placed one at a time, so parallel requests (or servers) cannot all pass the limit.
+      limited && db.kind === 'postgres'
+        ? tx.query(
+            'SELECT pg_advisory_xact_lock(hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys',
+            [emails.map((e) => `unpaid-orders:${e}`)],
+          )
+        : undefined,
+      limited
+        ? tx.query<{ email: string; n: number }>(
+            `SELECT email, count(*)::int AS n FROM orders WHERE email = ANY($1) AND payment = 'unpaid' GROUP BY email`,
+            [emails],
+          )
+        : [],
+      // The settings of now come with the tools (a change applies to orders placed after it); with no tool
+      // there is nothing to place, so nothing needs them.
+      tx.query<ToolRow & SettingsRow & { stock_version: number }>(
+        `SELECT t.id, t.name, t.price_cents, t.minimum_order_quantity, t.available_quantity, t.stock_version, t.price_breaks,
+           t.pack_size, t.quote_above, t.low_stock_units, ${SETTINGS_COLUMNS}
+         FROM tools t LEFT JOIN shop_settings s ON s.id = 1
+         WHERE t.id = ANY($1) ORDER BY t.id FOR UPDATE OF t`,
+        [toolIds],
+      ),
+    ]);
+    const unpaid = new Map(counts.map(({ email, n }) => [email, n]));
+    const settings = totalsOf(rows[0]);
     const stock = new Map(rows.map((r) => [r.id, { ...r }]));
     const before = new Map(rows.map((r) => [r.id, r.available_quantity]));
     const accepted: {
@@ -169,8 +177,6 @@ export function oneLineBatch(ctx: OrdersContext) {
       balance: number;
       totals: Totals;
     }[] = [];
-    // The settings of now, read in the batch's transaction (a change applies to orders placed after it).
-    const settings = await readTotalsSettings(tx);
     const short = new Set<string>();
     const results = asks.map((ask): OneLineResult | { short: LineRefusal } => {
       const held = unpaid.get(ask.user.email) ?? 0;
@@ -197,67 +203,75 @@ export function oneLineBatch(ctx: OrdersContext) {
       accepted.push({ ask, tool, unitCents, balance: tool.available_quantity, totals });
       return { placed: true };
     });
+    // The batch's writes, and the read of expired holds below, are sent together (one round trip on PostgreSQL).
+    const writes: Promise<unknown>[] = [];
     if (accepted.length) {
       const column = <T>(pick: (a: (typeof accepted)[number]) => T) => accepted.map(pick);
-      await tx.query(INSERT_BATCH, [
-        column((a) => a.ask.id),
-        column((a) => a.tool.id),
-        column((a) => a.ask.quantity),
-        column((a) => a.tool.name),
-        column((a) => a.unitCents),
-        column((a) => a.ask.user.name || a.ask.user.email),
-        column((a) => a.ask.user.email),
-        column((a) => a.ask.address),
-        column((a) => a.ask.phone),
-        column((a) => a.ask.user.uid),
-        column((a) => a.tool.stock_version),
-        expiresAt,
-        column((a) => a.balance),
-        column((a) => a.totals.totalCents),
-        column((a) => a.totals.deliveryCents),
-        column((a) => a.totals.taxCents),
-        settings.pricesIncludeVat,
-        settings.vatRateHundredths,
-      ]);
-      await emitOrdersPlaced(
-        tx,
-        accepted.map(({ ask, tool, unitCents, totals }) => ({
-          id: ask.id,
-          by: ask.user.email,
-          facts: {
-            email: ask.user.email,
-            buyerName: ask.user.name || ask.user.email,
-            address: ask.address,
-            lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
-            totalCents: totals.totalCents,
-            breakdown: breakdownOf(totals, null),
-            expiresAt: expiresAt.toISOString(),
-          },
-        })),
+      writes.push(
+        tx.query(INSERT_BATCH, [
+          column((a) => a.ask.id),
+          column((a) => a.tool.id),
+          column((a) => a.ask.quantity),
+          column((a) => a.tool.name),
+          column((a) => a.unitCents),
+          column((a) => a.ask.user.name || a.ask.user.email),
+          column((a) => a.ask.user.email),
+          column((a) => a.ask.address),
+          column((a) => a.ask.phone),
+          column((a) => a.ask.user.uid),
+          column((a) => a.tool.stock_version),
+          expiresAt,
+          column((a) => a.balance),
+          column((a) => a.totals.totalCents),
+          column((a) => a.totals.deliveryCents),
+          column((a) => a.totals.taxCents),
+          settings.pricesIncludeVat,
+          settings.vatRateHundredths,
+        ]),
       );
-      await emitLowStock(
-        tx,
-        [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
-          id: tool.id,
-          name: tool.name,
-          before: before.get(tool.id)!,
-          after: tool.available_quantity,
-          threshold: lowStockLevel(tool, lowStockUnits),
-        })),
+      writes.push(
+        emitOrdersPlaced(
+          tx,
+          accepted.map(({ ask, tool, unitCents, totals }) => ({
+            id: ask.id,
+            by: ask.user.email,
+            facts: {
+              email: ask.user.email,
+              buyerName: ask.user.name || ask.user.email,
+              address: ask.address,
+              lines: [{ productName: tool.name, quantity: ask.quantity, unitCents }],
+              totalCents: totals.totalCents,
+              breakdown: breakdownOf(totals, null),
+              expiresAt: expiresAt.toISOString(),
+            },
+          })),
+        ),
+      );
+      writes.push(
+        emitLowStock(
+          tx,
+          [...new Set(accepted.map((a) => a.tool))].map((tool) => ({
+            id: tool.id,
+            name: tool.name,
+            before: before.get(tool.id)!,
+            after: tool.available_quantity,
+            threshold: lowStockLevel(tool, lowStockUnits),
+          })),
+        ),
       );
     }
     // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
-    const expired = short.size
-      ? new Set(
-          (
-            await tx.query<{ tool_id: string }>(
-              `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
-               WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
-              [now(), [...short]],
-            )
-          ).map((r) => r.tool_id),
-        )
-      : new Set<string>();
+    const [expiredRows] = await Promise.all([
+      short.size
+        ? tx.query<{ tool_id: string }>(
+            `SELECT DISTINCT i.tool_id FROM orders o JOIN order_items i ON i.order_id = o.id
+             WHERE o.payment = 'unpaid' AND o.expires_at <= $1 AND i.tool_id = ANY($2)`,
+            [now(), [...short]],
+          )
+        : [],
+      ...writes,
+    ]);
+    const expired = new Set(expiredRows.map((r) => r.tool_id));
     return results.map((r) => ('short' in r ? { refused: new Refused(r.short, expired.has(r.short.toolId)) } : r));
   }
 

@@ -90,14 +90,17 @@ export async function emitLowStock(
   tx: Queryable,
   tools: { id: string; name: string; before: number; after: number; threshold: number }[],
 ): Promise<void> {
-  for (const tool of tools) {
-    const { threshold } = tool;
-    if (tool.before >= threshold && tool.after < threshold)
-      await emit(tx, {
-        type: 'stock.low',
-        subject: tool.id,
-        actor: null,
-        data: { name: tool.name, availableQuantity: tool.after, threshold },
-      });
-  }
+  // Sent together: a caller may send other statements beside these (db/client.ts).
+  await Promise.all(
+    tools
+      .filter(({ before, after, threshold }) => before >= threshold && after < threshold)
+      .map((tool) =>
+        emit(tx, {
+          type: 'stock.low',
+          subject: tool.id,
+          actor: null,
+          data: { name: tool.name, availableQuantity: tool.after, threshold: tool.threshold },
+        }),
+      ),
+  );
 }

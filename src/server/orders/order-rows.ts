@@ -4,7 +4,7 @@ import type { Order, OrderItem } from '../../lib/entities.ts';
 import { toDollars } from '../../lib/money.ts';
 import { type BreakdownColumns } from './order-events.ts';
 import type { Queryable } from '../db/client.ts';
-import { ORDER_REFUND_JOIN } from '../payments/payment-reads.ts';
+import { ORDER_HAS_OPEN_PAYMENT, ORDER_REFUND_JOIN } from '../payments/payment-reads.ts';
 
 export interface OrderRow extends BreakdownColumns {
   id: string;
@@ -86,12 +86,16 @@ export const orderJson = (r: OrderRow): Order => ({
     : null,
 });
 
-/** An order with its refunded payment (a payment can outlive its order, never the other way round). */
-export const ORDER_SELECT = `SELECT o.*, r.refund_id, r.refund_cents, r.refunded_at,
+/**
+ * An order with its refunded payment (a payment can outlive its order, never the other way round).
+ * `extra`: more columns, after the shared ones.
+ */
+const orderSelect = (extra = '') => `SELECT o.*, r.refund_id, r.refund_cents, r.refunded_at,
   (SELECT json_agg(json_build_object('toolId', i.tool_id, 'productName', i.product_name, 'priceCents', i.unit_price_cents,
-    'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items
+    'quantity', i.quantity) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id) AS items${extra}
   FROM orders o
   ${ORDER_REFUND_JOIN}`;
+export const ORDER_SELECT = orderSelect();
 
 /** One order as the reads show it; with `lock`, its row locked for the caller's transaction. */
 export async function readOrder(q: Queryable, id: string, lock = false): Promise<OrderRow | undefined> {
@@ -99,13 +103,16 @@ export async function readOrder(q: Queryable, id: string, lock = false): Promise
   return row;
 }
 
-/** Whose an order is and whether it is paid: all that deciding who may delete it needs (no lines, no refund). */
-export async function readOrderOwner(
+/**
+ * One order locked for the caller's transaction, with whether a payment of it is still open with any
+ * provider (an unpaid order's payments are closed before it goes).
+ */
+export async function readOrderToRemove(
   q: Queryable,
   id: string,
-): Promise<Pick<OrderRow, 'email' | 'buyer_uid' | 'payment'> | undefined> {
-  const [row] = await q.query<Pick<OrderRow, 'email' | 'buyer_uid' | 'payment'>>(
-    'SELECT email, buyer_uid, payment FROM orders WHERE id = $1',
+): Promise<(OrderRow & { open_payment: boolean }) | undefined> {
+  const [row] = await q.query<OrderRow & { open_payment: boolean }>(
+    `${orderSelect(`, ${ORDER_HAS_OPEN_PAYMENT} AS open_payment`)} WHERE o.id = $1 FOR UPDATE OF o`,
     [id],
   );
   return row;

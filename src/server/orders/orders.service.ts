@@ -11,7 +11,7 @@ import type { CurrentUser } from '../types.ts';
 import { metrics } from '../observability/metrics.ts';
 import type { OrdersContext } from './context.ts';
 import { orderReads } from './order-reads.ts';
-import { readOrder, readOrderOwner, type OrderRow } from './order-rows.ts';
+import { readOrder, readOrderToRemove, type OrderRow } from './order-rows.ts';
 import {
   anonymiseOrders,
   cancelUnpaid,
@@ -115,22 +115,22 @@ export function ordersService(
       });
   }
 
+  /** The tools an order holds units of (a deleted tool's line has none). */
+  const heldTools = (order: OrderRow): string[] =>
+    (order.items ?? []).flatMap((item) => (item.toolId ? [item.toolId] : []));
+
   /**
    * An unpaid order's units back to stock (`order` as read under its lock); `actor`: who let it go (null:
-   * its hold ran out). Returns the tools the order held units of (a deleted tool's line has none).
+   * its hold ran out). Its statements are sent before the returned promise first waits.
    */
-  async function giveBackLines(tx: Queryable, order: OrderRow, actor: string | null): Promise<string[]> {
-    const touched = (order.items ?? []).flatMap((item) => (item.toolId ? [item.toolId] : []));
-    await tools.giveBackOrder(tx, order.id, touched, actor);
-    return touched;
-  }
+  const giveBackLines = (tx: Queryable, order: OrderRow, actor: string | null): Promise<void> =>
+    tools.giveBackOrder(tx, order.id, heldTools(order), actor);
 
   const getRow = readOrder;
 
   return {
     ...orderReads(db, now),
     getRow: (id: string) => getRow(db, id),
-    ownerOf: (id: string) => readOrderOwner(db, id),
     placeOnce,
     rehearse,
     expiredHoldsOn,
@@ -144,32 +144,38 @@ export function ordersService(
 
     /**
      * Deletes an unpaid (or cancelled) order; an unpaid one gives its units back. A paid order is never
-     * deleted, by its buyer or an admin (409): it stays in the shop's books. The checkout flow closes an
-     * unpaid order's payments at the provider before calling this (checkout.flow.ts remove).
+     * deleted, by its buyer or an admin (409): it stays in the shop's books. An unpaid order's payments
+     * are closed at the provider first (checkout.flow.ts remove): with `unlessPaymentOpen`, an unpaid
+     * order with a payment still open is left as it is ('payment open').
      */
-    async remove(user: CurrentUser, id: string): Promise<void> {
+    async remove(user: CurrentUser, id: string, unlessPaymentOpen = false): Promise<'removed' | 'payment open'> {
       let touched: string[] = [];
       const outcome = await db.transaction(async (tx) => {
         touched = [];
-        const order = await getRow(tx, id, true);
+        const order = await readOrderToRemove(tx, id);
         if (!order) return 'missing';
         const isAdmin = user.role === 'admin';
         if (!isAdmin && !isBuyer(user, order)) return 'forbidden';
         // A sale is a record: not the buyer, not an admin, nobody erases it (a refund cancels it).
         if (order.payment === 'paid') return 'paid';
-        // Lines first: deleting the order deletes them.
-        if (order.payment === 'unpaid') {
-          touched = await giveBackLines(tx, order, user.email);
-          await emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' });
-        }
-        await deleteOrder(tx, id);
+        if (unlessPaymentOpen && order.payment === 'unpaid' && order.open_payment) return 'payment open';
+        // Sent together, and run in this order: the lines' units back first (deleting the order deletes them).
+        const unpaid = order.payment === 'unpaid';
+        if (unpaid) touched = heldTools(order);
+        await Promise.all([
+          unpaid ? giveBackLines(tx, order, user.email) : null,
+          unpaid ? emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' }) : null,
+          deleteOrder(tx, id),
+        ]);
         return 'ok';
       });
       if (outcome === 'missing') throw notFound('Order');
       if (outcome === 'forbidden') throw forbidden();
       if (outcome === 'paid') throw conflict(messages.paidOrderKept);
+      if (outcome === 'payment open') return outcome;
       if (touched.length) tools.invalidate('stock', touched);
       eventsWritten();
+      return 'removed';
     },
 
     /**

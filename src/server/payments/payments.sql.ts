@@ -1,7 +1,8 @@
-// The payments table's statements (payment-reads.ts holds the one fragment the orders read). payments.service.ts
+// The payments table's statements (payment-reads.ts holds the fragments the orders read). payments.service.ts
 // owns the rules around them: when to reuse an intent, cancel, record a success or refund.
 import type { Queryable } from '../db/client.ts';
 import type { PaymentGateway } from '../ports.ts';
+import { PAYMENT_OPEN } from './payment-reads.ts';
 
 type Gateway = PaymentGateway['kind'];
 
@@ -45,7 +46,7 @@ export const setChargeOutcome = (db: Queryable, id: string, status: string, last
 /** An order's payments at this provider that are neither cancelled nor refunded. */
 export const selectOpenPayments = (db: Queryable, orderId: string, gateway: Gateway) =>
   db.query<{ id: string; amount_cents: number }>(
-    `SELECT id, amount_cents FROM payments WHERE order_id = $1 AND gateway = $2 AND status NOT IN ('canceled', 'refunded')`,
+    `SELECT id, amount_cents FROM payments WHERE order_id = $1 AND gateway = $2 AND ${PAYMENT_OPEN}`,
     [orderId, gateway],
   );
 

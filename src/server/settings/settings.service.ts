@@ -8,17 +8,20 @@ import type { TotalsSettings } from '../../lib/totals.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { emit } from '../events/events.service.ts';
 
-interface SettingsRow {
+export interface SettingsRow {
   delivery_flat_cents: number;
   free_delivery_over_cents: number | null;
   vat_rate_hundredths: number;
   prices_include_vat: boolean;
 }
 
-const SELECT =
-  'SELECT delivery_flat_cents, free_delivery_over_cents, vat_rate_hundredths, prices_include_vat FROM shop_settings WHERE id = 1';
+/** The settings' columns, for a statement that reads them beside other rows (one-line-batch.ts). */
+export const SETTINGS_COLUMNS =
+  'delivery_flat_cents, free_delivery_over_cents, vat_rate_hundredths, prices_include_vat';
+const SELECT = `SELECT ${SETTINGS_COLUMNS} FROM shop_settings WHERE id = 1`;
 
-const totalsOf = (r: SettingsRow | undefined): TotalsSettings => ({
+/** The settings of a row read with SETTINGS_COLUMNS (none: the defaults). */
+export const totalsOf = (r: SettingsRow | undefined): TotalsSettings => ({
   deliveryFlatCents: r?.delivery_flat_cents ?? 0,
   freeDeliveryOverCents: r?.free_delivery_over_cents ?? null,
   vatRateHundredths: r?.vat_rate_hundredths ?? 0,

@@ -60,16 +60,19 @@ export async function giveBackOrder(
   actor: string | null,
 ): Promise<void> {
   if (!toolIds.length) return;
-  if (toolIds.length > 1) await tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]);
-  await tx.query(
-    `WITH back AS (
+  // Both sent at once, before any await (they run in order): a caller may send statements beside these.
+  await Promise.all([
+    toolIds.length > 1 ? tx.query('SELECT id FROM tools WHERE id = ANY($1) ORDER BY id FOR UPDATE', [toolIds]) : null,
+    tx.query(
+      `WITH back AS (
        UPDATE tools t SET available_quantity = t.available_quantity + i.quantity
          FROM order_items i WHERE i.order_id = $1 AND t.id = i.tool_id AND t.stock_version = i.stock_version
        RETURNING t.id, i.quantity, t.available_quantity)
      INSERT INTO stock_ledger (tool_id, delta, reason, order_id, actor, balance)
      SELECT id, quantity, 'hold released', $1, $2, available_quantity FROM back WHERE quantity <> 0 ORDER BY id`,
-    [orderId, actor],
-  );
+      [orderId, actor],
+    ),
+  ]);
 }
 /**
  * Returns an order's units, unless the tool was restocked since they were taken (stockVersion).
