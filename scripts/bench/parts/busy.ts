@@ -3,13 +3,14 @@
 // one-line orders at a steady rate on other tools. The server is pinned to core 0; wrk and the order
 // stream share core 1, as in the outside check that found reads collapsing (issue 30's table). Quiet, it also
 // measures the catalogue's first and last pages against the home page (issue 30's goal 2).
+import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
 import { openDb } from '../../../src/server/db/open.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
 import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration, type Ceiling } from '../calibrate.ts';
 import { CATALOGUE_PAGE_SIZE } from '../../../src/lib/catalogue.ts';
-import { hammer, http, pin, round, settle, CORES, type LoadResult } from '../load.ts';
+import { cpuMs, hammer, http, pin, round, settle, CORES, type LoadResult } from '../load.ts';
 import type { Rendered } from '../report.ts';
 import { ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore } from '../store.ts';
 import { accessToken, idToken, pool } from './purchase.ts';
@@ -56,7 +57,19 @@ interface Run {
   cataloguePages?: CataloguePage[];
   /** Orders refused or failed while the stream ran (should be none). */
   streamErrors: number;
+  /** The stream alone, before the reads: what each order placed and deleted costs. */
+  stream?: StreamCost;
 }
+/** CPU per order placed and deleted, with no reads: the share of the server's core the reads cannot have. */
+interface StreamCost {
+  ordersPerSecond: number;
+  /** The server's CPU per order placed and deleted, ms. */
+  serverMs: number;
+  /** PostgreSQL's processes' CPU per order (not pinned: partly on the server's core), ms. */
+  postgresMs?: number;
+}
+/** How long the stream runs alone for its cost (after a second to settle). */
+const STREAM_ALONE_MS = 10_000;
 export interface BusyData {
   runs: Run[];
   /**
@@ -154,6 +167,7 @@ async function measure(
     headers,
     [storePid],
   );
+  const alone = await streamAlone(db, storeUrl, storePid, buyers, ordered);
   const targets: Target[] = [];
   let streamErrors = 0;
   for (const u of urls) {
@@ -198,7 +212,42 @@ async function measure(
   const stream = orderStream(storeUrl, buyers, ordered, ORDERS_PER_SECOND);
   ceiling.busy.runs.push(await ceilingRun(ceiling.busy.url, ceiling.busy.pids));
   streamErrors += (await stream.stop()).errors;
-  return { db, tools, targets, streamErrors, home, cataloguePages };
+  return { db, tools, targets, streamErrors, home, cataloguePages, stream: alone };
+}
+
+/** The order stream with no reads beside it: the server's (and PostgreSQL's) CPU per order placed and deleted. */
+async function streamAlone(
+  db: string,
+  storeUrl: string,
+  storePid: number,
+  buyers: string[],
+  ordered: { _id: string; minimumOrderQuantity: number }[],
+): Promise<StreamCost> {
+  const postgresPids = () => {
+    if (!db.startsWith('PostgreSQL')) return [];
+    try {
+      return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const stream = orderStream(storeUrl, buyers, ordered, ORDERS_PER_SECOND);
+  await new Promise((r) => setTimeout(r, 1000));
+  const pgPids = postgresPids();
+  const [placed, server, postgres, started] = [stream.placed(), cpuMs([storePid]), cpuMs(pgPids), performance.now()];
+  await new Promise((r) => setTimeout(r, STREAM_ALONE_MS));
+  const orders = stream.placed() - placed;
+  const cost: StreamCost = {
+    ordersPerSecond: round((orders * 1000) / (performance.now() - started), 0),
+    serverMs: round((cpuMs([storePid]) - server) / orders, 2),
+    ...(pgPids.length ? { postgresMs: round((cpuMs(pgPids) - postgres) / orders, 2) } : {}),
+  };
+  await stream.stop();
+  console.log(
+    `  ${db.padEnd(16)} the order stream alone: ${cost.ordersPerSecond} orders/s, server ${cost.serverMs} ms CPU per order placed and deleted` +
+      (cost.postgresMs === undefined ? '' : `, PostgreSQL ${cost.postgresMs} ms`),
+  );
+  return cost;
 }
 
 async function prepare(dataDir: string, databaseUrl: string | undefined, tools: number) {
@@ -289,6 +338,21 @@ export function render(data: BusyData): Rendered {
       lines.push(
         `| ${r.db} | ${r.tools.toLocaleString('en-US')} | ${t.name} | ${t.quiet.rps} (${t.quiet.p99} ms) | ${t.busy.rps} (${t.busy.p99} ms) | ${t.ordersPerSecond} | ${t.ratio} | ${ok(t) ? '✓' : '✗'} |`,
       );
+  const costs = data.runs.filter((r) => r.stream);
+  if (costs.length) {
+    lines.push(
+      '',
+      `The order stream alone (${STREAM_ALONE_MS / 1000} s, no reads): CPU per order placed and deleted. At ${ORDERS_PER_SECOND} orders/s the`,
+      "server's share of its core is the rate times its cost; the reads keep at most what is left.",
+      '',
+      '| database | tools | orders/s | server ms per order | PostgreSQL ms per order | server core busy |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const r of costs)
+      lines.push(
+        `| ${r.db} | ${r.tools.toLocaleString('en-US')} | ${r.stream!.ordersPerSecond} | ${r.stream!.serverMs} | ${r.stream!.postgresMs ?? '–'} | ${Math.round((r.stream!.ordersPerSecond * r.stream!.serverMs) / 10)}% |`,
+      );
+  }
   const catalogueOk = (p: CataloguePage) => p.ratio >= CATALOGUE_RATIO_GOAL && p.result.p99 < CATALOGUE_P99_MS;
   const withPages = data.runs.filter((r) => r.home && r.cataloguePages?.length);
   if (withPages.length) {
