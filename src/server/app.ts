@@ -57,7 +57,7 @@ export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?:
   // Requests being answered: work of a burst gathers only while others are in flight.
   let answering = 0;
   const gather: Gather = { ms: GATHER_MS, when: () => answering > 1 };
-  const deps: Deps = { ...given, signedInUser: signedInUsers(given.db, gather) };
+  const deps: Deps = { ...given, signedInUser: signedInUsers(given.db, given.changes, gather) };
   const tools = toolsService(deps.db, deps.changes, { lowStockUnits: deps.config.lowStockUnits });
   // After the sale: invoices issued with payments, and the outbox that turns events into emails.
   const invoices = invoicesService(deps.config.shop);
@@ -125,7 +125,7 @@ export function createApp(given: Omit<Deps, 'signedInUser'>, options: { stripe?:
   const fulfilment = fulfilmentService(deps.db, { invoices, eventsWritten });
   // Quote requests: an accepted quote is placed as an order through the checkout flow.
   const quotes = quotesService(deps.db, tools, { checkout, now: deps.now, eventsWritten });
-  const users = usersService(deps.db, deps.config.adminEmails);
+  const users = usersService(deps.db, deps.changes, deps.config.adminEmails);
   const reviews = reviewsService(deps.db, deps.changes);
   // A user's own account: a flow over the users, orders and reviews modules.
   const account = accountService(deps, { users, orders, checkout, reviews, tools });

@@ -330,6 +330,7 @@ describe('DELETE /account', () => {
       `UPDATE users SET role = CASE WHEN email = $1 THEN 'user' ELSE 'admin' END WHERE email IN ($1, $2, $3)`,
       [ADMIN, carol.email, dan.email],
     );
+    runtime.usersWritten();
     try {
       expect((await deleteAccount(carol, await carol.fresh())).status).toBe(200);
       const before = await snapshot(runtime);
@@ -340,6 +341,7 @@ describe('DELETE /account', () => {
       expect(await signInAccounts(dan.uid)).toHaveLength(1);
     } finally {
       await runtime.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
+      runtime.usersWritten();
     }
   });
 

@@ -241,6 +241,10 @@ export async function createTestRuntime(options: RuntimeOptions = {}) {
     invoices,
     request,
     tokenFor,
+    /** After a test wrote users' rows in SQL itself: signed-in checks read them again, as after users.service's writes. */
+    usersWritten() {
+      deps.changes.announce('users');
+    },
     /** Moves the store's clock (hold expiry). */
     advance(ms: number) {
       clock += ms;

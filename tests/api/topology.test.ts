@@ -174,6 +174,17 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     expect(heard).toContainEqual(['stock', [tool._id]]);
   });
 
+  it('a user made admin, or deleted, on one server counts on the other’s next requests within 1 s (its kept row dropped)', async () => {
+    const email = `kept-${randomBytes(4).toString('hex')}@test.example`;
+    const token = await two.tokenFor(email);
+    const allUsers = () => two.request('GET', '/api/allusers', { token });
+    expect((await allUsers()).status).toBe(403); // server two keeps the row now
+    expect((await one.request('PUT', `/api/allusers/makeadmin/${email}`, { token: admin })).status).toBe(200);
+    await within(1000, async () => (await allUsers()).status === 200);
+    expect((await one.request('DELETE', `/api/allusers/dlt/${email}`, { token: admin })).status).toBe(200);
+    await within(1000, async () => (await allUsers()).status === 401);
+  });
+
   it('rate limits count across servers', async () => {
     const ip = '198.51.100.77';
     const statuses: number[] = [];

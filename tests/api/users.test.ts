@@ -171,6 +171,7 @@ describe('deleting users', () => {
   it('deletes at once, by every admin of every admin, never leave the store without an admin, and never a 5xx', async () => {
     onTestFinished(async () => {
       await runtime.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [ADMIN]);
+      runtime.usersWritten();
     });
     for (let round = 0; round < 6; round++) {
       const helpers = ['x', 'y', 'z'].map((n) => `${n}${round}@race.example`);
@@ -178,6 +179,7 @@ describe('deleting users', () => {
         `INSERT INTO users (email, name, role, email_verified) SELECT unnest($1::text[]), 'Helper', 'admin', true`,
         [helpers],
       );
+      runtime.usersWritten();
       const everyone = [ADMIN, BOSS, ...helpers];
       const tokens = [
         admin,
@@ -205,12 +207,14 @@ describe('deleting users', () => {
     // one acting admin who is left is kept.
     onTestFinished(async () => {
       await runtime.db.query(`UPDATE users SET role = 'admin' WHERE email = ANY($1)`, [[ADMIN, BOSS]]);
+      runtime.usersWritten();
     });
     const last = 'last@test.example';
     await runtime.db.query(`INSERT INTO users (email, name, role, email_verified) VALUES ($1, 'Last', 'admin', true)`, [
       last,
     ]);
     await runtime.db.query(`UPDATE users SET role = 'user' WHERE email = $1`, [BOSS]);
+    runtime.usersWritten();
     // ADMIN (an owner and an admin) and `last` can act; removing `last` leaves ADMIN: allowed.
     expect((await runtime.request('DELETE', `/api/allusers/dlt/${last}`, { token: admin })).status).toBe(200);
     expect(await isAdmin(ADMIN)).toBe(true);

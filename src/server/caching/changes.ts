@@ -4,10 +4,11 @@
 // milliseconds. Expiry timers in the caches remain only as a safety net.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Queryable } from '../db/client.ts';
 
-/** What changed: the catalogue (tools added, deleted, edited), stock levels, or public reviews. */
-export type Change = 'tools' | 'stock' | 'reviews';
-const KINDS = new Set<string>(['tools', 'stock', 'reviews']);
+/** What changed: the catalogue (tools added, deleted, edited), stock levels, public reviews, or users' rows. */
+export type Change = 'tools' | 'stock' | 'reviews' | 'users';
+const KINDS = new Set<string>(['tools', 'stock', 'reviews', 'users']);
 
 /** The data an answer or page shows: these kinds of change, and with `tools` only those tools' stock. */
 export interface Shows {
@@ -42,6 +43,11 @@ export interface ChangeBus {
    * With `until`, only changes up to that version count (what a request that arrived then must see).
    */
   changedSince(version: number, shows: Shows, until?: number): boolean;
+  /**
+   * Whether every change, here or on another server, reaches this bus now (false while the PostgreSQL
+   * listener reconnects). A copy that must never be stale (a user's role) is used only while it is true.
+   */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -78,7 +84,7 @@ const touches = (shows: Shows, change: Change, tools: readonly string[] | undefi
 function localBus() {
   const listeners = new Set<ChangeListener>();
   let version = 0;
-  const byKind: Record<Change, number> = { tools: 0, stock: 0, reviews: 0 };
+  const byKind: Record<Change, number> = { tools: 0, stock: 0, reviews: 0, users: 0 };
   // Stock changes that did not say which tools, and per tool those that named it: both only grow, so a
   // copy's sum moves whenever anything it shows may have changed.
   let stockOfAny = 0;
@@ -134,6 +140,7 @@ export function memoryBus(): ChangeBus {
     get version() {
       return local.version;
     },
+    listening: () => true,
     close: async () => {},
   };
 }
@@ -141,9 +148,8 @@ export function memoryBus(): ChangeBus {
 export const CHANNEL = 'store_changes';
 
 /** PostgresBusOptions.notify on a database: the notifications in one statement. */
-export const notifyOn =
-  (db: { query: (sql: string, params: unknown[]) => Promise<unknown> }) => (channel: string, payloads: string[]) =>
-    db.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]);
+export const notifyOn = (db: Pick<Queryable, 'query'>) => (channel: string, payloads: string[]) =>
+  db.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]);
 
 interface ListenClient {
   connect(): Promise<unknown>;
@@ -199,12 +205,7 @@ function pendingChanges() {
  * PostgreSQL: NOTIFY after commit, LISTEN on a dedicated connection that reconnects with backoff.
  * While it is away, notifications are missed, so on every (re)connect every cache is dropped once.
  */
-export function postgresBus({
-  connect,
-  notify,
-  log,
-  coalesceMs = NOTIFY_EVERY_MS,
-}: PostgresBusOptions): ChangeBus & { listening(): boolean } {
+export function postgresBus({ connect, notify, log, coalesceMs = NOTIFY_EVERY_MS }: PostgresBusOptions): ChangeBus {
   const local = localBus();
   const self = randomUUID();
   const pending = pendingChanges();

@@ -55,7 +55,7 @@ export function toolsService(db: Db, changes: ChangeBus, options: { lowStockUnit
     },
   });
   changes.subscribe((change, changed) => {
-    if (change === 'reviews') return;
+    if (change !== 'tools' && change !== 'stock') return;
     if (change === 'stock' && changed) catalogue.stockChanged(changed);
     else catalogue.drop();
     // Another server added or deleted a tool: learn the ids now, not on the next read.

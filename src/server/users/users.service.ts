@@ -2,6 +2,7 @@ import type { ProfileUpdate } from '../../lib/schemas.ts';
 import type { ListPage, UserProfile } from '../../lib/entities.ts';
 import { usableRole } from './user-rules.ts';
 import type { Db, Queryable } from '../db/client.ts';
+import type { ChangeBus } from '../caching/changes.ts';
 import { emit } from '../events/events.service.ts';
 import type { CurrentUser } from '../types.ts';
 import { listPage, type PageAsk } from '../db/paging.ts';
@@ -25,9 +26,17 @@ const normalise = (u: UserProfile): UserProfile => ({ ...u, signUpDate: new Date
 /** What a delete did: the row is gone, or why it stays. */
 export type RemoveOutcome = 'deleted' | 'missing' | 'owner' | 'not owner' | 'last admin';
 
-export function usersService(db: Db, adminEmails: string[]) {
+export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, adminEmails: string[]) {
   /** The shop's owners: the ADMIN_EMAILS addresses. Only they make or remove admins, and nobody removes them. */
   const isOwner = (user: CurrentUser) => user.role === 'admin' && adminEmails.includes(user.email);
+  /**
+   * After a write to users committed: every server drops the rows its signed-in checks keep
+   * (user-rules.ts), so a role, a deletion or a new binding counts on the next request everywhere.
+   */
+  const changed = <T>(result: T): T => {
+    changes.announce('users');
+    return result;
+  };
   return {
     /**
      * Creates or refreshes the user at each token exchange. Never takes a role from a client.
@@ -45,6 +54,7 @@ export function usersService(db: Db, adminEmails: string[]) {
     }): Promise<void> {
       const role = identity.emailVerified && adminEmails.includes(identity.email) ? 'admin' : 'user';
       await upsertUser(db, { ...identity, name: identity.name ?? '', role });
+      changed(undefined);
     },
     /** Whether the user can act as an admin now: the admin role and a verified email. */
     async isAdmin(email: string): Promise<boolean> {
@@ -73,13 +83,13 @@ export function usersService(db: Db, adminEmails: string[]) {
       );
     },
     async update(email: string, p: ProfileUpdate): Promise<number> {
-      return updateProfile(db, email, p);
+      return changed(await updateProfile(db, email, p));
     },
     isOwner,
     /** Makes a user admin; only an owner may ('not owner' otherwise). Returns the rows matched. */
     async makeAdmin(actor: CurrentUser, email: string): Promise<number | 'not owner'> {
       if (!isOwner(actor)) return 'not owner';
-      return db.transaction(async (tx) => {
+      const made = await db.transaction(async (tx) => {
         const before = await lockRole(tx, email);
         if (!before) return 0;
         await setAdmin(tx, email);
@@ -93,6 +103,7 @@ export function usersService(db: Db, adminEmails: string[]) {
           });
         return 1;
       });
+      return made ? changed(made) : made;
     },
     /**
      * Deletes the user record (their orders and reviews stay, keyed by email, for the shop's books).
@@ -108,7 +119,7 @@ export function usersService(db: Db, adminEmails: string[]) {
       deleteSignIn: (uid: string) => Promise<void>,
     ): Promise<RemoveOutcome> {
       if (adminEmails.includes(email)) return 'owner';
-      return db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx): Promise<RemoveOutcome> => {
         const { admins, target } = await lockForRemoval(tx, email);
         if (!target) return 'missing';
         if (target.role === 'admin' && !isOwner(actor)) return 'not owner';
@@ -124,6 +135,7 @@ export function usersService(db: Db, adminEmails: string[]) {
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
         return 'deleted';
       });
+      return outcome === 'deleted' ? changed(outcome) : outcome;
     },
     /**
      * A user deletes their own account (DELETE /account), with remove()'s locks: owners never (by
@@ -137,7 +149,7 @@ export function usersService(db: Db, adminEmails: string[]) {
       deleteSignIn: (uid: string) => Promise<void>,
     ): Promise<Exclude<RemoveOutcome, 'not owner'>> {
       if (adminEmails.includes(user.email)) return 'owner';
-      return db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx): Promise<Exclude<RemoveOutcome, 'not owner'>> => {
         const { admins, target } = await lockForRemoval(tx, user.email);
         // Another account now holds this email (or the row is gone): nothing of this user is left to delete.
         if (!target || target.firebase_uid !== user.uid) return 'missing';
@@ -147,6 +159,7 @@ export function usersService(db: Db, adminEmails: string[]) {
         await deleteUser(tx, user.email);
         return 'deleted';
       });
+      return outcome === 'deleted' ? changed(outcome) : outcome;
     },
   };
 }
