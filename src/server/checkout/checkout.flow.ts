@@ -135,7 +135,7 @@ export function checkoutFlow(orders: OrdersService, payments: PaymentsService, n
     async remove(user: CurrentUser, id: string): Promise<void> {
       // Most orders deleted were never paid for: gone in one transaction, which checks who may delete it
       // before anything else, unless a payment of the unpaid order is open.
-      if ((await orders.remove(user, id, true)) === 'removed') return;
+      if ((await orders.remove(user, id, { unlessPaymentOpen: true })) === 'removed') return;
       const closed = await payments.closeOpen(id);
       if (closed.state === 'succeeded') {
         await orders.markPaid(id, closed.intentId, closed.amountCents);

@@ -148,7 +148,11 @@ export function ordersService(
      * are closed at the provider first (checkout.flow.ts remove): with `unlessPaymentOpen`, an unpaid
      * order with a payment still open is left as it is ('payment open').
      */
-    async remove(user: CurrentUser, id: string, unlessPaymentOpen = false): Promise<'removed' | 'payment open'> {
+    async remove(
+      user: CurrentUser,
+      id: string,
+      { unlessPaymentOpen = false }: { unlessPaymentOpen?: boolean } = {},
+    ): Promise<'removed' | 'payment open'> {
       let touched: string[] = [];
       const outcome = await db.transaction(async (tx) => {
         touched = [];
