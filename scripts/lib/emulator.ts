@@ -1,6 +1,6 @@
 // The local Firebase Auth emulator (firebase-tools, pure Node): start, wait until ready, seed the demo accounts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Emulator {
@@ -23,6 +23,31 @@ export async function isEmulatorUp(host: string): Promise<boolean> {
     return body.authEmulator?.ready === true;
   } catch {
     return false;
+  }
+}
+
+/** How many accounts the emulator's saved export holds (what it imports when it starts). */
+function savedAccounts(exportDir: string): number {
+  try {
+    const users = (
+      JSON.parse(readFileSync(path.join(exportDir, 'auth_export', 'accounts.json'), 'utf8')) as { users?: unknown[] }
+    ).users;
+    return Array.isArray(users) ? users.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** How many accounts the running emulator holds (its owner API, as its own export reads them). */
+async function accountCount(host: string, projectId: string): Promise<number> {
+  try {
+    const response = await fetch(
+      `http://${host}/identitytoolkit.googleapis.com/v1/projects/${encodeURIComponent(projectId)}/accounts:batchGet?maxResults=-1`,
+      { headers: { authorization: 'Bearer owner' }, signal: AbortSignal.timeout(10_000) },
+    );
+    return ((await response.json()) as { users?: unknown[] }).users?.length ?? 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -59,7 +84,8 @@ export async function startEmulator(options: {
     '--config',
     path.join(dir, 'firebase.json'),
   ];
-  if (existsSync(path.join(exportDir, 'firebase-export-metadata.json'))) args.push('--import', exportDir);
+  const importing = existsSync(path.join(exportDir, 'firebase-export-metadata.json'));
+  if (importing) args.push('--import', exportDir);
   args.push('--export-on-exit', exportDir);
   const bin = path.resolve('node_modules/firebase-tools/lib/bin/firebase.js');
   const child = spawn(process.execPath, [bin, ...args], {
@@ -74,6 +100,14 @@ export async function startEmulator(options: {
     if (exited) throw new Error('The Firebase Auth emulator exited while starting (is its port in use?)');
     if (Date.now() > deadline) throw new Error('The Firebase Auth emulator did not start within 90 s');
     await new Promise((r) => setTimeout(r, 300));
+  }
+  // It says ready before it has imported its saved accounts (firebase-tools imports them after its server
+  // listens, in one request): until then a saved account's sign-in fails with EMAIL_NOT_FOUND.
+  const saved = importing ? savedAccounts(exportDir) : 0;
+  while (saved && (await accountCount(options.host, options.projectId)) < saved) {
+    if (exited) throw new Error('The Firebase Auth emulator exited while importing its accounts');
+    if (Date.now() > deadline) throw new Error('The Firebase Auth emulator did not import its accounts within 90 s');
+    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     host: options.host,
