@@ -1,6 +1,8 @@
 // Is the load generator the bottleneck? Before trusting a ratio, wrk must answer at least twice our
 // server's best rate against the cheapest server there is (nginx's `return 200 "ok"`, else a bare
 // node:http server's 2 bytes), on the same cores. Otherwise the part is marked invalid, not ratioed.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { startBareLike } from './bare.ts';
 import { best, hammer, type LoadResult } from './load.ts';
 import { ensureNginx, startNginx } from './nginx.ts';
@@ -23,13 +25,27 @@ export interface Ceiling {
   url: string;
   pids: number[];
   runs: LoadResult[];
+  /**
+   * nginx only: the URL of a file holding `body`'s bytes, for an answer too large for the 2-byte ceiling
+   * to speak for (a 1 MB catalogue costs wrk and the kernel far more per request than "ok").
+   */
+  sized?: (name: string, body: Buffer) => string;
 }
 
 /** The cheapest server there is, to measure wrk against: nginx when installed, else a bare node:http server. */
 export async function startCeiling(): Promise<Ceiling> {
   if (ensureNginx()) {
     const nginx = await startNginx(`${DIST_DIR}/client`, PORTS.nginx);
-    return { target: 'nginx `return 200 "ok"`', url: `${nginx.url}/__calibrate`, pids: nginx.pids(), runs: [] };
+    return {
+      target: 'nginx `return 200 "ok"`',
+      url: `${nginx.url}/__calibrate`,
+      pids: nginx.pids(),
+      runs: [],
+      sized: (name, body) => {
+        writeFileSync(path.join(nginx.bytesDir, name), body);
+        return `${nginx.url}/__calibrate/bytes/${name}`;
+      },
+    };
   }
   const bare = await startBareLike('', [], {}, PORTS.bare + 1);
   return {

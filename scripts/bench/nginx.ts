@@ -1,7 +1,7 @@
 // nginx as the static-serving ceiling: Debian's package (installed when missing and we are root),
 // one worker on 127.0.0.1 with a generated config in a temp dir, serving the same precompressed files.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertPortFree } from '../lib/ports.ts';
@@ -70,9 +70,11 @@ export async function startNginx(
   root: string,
   port: number,
   pages: Record<string, Record<string, string>> = {},
-): Promise<{ url: string; pids(): number[]; stop(): Promise<void> }> {
+): Promise<{ url: string; pids(): number[]; stop(): Promise<void>; bytesDir: string }> {
   await assertPortFree(HOST, port, 'the bench nginx');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ironcrest-nginx-'));
+  const bytesDir = path.join(dir, 'bytes');
+  mkdirSync(bytesDir);
   const brotli = existsSync(BROTLI);
   const conf = `
 ${brotli ? `load_module ${BROTLI};` : ''}
@@ -103,6 +105,8 @@ http {
 ${pageLocations(pages)}
     # The load generator's ceiling (calibrate.ts): the cheapest answer nginx can give, unlogged.
     location = /__calibrate { access_log off; return 200 "ok"; }
+    # The ceiling for a large answer (calibrate.ts sizedCeiling): a file of the same bytes, unlogged.
+    location /__calibrate/bytes/ { access_log off; alias ${bytesDir}/; }
   }
 }
 `;
@@ -128,5 +132,5 @@ ${pageLocations(pages)}
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr.trim()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, pids: () => withChildren(child.pid!), stop };
+  return { url, pids: () => withChildren(child.pid!), stop, bytesDir };
 }
