@@ -75,6 +75,30 @@ describe('the PostgreSQL change bus', () => {
     expect(sent.flat().every((payload) => payload.length < 8000)).toBe(true);
   });
 
+  it('a users change names its emails, whatever characters they hold; a burst sends their union', async () => {
+    const { sender, other, sent } = twoServers(50);
+    open.push(sender, other);
+    await new Promise((r) => setImmediate(r));
+    const heard: (readonly string[] | undefined)[] = [];
+    other.subscribe((change, emails) => change === 'users' && heard.push(emails));
+    const odd = '"kim,lee:x%"@test.example';
+    sender.announce('users', [odd]);
+    sender.announce('users', ['ann@test.example']);
+    sender.announce('users', [odd]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(heard.map((emails) => new Set(emails))).toEqual([new Set([odd]), new Set([odd, 'ann@test.example'])]);
+
+    sender.announce('users', ['bo@test.example']);
+    sender.announce('users');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(heard.at(-1)).toBeUndefined();
+    // More names than a NOTIFY holds: sent as any user.
+    for (let i = 0; i < 100; i++) sender.announce('users', [`${'x'.repeat(60)}${i}@test.example`]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(heard.at(-1)).toBeUndefined();
+    expect(sent.flat().every((payload) => payload.length < 8000)).toBe(true);
+  });
+
   it('close sends what is still waiting', async () => {
     const { sender, other, sent } = twoServers(10_000);
     open.push(other);

@@ -1,5 +1,6 @@
 // The signed-in check's kept rows (users/user-rules.ts): used only while the change bus hears every
-// change, dropped by a users change, and never kept from a read that raced one.
+// change, dropped by a users change (only the named emails' when it names them), and never kept from a
+// read that raced one.
 import { describe, expect, it } from 'vitest';
 import { memoryBus, type ChangeBus } from '../../src/server/caching/changes';
 import type { Queryable } from '../../src/server/db/client';
@@ -83,5 +84,34 @@ describe('signed-in users kept in memory', () => {
     expect((await racing)?.role).toBe('user');
     state.gate = undefined;
     expect((await lookup('kim@test.example'))?.role).toBe('admin');
+  });
+
+  it('a users change naming emails drops only their rows; one naming none drops all', async () => {
+    const roles = new Map<string, 'user' | 'admin'>([
+      ['kim@test.example', 'user'],
+      ['lee@test.example', 'user'],
+    ]);
+    const reads: string[] = [];
+    const db: Queryable = {
+      query: (async (_sql: string, params?: unknown[]) => {
+        const emails = (params as [string[]])[0];
+        reads.push(...emails);
+        return emails.map((email) => ({ ...row(roles.get(email)!), email }));
+      }) as Queryable['query'],
+      exec: async () => {},
+    };
+    const bus = memoryBus();
+    const lookup = signedInUsers(db, bus);
+    await lookup('kim@test.example');
+    await lookup('lee@test.example');
+    roles.set('lee@test.example', 'admin');
+    bus.announce('users', ['lee@test.example']);
+    expect((await lookup('lee@test.example'))?.role).toBe('admin');
+    await lookup('kim@test.example');
+    expect(reads).toEqual(['kim@test.example', 'lee@test.example', 'lee@test.example']);
+    bus.announce('users');
+    await lookup('kim@test.example');
+    await lookup('lee@test.example');
+    expect(reads.slice(3)).toEqual(['kim@test.example', 'lee@test.example']);
   });
 });

@@ -7,6 +7,8 @@ export interface TtlCache<V> {
   get(key: string, read: () => Promise<V>): Promise<V>;
   /** Forgets every value; a read that started before this is answered but not kept. */
   drop(): void;
+  /** Forgets these keys' values; a read of any key that started before this is answered but not kept. */
+  forget(keys: readonly string[]): void;
 }
 
 /**
@@ -60,6 +62,16 @@ export function ttlCache<V>({
     },
     drop() {
       clear();
+      generation++;
+    },
+    forget(keys) {
+      for (const key of keys) {
+        const old = entries.get(key);
+        if (!old) continue;
+        weight -= weigh(old.value);
+        entries.delete(key);
+      }
+      // A read under way may have read a key before the change: it is not kept (whichever key it was for).
       generation++;
     },
   };

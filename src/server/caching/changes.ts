@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Queryable } from '../db/client.ts';
+import { namesIn, pendingChanges } from './change-payloads.ts';
 
 /** What changed: the catalogue (tools added, deleted, edited), stock levels, public reviews, or users' rows. */
 export type Change = 'tools' | 'stock' | 'reviews' | 'users';
@@ -17,17 +18,18 @@ export interface Shows {
 }
 
 /**
- * Runs on each change. `tools`: for a stock change, the tools whose stock it changed (undefined: any
- * may have, so every copy showing stock is stale).
+ * Runs on each change. `named`: for a stock change, the tools whose stock it changed; for a users change,
+ * the emails whose rows it changed (undefined: any may have, so every copy showing that kind is stale).
  */
-export type ChangeListener = (change: Change, tools?: readonly string[]) => void;
+export type ChangeListener = (change: Change, named?: readonly string[]) => void;
 
 export interface ChangeBus {
   /**
    * Called by a service after its write committed. A stock change names the tools it touched when it
-   * knows them, so caches refresh those tools only (issue 30: reads stay fast while orders flow).
+   * knows them, so caches refresh those tools only (issue 30: reads stay fast while orders flow); a
+   * users change names the emails, so a sign-in drops that user's kept row only.
    */
-  announce(change: Change, tools?: readonly string[]): void;
+  announce(change: Change, named?: readonly string[]): void;
   /** Runs fn for every change, local or from another server; returns the unsubscribe. */
   subscribe(fn: ChangeListener): () => void;
   /** Bumped by every change: copies made at an older version are stale. */
@@ -65,8 +67,6 @@ export function changesOf(bus: () => ChangeBus | undefined): Pick<ChangeBus, 've
   };
 }
 
-/** A NOTIFY payload holds at most 8,000 bytes: a stock change of more tools is sent without their ids. */
-const MAX_NAMED_TOOLS = 200;
 /**
  * Another server hears of a change at most this much later than it would alone: the cost of sending
  * changes that come close together as one NOTIFY.
@@ -92,15 +92,16 @@ function localBus() {
   /** The last LOG_SIZE changes, the one that made version v at v % LOG_SIZE. */
   const log: { change: Change; tools?: readonly string[] }[] = new Array(LOG_SIZE);
   return {
-    emit(change: Change, tools?: readonly string[]) {
+    emit(change: Change, named?: readonly string[]) {
       version++;
       byKind[change]++;
+      const tools = change === 'stock' ? named : undefined;
       log[version % LOG_SIZE] = { change, tools };
       if (change === 'stock') {
         if (tools) for (const id of tools) stockByTool.set(id, (stockByTool.get(id) ?? 0) + 1);
         else stockOfAny++;
       }
-      for (const fn of listeners) fn(change, tools);
+      for (const fn of listeners) fn(change, named);
     },
     versionOf(kinds: readonly Change[], tools?: readonly string[]) {
       let sum = 0;
@@ -170,38 +171,6 @@ export interface PostgresBusOptions {
 }
 
 /**
- * Changes announced close together, merged: each kind once, a stock change naming the union of its
- * tools (or none: any tool). A NOTIFY per order was a statement, a commit and a wake-up of every
- * server's listener each (issue 30: ~2 per order placed and deleted).
- */
-function pendingChanges() {
-  const kinds = new Set<Change>();
-  /** undefined: some stock change did not say which tools (or named too many to send). */
-  let stockTools: Set<string> | undefined = new Set();
-  return {
-    add(change: Change, tools?: readonly string[]) {
-      kinds.add(change);
-      if (change !== 'stock' || !stockTools) return;
-      if (!tools?.length) stockTools = undefined;
-      else for (const id of tools) stockTools.add(id);
-      if (stockTools && stockTools.size > MAX_NAMED_TOOLS) stockTools = undefined;
-    },
-    get empty() {
-      return kinds.size === 0;
-    },
-    /** The payloads to send (sender:kind[:ids]); the ids are hex (ids.ts), so ':' and ',' cannot occur in them. */
-    take(sender: string): string[] {
-      const payloads = [...kinds].map((kind) =>
-        kind === 'stock' && stockTools?.size ? `${sender}:stock:${[...stockTools].join(',')}` : `${sender}:${kind}`,
-      );
-      kinds.clear();
-      stockTools = new Set();
-      return payloads;
-    },
-  };
-}
-
-/**
  * PostgreSQL: NOTIFY after commit, LISTEN on a dedicated connection that reconnects with backoff.
  * While it is away, notifications are missed, so on every (re)connect every cache is dropped once.
  */
@@ -251,8 +220,8 @@ export function postgresBus({ connect, notify, log, coalesceMs = NOTIFY_EVERY_MS
     next.on('error', lost);
     next.on('end', () => lost(new Error('connection ended')));
     next.on('notification', (msg) => {
-      const [sender, kind, ids] = (msg.payload ?? '').split(':');
-      if (sender !== self && KINDS.has(kind)) local.emit(kind as Change, ids ? ids.split(',') : undefined);
+      const [sender, kind, names] = (msg.payload ?? '').split(':');
+      if (sender !== self && KINDS.has(kind)) local.emit(kind as Change, namesIn(names));
     });
     try {
       await next.connect();
@@ -267,9 +236,9 @@ export function postgresBus({ connect, notify, log, coalesceMs = NOTIFY_EVERY_MS
   void listen();
 
   return {
-    announce(change, tools) {
-      local.emit(change, tools);
-      pending.add(change, tools);
+    announce(change, named) {
+      local.emit(change, named);
+      pending.add(change, named);
       if (flushTimer) return;
       // A lone change goes at once; one close behind another waits for the rest of the burst.
       const wait = lastSent + coalesceMs - performance.now();

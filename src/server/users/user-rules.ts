@@ -57,8 +57,10 @@ export function signedInUsers(
     { gather },
   );
   const kept = ttlCache<SignedInUserRow | undefined>({ ttlMs: USER_ROW_TTL_MS, maxEntries: MAX_USER_ROWS });
-  changes.subscribe((change) => {
-    if (change === 'users') kept.drop();
+  changes.subscribe((change, emails) => {
+    if (change !== 'users') return;
+    if (emails) kept.forget(emails);
+    else kept.drop();
   });
   return async (email) => {
     // While the listener is away another server's change could be missed: read every time then.

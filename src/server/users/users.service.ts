@@ -30,11 +30,11 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
   /** The shop's owners: the ADMIN_EMAILS addresses. Only they make or remove admins, and nobody removes them. */
   const isOwner = (user: CurrentUser) => user.role === 'admin' && adminEmails.includes(user.email);
   /**
-   * After a write to users committed: every server drops the rows its signed-in checks keep
+   * After a write to `email`'s row committed: every server drops the row its signed-in checks keep
    * (user-rules.ts), so a role, a deletion or a new binding counts on the next request everywhere.
    */
-  const changed = <T>(result: T): T => {
-    changes.announce('users');
+  const changed = <T>(email: string, result: T): T => {
+    changes.announce('users', [email]);
     return result;
   };
   return {
@@ -54,7 +54,7 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
     }): Promise<void> {
       const role = identity.emailVerified && adminEmails.includes(identity.email) ? 'admin' : 'user';
       await upsertUser(db, { ...identity, name: identity.name ?? '', role });
-      changed(undefined);
+      changes.announce('users', [identity.email]);
     },
     /** Whether the user can act as an admin now: the admin role and a verified email. */
     async isAdmin(email: string): Promise<boolean> {
@@ -83,7 +83,7 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
       );
     },
     async update(email: string, p: ProfileUpdate): Promise<number> {
-      return changed(await updateProfile(db, email, p));
+      return changed(email, await updateProfile(db, email, p));
     },
     isOwner,
     /** Makes a user admin; only an owner may ('not owner' otherwise). Returns the rows matched. */
@@ -103,7 +103,7 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
           });
         return 1;
       });
-      return made ? changed(made) : made;
+      return made ? changed(email, made) : made;
     },
     /**
      * Deletes the user record (their orders and reviews stay, keyed by email, for the shop's books).
@@ -135,7 +135,7 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
         if (target.firebase_uid) await deleteSignIn(target.firebase_uid);
         return 'deleted';
       });
-      return outcome === 'deleted' ? changed(outcome) : outcome;
+      return outcome === 'deleted' ? changed(email, outcome) : outcome;
     },
     /**
      * A user deletes their own account (DELETE /account), with remove()'s locks: owners never (by
@@ -159,7 +159,7 @@ export function usersService(db: Db, changes: Pick<ChangeBus, 'announce'>, admin
         await deleteUser(tx, user.email);
         return 'deleted';
       });
-      return outcome === 'deleted' ? changed(outcome) : outcome;
+      return outcome === 'deleted' ? changed(user.email, outcome) : outcome;
     },
   };
 }

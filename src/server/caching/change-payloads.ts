@@ -1,0 +1,54 @@
+// What one server's NOTIFY tells the others (changes.ts postgresBus): the changes announced close together,
+// merged, as payloads of the form sender:kind[:names].
+import type { Change } from './changes.ts';
+
+/** The kinds whose changes may name what they touched: stock (tool ids) and users (emails). */
+const NAMED_KINDS = new Set<Change>(['stock', 'users']);
+
+/**
+ * A NOTIFY payload holds at most 8,000 bytes: a change naming more than this many characters' worth of
+ * tools or emails is sent without the names (a tool id is 24; 200 tools fit).
+ */
+const MAX_NAMES_LENGTH = 6000;
+/**
+ * Changes announced close together, merged: each kind once, a stock or users change naming the union of
+ * its tools or emails (or none: any may have changed). A NOTIFY per order was a statement, a commit and a wake-up of every
+ * server's listener each (issue 30: ~2 per order placed and deleted).
+ */
+export function pendingChanges() {
+  /** Per kind announced: the names announced with it, or undefined when one of its changes named none. */
+  const kinds = new Map<Change, Set<string> | undefined>();
+  return {
+    add(change: Change, named?: readonly string[]) {
+      const had = kinds.get(change);
+      if (!NAMED_KINDS.has(change) || !named?.length) return void kinds.set(change, undefined);
+      if (!kinds.has(change)) kinds.set(change, new Set(named));
+      else if (had) for (const name of named) had.add(name);
+    },
+    get empty() {
+      return kinds.size === 0;
+    },
+    /**
+     * The payloads to send (sender:kind[:names]). Each name is URI-encoded: tool ids are hex, but an email
+     * may hold ':' or ',' in a quoted part.
+     */
+    take(sender: string): string[] {
+      const payloads = [...kinds].map(([kind, names]) => {
+        const list = names && [...names].map(encodeURIComponent).join(',');
+        return list && list.length <= MAX_NAMES_LENGTH ? `${sender}:${kind}:${list}` : `${sender}:${kind}`;
+      });
+      kinds.clear();
+      return payloads;
+    },
+  };
+}
+
+/** The names of a payload; a list that does not decode (not one of ours) counts as naming none: all may have changed. */
+export function namesIn(list: string | undefined): string[] | undefined {
+  if (!list) return undefined;
+  try {
+    return list.split(',').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
