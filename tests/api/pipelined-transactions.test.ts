@@ -62,21 +62,19 @@ describe('statements sent together in a transaction', () => {
     'go out in one socket write on PostgreSQL, the first with BEGIN',
     async () => {
       const pool = runtime.db.pool!;
-      const client = await pool.connect();
-      client.release();
-      // The pool hands out its idle clients; count the writes of every one while the transaction runs.
-      const sockets = (pool as unknown as { _clients: { connection: { stream: Socket } }[] })._clients.map(
-        (c) => c.connection.stream,
-      );
+      // Count the socket writes of the client the pool hands the transaction ('acquire', before its first write).
       let writes = 0;
-      const undo = sockets.map((socket) => {
+      const undo: (() => void)[] = [];
+      const counting = (client: { connection: { stream: Socket } }) => {
+        const socket = client.connection.stream;
         const { _write, _writev } = socket as unknown as Record<string, (...a: unknown[]) => unknown>;
         Object.assign(socket, {
           _write: (...a: unknown[]) => (writes++, _write.apply(socket, a)),
           _writev: (...a: unknown[]) => (writes++, _writev.apply(socket, a)),
         });
-        return () => Object.assign(socket, { _write, _writev });
-      });
+        undo.push(() => Object.assign(socket, { _write, _writev }));
+      };
+      pool.on('acquire', counting as never);
       try {
         await runtime.db.transaction((tx) =>
           Promise.all([
@@ -86,9 +84,11 @@ describe('statements sent together in a transaction', () => {
           ]),
         );
       } finally {
+        pool.off('acquire', counting as never);
         for (const u of undo) u();
       }
-      // BEGIN with the three statements, then COMMIT.
+      // One client, BEGIN with the three statements, then COMMIT.
+      expect(undo).toHaveLength(1);
       expect(writes).toBe(2);
     },
   );

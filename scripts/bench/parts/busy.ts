@@ -3,8 +3,8 @@
 // one-line orders at a steady rate on other tools. The server is pinned to core 0; wrk and the order
 // stream share core 1, as in the outside check that found reads collapsing (issue 30's table). Quiet, it also
 // measures the catalogue's first and last pages against the home page (issue 30's goal 2).
-import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
+import pg from 'pg';
 import { openDb } from '../../../src/server/db/open.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../../../src/server/db/seed.ts';
@@ -12,7 +12,7 @@ import { calibrationLine, ceilingRun, judge, startCeiling, type Calibration, typ
 import { CATALOGUE_PAGE_SIZE } from '../../../src/lib/catalogue.ts';
 import { cpuMs, hammer, http, pin, round, settle, CORES, type LoadResult } from '../load.ts';
 import type { Rendered } from '../report.ts';
-import { ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore } from '../store.ts';
+import { ensureBenchBuild, pgScratch, PG_BASE, PORTS, startBenchEmulator, startStore } from '../store.ts';
 import { accessToken, idToken, pool } from './purchase.ts';
 import { fillTools } from '../catalogue.ts';
 
@@ -73,7 +73,7 @@ interface StreamCost {
   ordersPerSecond: number;
   /** The server's CPU per order placed and deleted, ms. */
   serverMs: number;
-  /** PostgreSQL's processes' CPU per order (not pinned: partly on the server's core), ms. */
+  /** CPU per order of the store's PostgreSQL backends and PostgreSQL's background processes (not pinned: partly on the server's core), ms. */
   postgresMs?: number;
 }
 /** How long the stream runs alone for its cost (after a second to settle). */
@@ -247,17 +247,24 @@ async function streamAlone(
   buyers: string[],
   ordered: { _id: string; minimumOrderQuantity: number }[],
 ): Promise<StreamCost> {
-  const postgresPids = () => {
+  // The store's connections and PostgreSQL's own background processes, not other databases' backends.
+  const postgresPids = async () => {
     if (!db.startsWith('PostgreSQL')) return [];
+    const client = new pg.Client({ connectionString: PG_BASE });
+    await client.connect();
     try {
-      return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).trim().split('\n').map(Number);
-    } catch {
-      return [];
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND (application_name = 'ironcrest' OR backend_type <> 'client backend')`,
+      );
+      return rows.map((r) => r.pid);
+    } finally {
+      await client.end();
     }
   };
   const stream = orderStream(storeUrl, buyers, ordered, ORDERS_PER_SECOND);
   await new Promise((r) => setTimeout(r, 1000));
-  const pgPids = postgresPids();
+  const pgPids = await postgresPids();
   const [placed, server, postgres, started] = [stream.placed(), cpuMs([storePid]), cpuMs(pgPids), performance.now()];
   await new Promise((r) => setTimeout(r, STREAM_ALONE_MS));
   const orders = stream.placed() - placed;
