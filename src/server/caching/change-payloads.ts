@@ -7,13 +7,13 @@ const NAMED_KINDS = new Set<Change>(['stock', 'users']);
 
 /**
  * A NOTIFY payload holds at most 8,000 bytes: a change naming more than this many characters' worth of
- * tools or emails is sent without the names (a tool id is 24; 200 tools fit).
+ * tools or emails is sent without the names (a tool id and its comma are 25: 240 tools fit).
  */
 const MAX_NAMES_LENGTH = 6000;
 /**
  * Changes announced close together, merged: each kind once, a stock or users change naming the union of
- * its tools or emails (or none: any may have changed). A NOTIFY per order was a statement, a commit and a wake-up of every
- * server's listener each (issue 30: ~2 per order placed and deleted).
+ * its tools or emails (or none: any may have changed). A NOTIFY per order was a statement, a commit and
+ * a wake-up of every server's listener each (issue 30: ~2 per order placed and deleted).
  */
 export function pendingChanges() {
   /** Per kind announced: the names announced with it, or undefined when one of its changes named none. */
@@ -43,7 +43,7 @@ export function pendingChanges() {
   };
 }
 
-/** The names of a payload; a list that does not decode (not one of ours) counts as naming none: all may have changed. */
+/** The names in a payload; a list that does not decode (not one of ours) names none: all may have changed. */
 export function namesIn(list: string | undefined): string[] | undefined {
   if (!list) return undefined;
   try {

@@ -59,7 +59,7 @@ export function signedInUsers(
   const kept = ttlCache<SignedInUserRow | undefined>({ ttlMs: USER_ROW_TTL_MS, maxEntries: MAX_USER_ROWS });
   changes.subscribe((change, emails) => {
     if (change !== 'users') return;
-    if (emails) kept.forget(emails);
+    if (emails?.length) kept.forget(emails);
     else kept.drop();
   });
   return async (email) => {
