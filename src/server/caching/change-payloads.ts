@@ -1,9 +1,5 @@
 // What one server's NOTIFY tells the others (changes.ts postgresBus): the changes announced close together,
-// merged, as payloads of the form sender:kind[:names].
-import type { Change } from './changes.ts';
-
-/** The kinds whose changes may name what they touched: stock (tool ids) and users (emails). */
-const NAMED_KINDS = new Set<Change>(['stock', 'users']);
+// merged, as payloads of the form sender:kind[:names]. Knows nothing of the kinds (changes.ts does).
 
 /**
  * A NOTIFY payload holds at most 8,000 bytes: a change naming more than this many characters' worth of
@@ -15,13 +11,14 @@ const MAX_NAMES_LENGTH = 6000;
  * its tools or emails (or none: any may have changed). A NOTIFY per order was a statement, a commit and
  * a wake-up of every server's listener each (issue 30: ~2 per order placed and deleted).
  */
-export function pendingChanges() {
+export function pendingChanges<Kind extends string>(namedKinds: ReadonlySet<Kind>) {
   /** Per kind announced: the names announced with it, or undefined when one of its changes named none. */
-  const kinds = new Map<Change, Set<string> | undefined>();
+  const kinds = new Map<Kind, Set<string> | undefined>();
   return {
-    add(change: Change, named?: readonly string[]) {
+    /** `named`: what the change touched, kept only for `namedKinds`. */
+    add(change: Kind, named?: readonly string[]) {
       const had = kinds.get(change);
-      if (!NAMED_KINDS.has(change) || !named?.length) return void kinds.set(change, undefined);
+      if (!namedKinds.has(change) || !named?.length) return void kinds.set(change, undefined);
       if (!kinds.has(change)) kinds.set(change, new Set(named));
       else if (had) for (const name of named) had.add(name);
     },

@@ -10,6 +10,8 @@ import { namesIn, pendingChanges } from './change-payloads.ts';
 /** What changed: the catalogue (tools added, deleted, edited), stock levels, public reviews, or users' rows. */
 export type Change = 'tools' | 'stock' | 'reviews' | 'users';
 const KINDS = new Set<string>(['tools', 'stock', 'reviews', 'users']);
+/** The kinds whose changes may name what they touched: stock (tool ids) and users (emails). */
+const NAMED_KINDS: ReadonlySet<Change> = new Set<Change>(['stock', 'users']);
 
 /** The data an answer or page shows: these kinds of change, and with `tools` only those tools' stock. */
 export interface Shows {
@@ -177,7 +179,7 @@ export interface PostgresBusOptions {
 export function postgresBus({ connect, notify, log, coalesceMs = NOTIFY_EVERY_MS }: PostgresBusOptions): ChangeBus {
   const local = localBus();
   const self = randomUUID();
-  const pending = pendingChanges();
+  const pending = pendingChanges(NAMED_KINDS);
   let lastSent = -Infinity;
   let flushTimer: NodeJS.Timeout | undefined;
   const sending = new Set<Promise<unknown>>();
