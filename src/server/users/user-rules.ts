@@ -23,8 +23,8 @@ interface SignedInUserRow {
 
 /**
  * How long a signed-in user's row is used again without reading it: the bound on a role change another
- * server made while this one's change listener was cut off without noticing. Any user change announced on
- * the bus (users.service.ts) drops every kept row at once.
+ * server made while this one's change listener was cut off without noticing. A user change announced on
+ * the bus (users.service.ts) drops the kept rows of the emails it names, or every kept row if it names none.
  */
 const USER_ROW_TTL_MS = 5_000;
 /** Rows kept at most: past it, all are forgotten (one buyer's row is ~200 bytes). */
