@@ -4,15 +4,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountAuthErrorMessage } from '../../src/lib/auth-errors';
 import { messages } from '../../src/lib/messages';
 import { fieldErrors, passwordChangeSchema } from '../../src/lib/schemas';
+import { fakeLocalStorage } from './browser-storage';
 
-const storage = new Map<string, string>();
-Object.assign(globalThis, {
-  localStorage: {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => void storage.set(k, v),
-    removeItem: (k: string) => void storage.delete(k),
-  },
-});
+const storage = fakeLocalStorage();
 
 const calls: string[] = [];
 const user = {

@@ -1,15 +1,9 @@
 // Google sign-in has two branches: the popup with a real Firebase project, and a Google credential
 // against the emulator (browser-tested in e2e). This covers the popup branch, Firebase mocked.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeLocalStorage } from './browser-storage';
 
-const storage = new Map<string, string>();
-Object.assign(globalThis, {
-  localStorage: {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => void storage.set(k, v),
-    removeItem: (k: string) => void storage.delete(k),
-  },
-});
+const storage = fakeLocalStorage();
 
 const user = {
   uid: 'g1',

@@ -1,15 +1,10 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeLocalStorage } from './browser-storage';
 
 // The store persists to localStorage; a Map stands in for it here.
-const storage = new Map<string, string>();
+let storage = new Map<string, string>();
 beforeAll(() => {
-  Object.assign(globalThis, {
-    localStorage: {
-      getItem: (k: string) => storage.get(k) ?? null,
-      setItem: (k: string, v: string) => void storage.set(k, v),
-      removeItem: (k: string) => void storage.delete(k),
-    },
-  });
+  storage = fakeLocalStorage();
 });
 beforeEach(() => storage.clear());
 

@@ -19,8 +19,9 @@ export type SeenTool = Pick<CartLine, 'name' | 'price' | 'priceBreaks'>;
 
 const KEY = 'cart';
 
+// No storage in a prerender on the server (`window`, not `localStorage`: Node 26's own warns when read).
 function readStored(): CartLine[] {
-  if (typeof localStorage === 'undefined') return [];
+  if (typeof window === 'undefined') return [];
   try {
     const lines = JSON.parse(localStorage.getItem(KEY) ?? '[]') as CartLine[];
     return Array.isArray(lines)

@@ -16,8 +16,10 @@ export interface SessionUser {
 /** sessionStorage key of a toast left for the next page (src/client/infra/toast.ts), e.g. after deleting the account. */
 export const FLASH_TOAST_KEY = 'flash-toast';
 
+// A prerender on the server has no browser storage. Asked of `window`, as below: Node 26 has a localStorage
+// of its own that warns whenever it is read without --localstorage-file.
 function readStored(): SessionUser | null {
-  if (typeof localStorage === 'undefined') return null;
+  if (typeof window === 'undefined') return null;
   try {
     return JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as SessionUser | null;
   } catch {
@@ -34,7 +36,7 @@ export const $isAdmin = atom<boolean | null>(null);
 export const $signedIn = computed($user, (u) => u !== null);
 
 export function accessToken(): string | null {
-  return typeof localStorage === 'undefined' ? null : localStorage.getItem(ACCESS_TOKEN_KEY);
+  return typeof window === 'undefined' ? null : localStorage.getItem(ACCESS_TOKEN_KEY);
 }
 
 /** Internal to the session module: keep the snapshot and the token in step with Firebase. */
