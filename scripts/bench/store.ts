@@ -2,7 +2,7 @@
 // a scratch PostgreSQL schema and the Auth emulator, each stopped by cleanup() even on Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureBuild } from '../lib/build.ts';
@@ -24,8 +24,11 @@ export const PORTS = {
 export const EMULATOR = '127.0.0.1:9700';
 // BENCH_SERVER_ROOT runs another checkout's server (e.g. a worktree of the commit before a fix, built
 // there with DATA_DIR=.data-bench DIST_DIR=dist-bench) with its own build and data: before/after numbers
-// in the same conditions. The bench code itself is always this checkout's.
+// in the same conditions. The bench code itself is always this checkout's. The server runs on that
+// checkout's own pinned Node (its node_modules/node) when it has one: a runtime upgrade's before/after.
 const SERVER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : undefined;
+const pinnedNode = SERVER_ROOT && path.join(SERVER_ROOT, 'node_modules/node/bin/node');
+const SERVER_NODE = pinnedNode && existsSync(pinnedNode) ? pinnedNode : process.execPath;
 export const DATA_DIR = SERVER_ROOT ? path.join(SERVER_ROOT, '.data-bench') : '.data-bench';
 export const DIST_DIR = SERVER_ROOT ? path.join(SERVER_ROOT, 'dist-bench') : 'dist-bench';
 export const ADMIN_EMAIL = 'bench-admin@ironcrest.test';
@@ -67,6 +70,8 @@ export function ensureBenchBuild(): void {
 export interface Store {
   url: string;
   pid: number;
+  /** Its log file (stdout and stderr). */
+  log: string;
   /** From spawning the process to its 'ready' (database open, catalogue loaded, pages warmed). */
   readyMs: number;
   child: ChildProcess;
@@ -91,16 +96,18 @@ export async function startStore(options: {
   await assertPortFree(HOST, options.port, `bench store ${options.name}`);
   mkdirSync(TMP, { recursive: true });
   // Request logs go to a file, as in production (nginx logs its requests too).
-  const log = openSync(path.join(TMP, `${options.name}.log`), 'w');
+  const logFile = path.join(TMP, `${options.name}.log`);
+  const log = openSync(logFile, 'w');
   const main = path.join(SERVER_ROOT ?? path.resolve('.'), 'src/server/main.ts');
   const spawned = performance.now();
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(SERVER_NODE, [main], {
     env: benchEnv({ PORT: String(options.port), ...options.env }),
     stdio: ['ignore', log, log, 'ipc'],
   });
   const store: Store = {
     url: `http://${HOST}:${options.port}`,
     pid: child.pid!,
+    log: logFile,
     readyMs: 0,
     child,
     stop: () => stopChild(child),
@@ -177,6 +184,21 @@ export async function startBenchEmulator(): Promise<Emulator> {
 }
 
 /** Peak and current resident memory of a process, in MiB (Linux /proc). */
+/**
+ * Waits until the store has logged a line with this message (JSON log), at most maxMs; answers the ms waited,
+ * or undefined when it did not come.
+ */
+export async function untilLogged(store: Store, msg: string, maxMs: number): Promise<number | undefined> {
+  const { readFile } = await import('node:fs/promises');
+  const started = performance.now();
+  const wanted = `"msg":${JSON.stringify(msg)}`;
+  while (performance.now() - started < maxMs) {
+    if ((await readFile(store.log, 'utf8')).includes(wanted)) return Math.round(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return undefined;
+}
+
 export async function memoryOf(pid: number): Promise<{ rssMiB: number; peakMiB: number } | undefined> {
   const { readFile } = await import('node:fs/promises');
   try {
