@@ -1,9 +1,13 @@
 // The embedded store runs each statement as a named prepared statement (db/pglite-prepared.ts): the answers
 // must be those of PGlite's own query(), errors must leave the connection usable, a table changed under a
 // prepared statement must not break it, and a statement on its own must wait for a transaction under way.
+// Transactions are ours too (BEGIN with the first statement, COMMIT prepared): they must keep PGlite's
+// transaction()'s promises.
+import * as pglite from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/client';
 import { openPglite } from '../../src/server/db/pglite';
+import { preparedStatements } from '../../src/server/db/pglite-prepared';
 
 let db: Db;
 beforeAll(async () => {
@@ -81,6 +85,89 @@ describe('prepared statements on PGlite', () => {
     for (let i = 0; i < 1100; i += 1) {
       const [{ v }] = await db.query<{ v: number }>(`SELECT $1::int + ${i} AS v`, [1]);
       expect(v).toBe(i + 1);
+    }
+  });
+});
+
+describe('transactions on PGlite', () => {
+  it('statements sent together run in order inside it, and roll back together', async () => {
+    await db.exec('CREATE TABLE together (id int PRIMARY KEY)');
+    await expect(
+      db.transaction((tx) =>
+        Promise.all([
+          tx.query('INSERT INTO together VALUES ($1)', [1]),
+          tx.query('INSERT INTO together VALUES ($1)', [2]),
+          tx.query('INSERT INTO together VALUES ($1)', [1]),
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query('SELECT id FROM together')).toEqual([]);
+    await db.transaction((tx) =>
+      Promise.all([
+        tx.query('INSERT INTO together VALUES ($1)', [1]),
+        tx.query('INSERT INTO together VALUES ($1)', [2]),
+      ]),
+    );
+    expect(await db.query('SELECT id FROM together ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('a failed statement whose error fn swallowed makes the COMMIT fail: nothing of it is kept', async () => {
+    await db.exec('CREATE TABLE swallowed (id int PRIMARY KEY)');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO swallowed VALUES ($1)', [1]);
+        await tx.query('INSERT INTO swallowed VALUES ($1)', [1]).catch(() => undefined);
+      }),
+    ).rejects.toMatchObject({ code: '25P02' });
+    expect(await db.query('SELECT id FROM swallowed')).toEqual([]);
+  });
+
+  it('refuses a statement sent after its end, and a script (exec) runs inside it', async () => {
+    let late!: Parameters<Parameters<Db['transaction']>[0]>[0];
+    await db.transaction(async (tx) => {
+      late = tx;
+      await tx.exec('CREATE TABLE scripted (id int PRIMARY KEY); INSERT INTO scripted VALUES (1)');
+    });
+    await expect(late.query('SELECT 1')).rejects.toThrow('Transaction is closed');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.exec('INSERT INTO scripted VALUES (2)');
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await db.query('SELECT id FROM scripted')).toEqual([{ id: 1 }]);
+  });
+
+  it('takes two calls into the backend for a one-statement transaction, and never sends BEGIN or COMMIT as text', async () => {
+    const pg = await pglite.PGlite.create();
+    const sent: Uint8Array[] = [];
+    const counted = new Proxy(pg, {
+      get(target, key) {
+        if (key === 'execProtocolStream')
+          return (message: Uint8Array, options: object) => (
+            sent.push(message),
+            target.execProtocolStream(message, options)
+          );
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    try {
+      const statements = preparedStatements(counted, pglite);
+      const once = () => statements.transaction((tx) => tx.query('SELECT $1::int AS n', [1]));
+      await once();
+      sent.length = 0;
+      const result = await once();
+      expect(result.rows).toEqual([{ n: 1 }]);
+      expect(sent).toHaveLength(2);
+      // A simple-protocol Query message starts with 'Q'; ours are Bind ('B') … Sync.
+      expect(sent.map((m) => String.fromCharCode(m[0]))).toEqual(['B', 'B']);
+      // And no statement of its own: a transaction that sends none costs nothing.
+      sent.length = 0;
+      await statements.transaction(async () => 'nothing');
+      expect(sent).toHaveLength(0);
+    } finally {
+      await pg.close();
     }
   });
 });

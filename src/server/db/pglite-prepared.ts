@@ -2,6 +2,8 @@
 // Our statements are a few hundred fixed strings, so each is prepared once under a name and then run
 // with one call (Bind, Describe, Execute, Sync): a statement costs about a third of its CPU
 // (0.06 against 0.17-0.20 ms in a micro-benchmark), and PGlite runs on the server's own thread.
+// Transactions too: PGlite's transaction() sends BEGIN and COMMIT as text, parsed every time, in four
+// calls; here BEGIN goes out with the transaction's first statement and COMMIT is prepared.
 import type { PGlite, Results } from '@electric-sql/pglite';
 import { STALE_PLAN_CODES } from './client.ts';
 
@@ -43,8 +45,17 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
     return statement;
   }
 
-  /** `again`: a stale plan is prepared again and the statement run once more (not inside a transaction, which the error ended). */
-  async function run<T>(sql: string, params: unknown[], again: boolean): Promise<Results<T>> {
+  /** Bind and Execute of a prepared statement that takes no parameters and answers no rows (BEGIN, COMMIT). */
+  async function control(sql: string): Promise<Uint8Array> {
+    const { name } = await prepare(sql);
+    return joined(serialize.bind({ statement: name, values: [] }), serialize.execute({}));
+  }
+
+  /**
+   * `again`: a stale plan is prepared again and the statement run once more (not inside a transaction, which
+   * the error ended). `before`: messages sent ahead of the statement in the same call (a transaction's BEGIN).
+   */
+  async function run<T>(sql: string, params: unknown[], again: boolean, before?: Uint8Array): Promise<Results<T>> {
     const { name, paramTypes } = await prepare(sql);
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
@@ -52,8 +63,9 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
       return serializer ? serializer(value) : String(value);
     });
     try {
-      const { messages } = await pg.execProtocol(
+      const messages = await pg.execProtocolStream(
         joined(
+          ...(before ? [before] : []),
           serialize.bind({ statement: name, values }),
           serialize.describe({ type: 'P' }),
           serialize.execute({}),
@@ -61,7 +73,8 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
         ),
         { syncToFs: false },
       );
-      return parse.parseResults(messages, pg.parsers)[0] as Results<T>;
+      // One result per command: with a BEGIN ahead of it, the statement's is the last.
+      return parse.parseResults(messages, pg.parsers).at(-1) as Results<T>;
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (name && code && STALE_PLAN_CODES.has(code)) {
@@ -75,13 +88,74 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
     }
   }
 
+  /**
+   * Runs fn in one transaction, as pg.transaction does: it holds the transaction lock, so a statement on its
+   * own waits for the end; it rolls back if fn throws, and a statement sent after the end is refused.
+   * Statements run in the order they are sent (PGlite's query lock is first come, first served), and the
+   * first to run takes BEGIN with it.
+   */
+  function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return pg._runExclusiveTransaction(async () => {
+      let begun = false;
+      let closed = false;
+      const begin = async () => {
+        if (begun) return undefined;
+        begun = true;
+        return control('BEGIN');
+      };
+      const refuseClosed = () => {
+        if (closed) throw new Error('Transaction is closed');
+      };
+      const tx: Transaction = {
+        query: (sql, params) => {
+          refuseClosed();
+          return pg.runExclusive(async () => run(sql, params, false, await begin()));
+        },
+        exec: (sql) => {
+          refuseClosed();
+          return pg.runExclusive(async () => {
+            const before = await begin();
+            if (before) await pg.execProtocolStream(joined(before, serialize.sync()), { syncToFs: false });
+            await pg.execProtocolStream(serialize.query(sql), { syncToFs: false });
+          });
+        },
+      };
+      try {
+        const result = await fn(tx);
+        closed = true;
+        if (begun) await end('COMMIT');
+        return result;
+      } catch (error) {
+        if (!closed && begun) await end('ROLLBACK');
+        closed = true;
+        throw error;
+      }
+    });
+  }
+
+  /** Ends the transaction; a COMMIT that PostgreSQL turned into a rollback (a failed statement) throws. */
+  async function end(command: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    const messages = await pg.runExclusive(async () =>
+      pg.execProtocolStream(joined(await control(command), serialize.sync()), { syncToFs: false }),
+    );
+    const done = messages.find((m) => m.name === 'commandComplete') as { text?: string } | undefined;
+    if (command === 'COMMIT' && done?.text === 'ROLLBACK')
+      throw Object.assign(new Error('Transaction was rolled back instead of committed'), { code: '25P02' });
+  }
+
   return {
-    /** A statement inside a transaction of pg.transaction (which holds the transaction lock). */
-    inTransaction: <T>(sql: string, params: unknown[]) => pg.runExclusive(() => run<T>(sql, params, false)),
     /** A statement on its own: waits for any transaction under way, as pg.query does. */
     alone: <T>(sql: string, params: unknown[]) =>
       pg._runExclusiveTransaction(() => pg.runExclusive(() => run<T>(sql, params, true))),
+    transaction,
   };
+}
+
+/** A transaction's statements, as `transaction` hands them to its fn. */
+export interface Transaction {
+  query<T>(sql: string, params: unknown[]): Promise<Results<T>>;
+  /** A script of statements without parameters, as text (a migration). */
+  exec(sql: string): Promise<void>;
 }
 
 function joined(...parts: Uint8Array[]): Uint8Array {

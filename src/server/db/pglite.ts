@@ -2,9 +2,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { Transaction } from '@electric-sql/pglite';
 import { tracer } from '../observability/tracing.ts';
-import { preparedStatements } from './pglite-prepared.ts';
+import { preparedStatements, type Transaction } from './pglite-prepared.ts';
 import {
   MIN_FREE_BYTES,
   STALE_PLAN_CODES,
@@ -67,18 +66,16 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
   const query = async <T>(sql: string, params: unknown[] = []) =>
     (await pgliteSpan(sql, () => statements.alone<T>(sql, params)).catch(failures.note)).rows;
   const queryable = (tx: Transaction): Queryable => ({
-    query: async (sql, params = []) => {
-      if (tx.closed) throw new Error('Transaction is closed');
-      return (await pgliteSpan(sql, () => statements.inTransaction(sql, params))).rows as never;
-    },
-    exec: async (sql) => void (await pgliteSpan(sql, () => tx.exec(sql))),
+    query: async (sql, params = []) => (await pgliteSpan(sql, () => tx.query(sql, params))).rows as never,
+    exec: (sql) => pgliteSpan(sql, () => tx.exec(sql)),
   });
   return {
     kind: 'pglite',
     query,
     exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
     async transaction(fn) {
-      const once = () => pgliteSpan('BEGIN', () => pg.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite');
+      const once = () =>
+        pgliteSpan('BEGIN', () => statements.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite');
       // A statement prepared before its table changed ended the transaction: run it all again, prepared afresh.
       return once()
         .catch((error: { code?: string }) => (STALE_PLAN_CODES.has(error.code!) ? once() : Promise.reject(error)))
@@ -99,10 +96,10 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
       await pg.close();
       unlock();
     },
-    // Writers go through pg.transaction or pg.query, which take PGlite's transaction lock; holding
-    // it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
+    // Every writer takes PGlite's transaction lock (statements.transaction, statements.alone, pg.exec);
+    // holding it (inside a transaction of our own, which writes nothing) the files are between two of theirs.
     snapshot: (read) =>
-      pg.transaction(async (tx) => {
+      statements.transaction(async (tx) => {
         const value = await read(queryable(tx));
         await tx.exec('CHECKPOINT');
         return { tarball: await pg.dumpDataDir('none'), read: value };
