@@ -3,9 +3,11 @@
 // with one call (Bind, Describe, Execute, Sync): a statement costs about a third of its CPU
 // (0.06 against 0.17-0.20 ms in a micro-benchmark), and PGlite runs on the server's own thread.
 // Transactions too: PGlite's transaction() sends BEGIN and COMMIT as text, parsed every time, in four
-// calls; here BEGIN goes out with the transaction's first statement and COMMIT is prepared.
-import type { PGlite, Results } from '@electric-sql/pglite';
+// calls; here BEGIN goes out with the transaction's first statement and COMMIT is prepared. The messages
+// are built and the answers read by db/pglite-wire.ts, not by PGlite's protocol code.
+import type { PGlite } from '@electric-sql/pglite';
 import { STALE_PLAN_CODES } from './client.ts';
+import { controlMessages, readAnswers, statementMessages, SYNC, type Answer, type Parsers } from './pglite-wire.ts';
 
 /** Statements kept prepared; past this (SQL built at run time), a statement runs unnamed and is not kept. */
 const MAX_PREPARED = 1000;
@@ -45,36 +47,32 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
     return statement;
   }
 
+  /** The backend's answers to `message`, read from its bytes as they come out of the WebAssembly memory. */
+  async function send(message: Uint8Array): Promise<Answer[]> {
+    const chunks: Uint8Array[] = [];
+    await pg.execProtocolRawStream(message, { syncToFs: false, onRawData: (chunk) => void chunks.push(chunk.slice()) });
+    return readAnswers(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), pg.parsers as Parsers);
+  }
+
   /** Bind and Execute of a prepared statement that takes no parameters and answers no rows (BEGIN, COMMIT). */
   async function control(sql: string): Promise<Uint8Array> {
-    const { name } = await prepare(sql);
-    return joined(serialize.bind({ statement: name, values: [] }), serialize.execute({}));
+    return controlMessages((await prepare(sql)).name);
   }
 
   /**
    * `again`: a stale plan is prepared again and the statement run once more (not inside a transaction, which
    * the error ended). `before`: messages sent ahead of the statement in the same call (a transaction's BEGIN).
    */
-  async function run<T>(sql: string, params: unknown[], again: boolean, before?: Uint8Array): Promise<Results<T>> {
+  async function run<T>(sql: string, params: unknown[], again: boolean, before?: Uint8Array): Promise<Answer<T>> {
     const { name, paramTypes } = await prepare(sql);
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = pg.serializers[paramTypes[i]];
-      return serializer ? serializer(value) : String(value);
+      return serializer ? (serializer(value) as string) : String(value);
     });
     try {
-      const messages = await pg.execProtocolStream(
-        joined(
-          ...(before ? [before] : []),
-          serialize.bind({ statement: name, values }),
-          serialize.describe({ type: 'P' }),
-          serialize.execute({}),
-          serialize.sync(),
-        ),
-        { syncToFs: false },
-      );
-      // One result per command: with a BEGIN ahead of it, the statement's is the last.
-      return parse.parseResults(messages, pg.parsers).at(-1) as Results<T>;
+      // One answer per command: with a BEGIN ahead of it, the statement's is the last.
+      return (await send(statementMessages(name, values, before))).at(-1) as Answer<T>;
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (name && code && STALE_PLAN_CODES.has(code)) {
@@ -115,8 +113,8 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
           refuseClosed();
           return pg.runExclusive(async () => {
             const before = await begin();
-            if (before) await pg.execProtocolStream(joined(before, serialize.sync()), { syncToFs: false });
-            await pg.execProtocolStream(serialize.query(sql), { syncToFs: false });
+            if (before) await send(joined(before, SYNC));
+            await send(serialize.query(sql));
           });
         },
       };
@@ -135,11 +133,8 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
 
   /** Ends the transaction; a COMMIT that PostgreSQL turned into a rollback (a failed statement) throws. */
   async function end(command: 'COMMIT' | 'ROLLBACK'): Promise<void> {
-    const messages = await pg.runExclusive(async () =>
-      pg.execProtocolStream(joined(await control(command), serialize.sync()), { syncToFs: false }),
-    );
-    const done = messages.find((m) => m.name === 'commandComplete') as { text?: string } | undefined;
-    if (command === 'COMMIT' && done?.text === 'ROLLBACK')
+    const [done] = await pg.runExclusive(async () => send(joined(await control(command), SYNC)));
+    if (command === 'COMMIT' && done?.command === 'ROLLBACK')
       throw Object.assign(new Error('Transaction was rolled back instead of committed'), { code: '25P02' });
   }
 
@@ -153,7 +148,7 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
 
 /** A transaction's statements, as `transaction` hands them to its fn. */
 export interface Transaction {
-  query<T>(sql: string, params: unknown[]): Promise<Results<T>>;
+  query<T>(sql: string, params: unknown[]): Promise<Answer<T>>;
   /** A script of statements without parameters, as text (a migration). */
   exec(sql: string): Promise<void>;
 }
