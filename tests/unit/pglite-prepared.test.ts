@@ -146,6 +146,18 @@ describe('transactions on PGlite', () => {
     expect(await db.query('SELECT id FROM swallowed')).toEqual([]);
   });
 
+  it('a first statement that cannot be prepared leaves the next ones inside the transaction', async () => {
+    await db.exec('CREATE TABLE unprepared (id int PRIMARY KEY)');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('SELEC nothing').catch(() => undefined);
+        await tx.query('INSERT INTO unprepared VALUES ($1)', [1]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await db.query('SELECT id FROM unprepared')).toEqual([]);
+  });
+
   it('refuses a statement sent after its end, and a script (exec) runs inside it', async () => {
     let late!: Parameters<Parameters<Db['transaction']>[0]>[0];
     await db.transaction(async (tx) => {

@@ -64,7 +64,16 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
    * the error ended). `before`: messages sent ahead of the statement in the same call (a transaction's BEGIN).
    */
   async function run<T>(sql: string, params: unknown[], again: boolean, before?: Uint8Array): Promise<Answer<T>> {
-    const { name, paramTypes } = await prepare(sql);
+    return execute<T>(await prepare(sql), sql, params, again, before);
+  }
+
+  async function execute<T>(
+    { name, paramTypes }: Prepared,
+    sql: string,
+    params: unknown[],
+    again: boolean,
+    before?: Uint8Array,
+  ): Promise<Answer<T>> {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = pg.serializers[paramTypes[i]];
@@ -107,7 +116,11 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
       const tx: Transaction = {
         query: (sql, params) => {
           refuseClosed();
-          return pg.runExclusive(async () => run(sql, params, false, await begin()));
+          // Prepared before BEGIN is taken: a statement that cannot be prepared sends nothing, BEGIN included.
+          return pg.runExclusive(async () => {
+            const statement = await prepare(sql);
+            return execute(statement, sql, params, false, await begin());
+          });
         },
         exec: (sql) => {
           refuseClosed();
