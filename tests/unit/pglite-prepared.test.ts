@@ -146,15 +146,21 @@ describe('transactions on PGlite', () => {
     expect(await db.query('SELECT id FROM swallowed')).toEqual([]);
   });
 
-  it('a first statement that cannot be prepared leaves the next ones inside the transaction', async () => {
+  it('a first statement that cannot be prepared aborts the transaction, as on PostgreSQL', async () => {
     await db.exec('CREATE TABLE unprepared (id int PRIMARY KEY)');
+    // fn goes on after the error: the next statement is refused and nothing is kept.
     await expect(
       db.transaction(async (tx) => {
-        await tx.query('SELEC nothing').catch(() => undefined);
+        await tx.query('SELEC nothing', []).catch(() => undefined);
         await tx.query('INSERT INTO unprepared VALUES ($1)', [1]);
-        throw new Error('undo');
       }),
-    ).rejects.toThrow('undo');
+    ).rejects.toMatchObject({ code: '25P02' });
+    // fn swallows the error and ends: the COMMIT fails, and nothing is kept.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('SELEC nothing', []).catch(() => undefined);
+      }),
+    ).rejects.toMatchObject({ code: '25P02' });
     expect(await db.query('SELECT id FROM unprepared')).toEqual([]);
   });
 

@@ -64,20 +64,11 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
    * the error ended). `before`: messages sent ahead of the statement in the same call (a transaction's BEGIN).
    */
   async function run<T>(sql: string, params: unknown[], again: boolean, before?: Uint8Array): Promise<Answer<T>> {
-    return execute<T>(await prepare(sql), sql, params, again, before);
-  }
-
-  async function execute<T>(
-    { name, paramTypes }: Prepared,
-    sql: string,
-    params: unknown[],
-    again: boolean,
-    before?: Uint8Array,
-  ): Promise<Answer<T>> {
+    const { name, paramTypes } = await prepare(sql);
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = pg.serializers[paramTypes[i]];
-      return serializer ? (serializer(value) as string) : String(value);
+      return serializer ? (serializer(value) as string | Uint8Array) : String(value);
     });
     try {
       // One answer per command: with a BEGIN ahead of it, the statement's is the last.
@@ -116,10 +107,16 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
       const tx: Transaction = {
         query: (sql, params) => {
           refuseClosed();
-          // Prepared before BEGIN is taken: a statement that cannot be prepared sends nothing, BEGIN included.
           return pg.runExclusive(async () => {
-            const statement = await prepare(sql);
-            return execute(statement, sql, params, false, await begin());
+            let before = await begin();
+            // A statement not prepared yet is parsed inside the transaction, as on PostgreSQL: one that
+            // cannot be parsed aborts the transaction (later statements and the COMMIT fail), instead of
+            // the statements after it running outside one.
+            if (before && !prepared.has(sql)) {
+              await send(joined(before, SYNC));
+              before = undefined;
+            }
+            return run(sql, params, false, before);
           });
         },
         exec: (sql) => {
