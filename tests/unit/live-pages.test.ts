@@ -2,6 +2,7 @@
 // a catalogue page when the catalogue does or one of its own tools' stock does, not another tool's.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryBus, type Shows } from '../../src/server/caching/changes';
 import { livePages } from '../../src/server/host/live-pages';
@@ -102,6 +103,39 @@ describe('live pages', () => {
       },
     );
     expect(pages.size().pages).toBe(1);
+  });
+});
+
+describe('a page made again', () => {
+  const shows: Shows = { kinds: ['tools', 'reviews'] };
+  const render = async (pages: ReturnType<typeof livePages>, html: string) => {
+    const answer = await pages
+      .handoff('/tools/a', (page) => ({ html: page }))
+      .keep(
+        new Request('http://x/tools/a', { headers: { 'accept-encoding': 'br' } }),
+        new Response(html, { headers: { 'content-type': 'text/html', 'cache-control': 'no-cache' } }),
+        shows,
+      );
+    return {
+      etag: answer.headers.get('etag'),
+      text: brotliDecompressSync(Buffer.from(await answer.arrayBuffer())).toString(),
+    };
+  };
+
+  it('with the same bytes is not compressed again, and with other bytes is', async () => {
+    const changes = memoryBus();
+    const pages = livePages({ changes });
+    const html = `<!doctype html><title>a</title><p>${'a tool page '.repeat(200)}</p>`;
+    const first = await render(pages, html);
+    changes.announce('reviews'); // a review elsewhere: the copy is stale, the page comes out the same
+    const again = await render(pages, html);
+    expect(again).toEqual(first);
+    expect(pages.size()).toMatchObject({ pages: 1, compressions: 1 });
+    changes.announce('reviews');
+    const changed = await render(pages, html.replace('<p>', '<p>new '));
+    expect(changed.text).toContain('<p>new a tool page');
+    expect(changed.etag).not.toBe(first.etag);
+    expect(pages.size()).toMatchObject({ pages: 1, compressions: 2 });
   });
 });
 

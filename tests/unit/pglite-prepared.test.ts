@@ -212,4 +212,20 @@ describe('transactions on PGlite', () => {
       await pg.close();
     }
   });
+
+  it('lets the event loop answer what is waiting between transactions queued behind each other', async () => {
+    // Requests served from memory wait for the loop; PGlite's work queued on its lock resumes in microtasks.
+    const marks: string[] = [];
+    const queued = Array.from({ length: 5 }, () =>
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1 AS n', []);
+        marks.push('transaction');
+      }),
+    );
+    setImmediate(() => marks.push('a turn of the loop'));
+    await Promise.all(queued);
+    await db.query('SELECT 1 AS n', []);
+    expect(marks.indexOf('a turn of the loop')).toBeGreaterThan(-1);
+    expect(marks.indexOf('a turn of the loop')).toBeLessThan(marks.lastIndexOf('transaction'));
+  });
 });

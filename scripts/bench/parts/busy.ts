@@ -23,7 +23,7 @@ const ORDERS_PER_SECOND = 85;
 const ORDERED_TOOLS = 100;
 const RATIO_GOAL = 0.7;
 /** Each buyer places ~10 orders a second: above the per-buyer booking limit meant for real clients. */
-const STREAM_ENV = { BOOKING_RATE_LIMIT: '100000', ORDER_HOLD_MINUTES: '60' };
+export const STREAM_ENV = { BOOKING_RATE_LIMIT: '100000', ORDER_HOLD_MINUTES: '60' };
 /** `BENCH_BUSY=quick`: PGlite at 2,000 tools only; `BENCH_BUSY=pg`: PostgreSQL only (while working on a fix). */
 const QUICK = process.env.BENCH_BUSY === 'quick';
 const ONLY_PG = process.env.BENCH_BUSY === 'pg';
@@ -89,7 +89,7 @@ export interface BusyData {
 }
 
 /** Places and deletes one-line orders at `rate` per second across `buyers` until stopped. */
-function orderStream(
+export function orderStream(
   storeUrl: string,
   buyers: string[],
   tools: { _id: string; minimumOrderQuantity: number }[],
@@ -281,7 +281,7 @@ async function streamAlone(
   return cost;
 }
 
-async function prepare(dataDir: string, databaseUrl: string | undefined, tools: number) {
+export async function prepare(dataDir: string, databaseUrl: string | undefined, tools: number) {
   const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir });
   await migrate(db);
   await seedIfEmpty(db);

@@ -9,6 +9,14 @@ import type { PGlite } from '@electric-sql/pglite';
 import { STALE_PLAN_CODES } from './client.ts';
 import { controlMessages, readAnswers, statementMessages, SYNC, type Answer, type Parsers } from './pglite-wire.ts';
 
+/**
+ * PGlite runs on the server's thread, and a statement's WebAssembly runs without a pause. Work waiting for
+ * its lock resumes in microtasks, so queued transactions ran back to back (tens of milliseconds while orders
+ * flowed) with every request that arrived meanwhile waiting for the event loop. Each one that takes the lock
+ * first lets the loop take in and answer what is ready (reads from memory cost tens of microseconds).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Statements kept prepared; past this (SQL built at run time), a statement runs unnamed and is not kept. */
 const MAX_PREPARED = 1000;
 
@@ -94,6 +102,7 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
    */
   function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return pg._runExclusiveTransaction(async () => {
+      await nextTurn();
       let begun = false;
       let closed = false;
       const begin = async () => {
@@ -151,7 +160,10 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
   return {
     /** A statement on its own: waits for any transaction under way, as pg.query does. */
     alone: <T>(sql: string, params: unknown[]) =>
-      pg._runExclusiveTransaction(() => pg.runExclusive(() => run<T>(sql, params, true))),
+      pg._runExclusiveTransaction(async () => {
+        await nextTurn();
+        return pg.runExclusive(() => run<T>(sql, params, true));
+      }),
     transaction,
   };
 }

@@ -1,0 +1,191 @@
+// Where the order stream's CPU goes: a store (PGlite, or PostgreSQL with --pg) with 2,000 tools, started
+// with --cpu-prof, gets the bench's order stream alone (8 buyers, 85 orders/s placed and deleted) for
+// 12 s after 4 s of warm-up, is stopped, and the profile's last 11 s are summed by function (self time)
+// and by where the code lives. A tool for working on issue 30's goal 1; `npm run bench` does not run it.
+//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf]
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { orderStream, prepare, STREAM_ENV } from './parts/busy.ts';
+import { accessToken, idToken, pool } from './parts/purchase.ts';
+import { cpuMs, http, pin, round, CORES } from './load.ts';
+import { cleanup, ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore, TMP } from './store.ts';
+
+const usePg = process.argv.includes('--pg');
+const topIndex = process.argv.indexOf('--top');
+const TOP = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 40;
+const WARM_MS = 4000;
+const MEASURED_MS = 12_000;
+const WINDOW_US = 11_000_000;
+const usePerf = process.argv.includes('--perf');
+const profiled = !process.argv.includes('--no-prof') && !usePerf;
+
+/** CPU ms of each of a process's threads by name (the profile sees only the main thread). */
+function threadCpu(pid: number): Map<string, number> {
+  const tick = 10; // USER_HZ 100
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13)
+        .map(Number);
+      byName.set(name, (byName.get(name) ?? 0) + (utime + stime) * tick);
+    } catch {
+      // the thread ended
+    }
+  }
+  return byName;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a frame's code lives, for the summary by place. */
+function placeOf(url: string, name: string): string {
+  if (name === '(idle)' || name === '(program)' || name === '(garbage collector)') return name;
+  if (url.startsWith('wasm://')) return 'WebAssembly';
+  if (url.includes('/node_modules/'))
+    return url
+      .split('/node_modules/')
+      .pop()!
+      .split('/')
+      .slice(0, url.includes('/@') ? 2 : 1)
+      .join('/');
+  if (url.includes('/src/')) return 'ours: ' + url.split('/src/').pop()!.split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:') || url === '') return 'node';
+  return url;
+}
+
+function summarise(profile: Profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  let t = 0;
+  const times = profile.timeDeltas.map((d) => (t += d));
+  const end = times[times.length - 1];
+  const selfUs = new Map<number, number>();
+  for (let i = 1; i < profile.samples.length; i++) {
+    if (times[i] < end - WINDOW_US) continue;
+    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (times[i] - times[i - 1]));
+  }
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const byFunction = new Map<string, number>();
+  const byPlace = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    const place = placeOf(url, functionName);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + us);
+  }
+  const show = (title: string, map: Map<string, number>, n: number) => {
+    console.log(`\n${title}`);
+    for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n))
+      console.log(`  ${String(round((100 * us) / total, 1)).padStart(5)}%  ${k}`);
+  };
+  show('by place (self time)', byPlace, 25);
+  show('by function (self time)', byFunction, TOP);
+}
+
+async function main() {
+  ensureBenchBuild();
+  await startBenchEmulator();
+  pin([process.pid], CORES.client);
+  const emails = Array.from({ length: 8 }, (_, i) => `busy-${i}@bench.ironcrest.test`);
+  const firebaseTokens = await pool(emails, 4, (email) => idToken(email, true));
+  const profDir = path.join(TMP, 'stream-profile');
+  rmSync(profDir, { recursive: true, force: true });
+  mkdirSync(profDir, { recursive: true });
+  const scratch = usePg ? await pgScratch('profile') : undefined;
+  if (usePg && !scratch) throw new Error('no PostgreSQL reachable');
+  const dataDir = '.data-bench-busy-2000';
+  await prepare(dataDir, scratch?.url, 2000);
+  const store = await startStore({
+    name: 'stream-profile',
+    port: PORTS.store,
+    env: {
+      DATA_DIR: usePg ? '.data-bench-busy-pg' : dataDir,
+      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      ...STREAM_ENV,
+      ...(profiled ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} --cpu-prof-interval=250` } : {}),
+      ...(usePerf ? { NODE_OPTIONS: '--perf-basic-prof-only-functions --interpreted-frames-native-stack' } : {}),
+    },
+  });
+  const buyers = await pool(emails, 4, (email, i) =>
+    accessToken(store.url, email, firebaseTokens[i], `127.0.0.${30 + i}`),
+  );
+  const catalogue = JSON.parse((await http('GET', `${store.url}/api/tools`)).body) as {
+    _id: string;
+    minimumOrderQuantity: number;
+  }[];
+  const stream = orderStream(store.url, buyers, catalogue.slice(1, 101), 85);
+  await new Promise((r) => setTimeout(r, WARM_MS));
+  const [placed, cpu, threads, started] = [
+    stream.placed(),
+    cpuMs([store.pid]),
+    threadCpu(store.pid),
+    performance.now(),
+  ];
+  // --perf: the kernel's view too (syscalls, the network stack), with JIT-compiled names from /tmp/perf-PID.map.
+  const perf = usePerf
+    ? spawn(
+        'perf',
+        [
+          'record',
+          '-F',
+          '997',
+          '-g',
+          '-p',
+          String(store.pid),
+          '-o',
+          path.join(profDir, 'perf.data'),
+          '--',
+          'sleep',
+          String(MEASURED_MS / 1000),
+        ],
+        { stdio: 'ignore' },
+      )
+    : undefined;
+  await new Promise((r) => setTimeout(r, MEASURED_MS));
+  if (perf) await new Promise((r) => perf.once('exit', r));
+  const orders = stream.placed() - placed;
+  const ms = cpuMs([store.pid]) - cpu;
+  const threadsAfter = threadCpu(store.pid);
+  const { errors, lastError } = await stream.stop();
+  await store.stop();
+  await scratch?.drop();
+  console.log(
+    `${usePg ? 'PostgreSQL' : 'PGlite'}: ${round((orders * 1000) / (performance.now() - started), 0)} orders/s, ` +
+      `${round(ms / orders, 2)} ms of server CPU per order placed and deleted` +
+      (profiled ? ' (with the profiler on)' : '') +
+      (errors ? `; ${errors} failed (last: ${lastError})` : ''),
+  );
+  console.log('by thread, ms per order:');
+  for (const [name, after] of threadsAfter) {
+    const used = (after - (threads.get(name) ?? 0)) / orders;
+    if (used >= 0.01) console.log(`  ${name.padEnd(16)} ${round(used, 2)}`);
+  }
+  if (usePerf) console.log(`perf report -i ${path.join(profDir, 'perf.data')} --no-children --sort dso,sym`);
+  if (!profiled) return;
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('no profile written');
+  summarise(JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as Profile);
+  console.log(`\nprofile: ${path.join(profDir, file)}`);
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(cleanup);
