@@ -12,10 +12,19 @@ import { controlMessages, readAnswers, statementMessages, SYNC, type Answer, typ
 /**
  * PGlite runs on the server's thread, and a statement's WebAssembly runs without a pause. Work waiting for
  * its lock resumes in microtasks, so queued transactions ran back to back (tens of milliseconds while orders
- * flowed) with every request that arrived meanwhile waiting for the event loop. Each one that takes the lock
- * first lets the loop take in and answer what is ready (reads from memory cost tens of microseconds).
+ * flowed) with every request that arrived meanwhile waiting for the event loop. So once SLICE_MS have passed
+ * since the loop last had such a turn, the next transaction (or statement on its own) that takes the lock first
+ * lets the loop take in and answer what is ready (a read from memory costs tens of microseconds). A turn
+ * before every one instead split a rush into more, smaller batches (each turn let more requests in to start
+ * their own): the first 200-buyer rush after a start went from p99 94 to 334 ms; with the slice, 141–147.
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const SLICE_MS = 3;
+let sliceStart = 0;
+async function takeTurns(): Promise<void> {
+  if (performance.now() - sliceStart < SLICE_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  sliceStart = performance.now();
+}
 
 /** Statements kept prepared; past this (SQL built at run time), a statement runs unnamed and is not kept. */
 const MAX_PREPARED = 1000;
@@ -102,7 +111,7 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
    */
   function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return pg._runExclusiveTransaction(async () => {
-      await nextTurn();
+      await takeTurns();
       let begun = false;
       let closed = false;
       const begin = async () => {
@@ -161,7 +170,7 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
     /** A statement on its own: waits for any transaction under way, as pg.query does. */
     alone: <T>(sql: string, params: unknown[]) =>
       pg._runExclusiveTransaction(async () => {
-        await nextTurn();
+        await takeTurns();
         return pg.runExclusive(() => run<T>(sql, params, true));
       }),
     transaction,
