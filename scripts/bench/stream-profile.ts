@@ -156,8 +156,11 @@ async function main() {
         { stdio: 'ignore' },
       )
     : undefined;
+  // Ended, or never started (no perf on this machine): either way the measured time is over once it says so.
+  const perfDone = perf && new Promise<unknown>((resolve) => perf.once('exit', resolve).once('error', resolve));
   await new Promise((r) => setTimeout(r, MEASURED_MS));
-  if (perf) await new Promise((r) => perf.once('exit', r));
+  const perfEnd = await perfDone;
+  if (perfEnd instanceof Error) console.log(`perf did not run: ${perfEnd.message}`);
   const orders = stream.placed() - placed;
   const ms = cpuMs([store.pid]) - cpu;
   const threadsAfter = threadCpu(store.pid);
