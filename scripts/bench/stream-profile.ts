@@ -2,9 +2,9 @@
 // with --cpu-prof, gets the bench's order stream alone (8 buyers, 85 orders/s placed and deleted) for
 // 12 s after 4 s of warm-up, is stopped, and the profile's last 11 s are summed by function (self time)
 // and by where the code lives. A tool for working on issue 30's goal 1; `npm run bench` does not run it.
-//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf]
+//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace]
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { orderStream, prepare, STREAM_ENV } from './parts/busy.ts';
 import { accessToken, idToken, pool } from './parts/purchase.ts';
@@ -18,7 +18,9 @@ const WARM_MS = 4000;
 const MEASURED_MS = 12_000;
 const WINDOW_US = 11_000_000;
 const usePerf = process.argv.includes('--perf');
-const profiled = !process.argv.includes('--no-prof') && !usePerf;
+// --strace: the server's system calls counted (`strace -c -f`), to see how many socket writes an order costs.
+const useStrace = process.argv.includes('--strace');
+const profiled = !process.argv.includes('--no-prof') && !usePerf && !useStrace;
 
 /** CPU ms of each of a process's threads by name (the profile sees only the main thread). */
 function threadCpu(pid: number): Map<string, number> {
@@ -39,6 +41,45 @@ function threadCpu(pid: number): Map<string, number> {
     }
   }
   return byName;
+}
+
+/** What each open file descriptor of a process is (a socket's peer port, a pipe, a file). */
+function fdTargets(pid: number): Map<string, string> {
+  const sockets = new Map<string, string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6'])
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9)
+        sockets.set(f[9], `tcp :${parseInt(f[1].split(':')[1], 16)} -> :${parseInt(f[2].split(':')[1], 16)}`);
+    }
+  const out = new Map<string, string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /socket:\[(\d+)\]/.exec(target)?.[1];
+      out.set(fd, inode ? (sockets.get(inode) ?? target) : target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+/** --strace: write system calls per order placed and deleted, by what they wrote to. */
+function writesPerOrder(file: string, fds: Map<string, string>, orders: number) {
+  const counts = new Map<string, number>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /(write|writev|sendmsg|sendto)\((\d+)/.exec(line);
+    if (!m) continue;
+    // A client's ephemeral port says little: group sockets by the local port they were accepted on or the peer's.
+    const target = (fds.get(m[2]) ?? `fd ${m[2]} (closed)`).replace(/tcp :(\d+) -> :(\d+)/, (_, a, b) =>
+      Number(a) < 32768 ? `tcp accepted on :${a}` : `tcp to :${b}`,
+    );
+    const key = `${m[1]} ${target}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  console.log('system calls that write, per order placed and deleted:');
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${round(n / orders, 2)}  ${k}`);
 }
 
 interface ProfileNode {
@@ -137,6 +178,7 @@ async function main() {
     performance.now(),
   ];
   // --perf: the kernel's view too (syscalls, the network stack), with JIT-compiled names from /tmp/perf-PID.map.
+  const straceOut = path.join(profDir, 'strace.txt');
   const perf = usePerf
     ? spawn(
         'perf',
@@ -155,13 +197,32 @@ async function main() {
         ],
         { stdio: 'ignore' },
       )
-    : undefined;
+    : useStrace
+      ? spawn(
+          'timeout',
+          [
+            '-s',
+            'INT',
+            String(MEASURED_MS / 1000),
+            'strace',
+            '-f',
+            '-e',
+            'trace=write,writev,sendmsg,sendto',
+            '-o',
+            straceOut,
+            '-p',
+            String(store.pid),
+          ],
+          { stdio: 'ignore' },
+        )
+      : undefined;
   // Ended, or never started (no perf on this machine): either way the measured time is over once it says so.
   const perfDone = perf && new Promise<unknown>((resolve) => perf.once('exit', resolve).once('error', resolve));
   await new Promise((r) => setTimeout(r, MEASURED_MS));
   const perfEnd = await perfDone;
   if (perfEnd instanceof Error) console.log(`perf did not run: ${perfEnd.message}`);
   const orders = stream.placed() - placed;
+  const fds = useStrace ? fdTargets(store.pid) : undefined;
   const ms = cpuMs([store.pid]) - cpu;
   const threadsAfter = threadCpu(store.pid);
   const { errors, lastError } = await stream.stop();
@@ -178,6 +239,7 @@ async function main() {
     const used = (after - (threads.get(name) ?? 0)) / orders;
     if (used >= 0.01) console.log(`  ${name.padEnd(16)} ${round(used, 2)}`);
   }
+  if (fds) writesPerOrder(straceOut, fds, orders);
   if (usePerf) console.log(`perf report -i ${path.join(profDir, 'perf.data')} --no-children --sort dso,sym`);
   if (!profiled) return;
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
