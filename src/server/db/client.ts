@@ -6,6 +6,12 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * In a transaction on PostgreSQL: the statements sent in this turn (before the next await) are its last,
+   * and COMMIT goes out with them, one round trip fewer. From then on the statements decide: the
+   * transaction commits unless one of them fails, even if fn throws afterwards. Absent elsewhere.
+   */
+  last?(): void;
 }
 export interface Db extends Queryable {
   /**

@@ -71,6 +71,9 @@ export async function openPostgres(url: string, schema?: string, applicationName
     let begun = false;
     let ended = false;
     let corked = false;
+    // last(): COMMIT goes out in the same write as the statements of that turn (one round trip fewer).
+    let closing = false;
+    let commit: Promise<{ command: string }> | undefined;
     const socket = (client as unknown as { connection: { stream: Corkable } }).connection.stream;
     /**
      * The pool's clients pipeline, and statements sent in one turn of the event loop go out in one write
@@ -85,6 +88,13 @@ export async function openPostgres(url: string, schema?: string, applicationName
         socket.cork();
         queueMicrotask(() => {
           corked = false;
+          if (closing && !commit) {
+            // The statements before it decide: if one fails, PostgreSQL answers this COMMIT with ROLLBACK.
+            commit = client.query('COMMIT');
+            // Awaited below, except when the connection is lost first: that is handled there, not unhandled.
+            commit.catch(() => {});
+            ended = true;
+          }
           socket.uncork();
         });
       }
@@ -103,14 +113,19 @@ export async function openPostgres(url: string, schema?: string, applicationName
           }
         },
         exec: async (sql) => void (await send(sql)),
+        last: () => void (closing = true),
       });
       ended = true;
-      if (begun) await client.query('COMMIT');
+      if (commit) {
+        if ((await commit).command !== 'COMMIT') throw new Error('The transaction was rolled back');
+      } else if (begun) await client.query('COMMIT');
       return result;
     } catch (error) {
       ended = true;
       // A session that could not write (read-only when it began) is not reused either.
       if (isDatabaseUnavailable(error) || isStorageUnavailable(error)) broken = error as Error;
+      // A COMMIT already sent ended the transaction, whichever way (its answer is awaited before release).
+      else if (commit) await commit.catch(() => {});
       else if (begun) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       return failures.note(error);
     } finally {

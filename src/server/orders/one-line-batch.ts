@@ -96,7 +96,7 @@ export function oneLineBatch(ctx: OrdersContext) {
     throw 'refused' in result ? result.refused : result.error;
   }
 
-  const placeBatch = (asks: OneLineAsk[]) => db.transaction((tx) => placeBatchIn(tx, asks));
+  const placeBatch = (asks: OneLineAsk[]) => db.transaction((tx) => placeBatchIn(tx, asks, true));
 
   /**
    * Before a server says it is ready (host/warm-up.ts): a rush of `buyers` made-up buyers on a made-up tool
@@ -135,7 +135,8 @@ export function oneLineBatch(ctx: OrdersContext) {
       });
   }
 
-  async function placeBatchIn(tx: Queryable, asks: OneLineAsk[]): Promise<OneLineResult[]> {
+  /** `last`: the batch's writes end the transaction (COMMIT goes with them); not for the rehearsal, which rolls back. */
+  async function placeBatchIn(tx: Queryable, asks: OneLineAsk[], last = false): Promise<OneLineResult[]> {
     const expiresAt = new Date(now().getTime() + holdMs);
     const emails = [...new Set(asks.map((a) => a.user.email))].sort();
     const limited = Number.isFinite(maxUnpaidOrders);
@@ -261,6 +262,7 @@ export function oneLineBatch(ctx: OrdersContext) {
       );
     }
     // Units of holds that ran out are for sale: a line short of such a tool is placed again after they go.
+    if (last) tx.last?.();
     const [expiredRows] = await Promise.all([
       short.size
         ? tx.query<{ tool_id: string }>(

@@ -166,6 +166,7 @@ export function ordersService(
         // Sent together, and run in this order: the lines' units back first (deleting the order deletes them).
         const unpaid = order.payment === 'unpaid';
         if (unpaid) touched = heldTools(order);
+        tx.last?.();
         await Promise.all([
           unpaid ? giveBackLines(tx, order, user.email) : null,
           unpaid ? emitOrderEvent(tx, 'order.cancelled', id, user.email, factsOf(order), { reason: 'deleted' }) : null,
