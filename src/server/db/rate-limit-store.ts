@@ -52,12 +52,12 @@ export function postgresRateLimitStore(pool: Pool): RateLimitStore {
       else perKey.set(hits[i].key, [i]);
     }
     const keys = [...perKey.keys()].sort();
-    const { rows } = await pool.query<{ key: string; points: number; expire: string }>(COUNT_HITS, [
-      keys,
-      keys.map((k) => perKey.get(k)!.length),
-      now + windowMs,
-      now,
-    ]);
+    // Named: prepared once per connection, not parsed and planned again for every order placed.
+    const { rows } = await pool.query<{ key: string; points: number; expire: string }>({
+      name: 'rate-limit-hits',
+      text: COUNT_HITS,
+      values: [keys, keys.map((k) => perKey.get(k)!.length), now + windowMs, now],
+    });
     for (const row of rows) {
       const same = perKey.get(row.key)!;
       const first = row.points - same.length;
