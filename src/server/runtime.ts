@@ -12,6 +12,7 @@ import { PG_TIMEOUTS, type Db } from './db/client.ts';
 import { loadPg } from './db/postgres.ts';
 import { openDb } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
+import { pgliteVacuum } from './db/pglite-vacuum.ts';
 import { postgresRateLimitStore } from './db/rate-limit-store.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { memoryRateLimitStore } from './http/rate-limit.ts';
@@ -121,6 +122,8 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
   // Events' effects (emails, webhooks): every server runs both workers; each delivery is leased by one of them.
   built.outbox.start();
   built.webhooks.start();
+  // The embedded store has no autovacuum (single-user mode): its tables are vacuumed here.
+  const vacuum = db.kind === 'pglite' ? pgliteVacuum(db) : undefined;
 
   return {
     ...built,
@@ -135,6 +138,7 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
       clearTimeout(sweep);
       await built.outbox.stop();
       await built.webhooks.stop();
+      await vacuum?.stop();
       await changes.close();
       search.close();
       await db.close();
