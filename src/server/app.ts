@@ -47,11 +47,11 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { webhooksService } from './webhooks/webhooks.service.ts';
 
 /**
- * How long a committed event waits for others to share its outbox run (emails and webhooks). A run is
- * ~6 statements: at 50 ms, orders flowing at 85/s cost one a run every ~6 orders; 200 ms, a quarter of
- * that, and an email still leaves well within a second (bench/before-after.md).
+ * How long a committed event waits for others to share its outbox run (emails and webhooks). 200 ms saved
+ * PostgreSQL half a statement per order while orders flowed, but the first rush after a start on PGlite
+ * went from p99 99–127 ms to 135–150 (bench/before-after.md, 2026-12-03): 50 it stays.
  */
-const NUDGE_MS = 200;
+const NUDGE_MS = 50;
 /** The longest it waits for requests in flight to be answered first. */
 const NUDGE_MAX_MS = 1000;
 /** How long a batch of a burst (user lookups, one-line orders) waits for the rest of it (db/batched.ts). */
