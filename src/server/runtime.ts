@@ -78,7 +78,7 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
         : db.pool
           ? databaseImageStorage(db)
           : diskImageStorage(cfg.dataDir),
-      rateLimits: db.pool ? postgresRateLimitStore(db.pool) : memoryRateLimitStore(),
+      rateLimits: db.pool ? postgresRateLimitStore(db) : memoryRateLimitStore(),
       changes,
       now: () => new Date(),
       warmingUp: () => warming.on,

@@ -62,7 +62,7 @@ async function server(schema: string, name: string, env: Record<string, string> 
     notify: notifyOn(db),
     log: quiet,
   });
-  const { app, tools } = appOn(db, { rateLimits: postgresRateLimitStore(db.pool!), changes }, env);
+  const { app, tools } = appOn(db, { rateLimits: postgresRateLimitStore(db), changes }, env);
   async function request(
     method: string,
     target: string,
@@ -204,7 +204,7 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
   });
 
   it('rate-limit hits that arrive together, on two servers at once, are each counted once, in order', async () => {
-    const [a, b] = [postgresRateLimitStore(one.db.pool!), postgresRateLimitStore(two.db.pool!)];
+    const [a, b] = [postgresRateLimitStore(one.db), postgresRateLimitStore(two.db)];
     const key = `burst:${randomBytes(4).toString('hex')}`;
     const long = `orders:user:${'x'.repeat(240)}@example.com`;
     const results = await Promise.all([
@@ -309,7 +309,7 @@ describe.skipIf(!url)('servers starting together on an empty database', () => {
             await migrate(db);
             await seedIfEmpty(db);
             // Counting needs its table.
-            await postgresRateLimitStore(db.pool!).hit('start', 60_000);
+            await postgresRateLimitStore(db).hit('start', 60_000);
           }),
         );
         const failures = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));

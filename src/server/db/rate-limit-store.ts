@@ -6,8 +6,8 @@
 // round trips, not 200 (which cost more than placing their orders). Each caller still gets its own
 // count, in arrival order, exactly as one statement each would have given.
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
 import { batched } from './batched.ts';
+import type { Db } from './client.ts';
 import type { RateLimitStore } from '../ports.ts';
 
 const TABLE = 'rate_limits';
@@ -39,7 +39,7 @@ const COUNT_HITS = `
   RETURNING key, points, expire`;
 
 /** Counters in the rate_limits table (migration 12). */
-export function postgresRateLimitStore(pool: Pool): RateLimitStore {
+export function postgresRateLimitStore(db: Pick<Db, 'query'>): RateLimitStore {
   let lastSweep = Date.now();
 
   /** Counts one window's hits (given by their index in the batch) in one statement, into `counts`. */
@@ -52,12 +52,13 @@ export function postgresRateLimitStore(pool: Pool): RateLimitStore {
       else perKey.set(hits[i].key, [i]);
     }
     const keys = [...perKey.keys()].sort();
-    // Named: prepared once per connection, not parsed and planned again for every order placed.
-    const { rows } = await pool.query<{ key: string; points: number; expire: string }>({
-      name: 'rate-limit-hits',
-      text: COUNT_HITS,
-      values: [keys, keys.map((k) => perKey.get(k)!.length), now + windowMs, now],
-    });
+    // db.query prepares it once per connection (and again if its plan goes stale), not on every order.
+    const rows = await db.query<{ key: string; points: number; expire: string }>(COUNT_HITS, [
+      keys,
+      keys.map((k) => perKey.get(k)!.length),
+      now + windowMs,
+      now,
+    ]);
     for (const row of rows) {
       const same = perKey.get(row.key)!;
       const first = row.points - same.length;
@@ -76,7 +77,7 @@ export function postgresRateLimitStore(pool: Pool): RateLimitStore {
     await Promise.all([...byWindow].map(([windowMs, indexes]) => countWindow(windowMs, hits, indexes, counts)));
     if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
       lastSweep = Date.now();
-      await pool.query(`DELETE FROM ${TABLE} WHERE expire <= $1`, [lastSweep]).catch(() => {});
+      await db.query(`DELETE FROM ${TABLE} WHERE expire <= $1`, [lastSweep]).catch(() => {});
     }
     return counts;
   });
