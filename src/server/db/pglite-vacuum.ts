@@ -3,7 +3,7 @@
 // them), the planner keeps the statistics of a table's first rows (a plan for 10 orders used on 1M), and
 // after ~2 billion transactions PostgreSQL stops taking writes to protect its data (wraparound). This does
 // the daemon's job on the embedded store, with autovacuum's default thresholds: every CHECK_MS, each table
-// whose dead rows, inserts or changes since its last ANALYZE passed them is vacuumed or analyzed, a
+// whose dead rows or changes since its last ANALYZE passed them is vacuumed or analyzed, a
 // statement per table; one whose oldest transaction id is older than FREEZE_AGE is frozen. PostgreSQL
 // (DATABASE_URL) has its own daemon, and this does not run there.
 import type { Db } from './client.ts';
@@ -11,7 +11,7 @@ import { logger } from '../observability/logger.ts';
 
 const CHECK_MS = 60_000;
 /** autovacuum_freeze_max_age's default: a table's rows are frozen before this many transactions go by. */
-export const FREEZE_AGE = 200_000_000;
+const FREEZE_AGE = 200_000_000;
 
 export interface VacuumDone {
   table: string;
@@ -20,12 +20,14 @@ export interface VacuumDone {
   deadRows: number;
 }
 
-// autovacuum_vacuum_threshold/scale_factor (50 + 20% of the rows), its insert threshold (1000 + 20%),
-// autovacuum_analyze_threshold/scale_factor (50 + 10%).
+// autovacuum_vacuum_threshold/scale_factor (50 + 20% of the rows), autovacuum_analyze_threshold/scale_factor
+// (50 + 10%). Not its insert threshold: a vacuum here runs on the server's thread, and a table that only
+// grew (a restored or bulk-loaded store's 1M orders) would stop every request while all its pages are read;
+// such a table is frozen by age instead, and analyzed (a sample of its rows) as it grows.
 const DUE = `
   SELECT format('%I.%I', s.schemaname, s.relname) AS "table",
          s.n_dead_tup::int AS dead,
-         (s.n_dead_tup > 50 + 0.2 * s.n_live_tup OR s.n_ins_since_vacuum > 1000 + 0.2 * s.n_live_tup) AS vacuum,
+         s.n_dead_tup > 50 + 0.2 * s.n_live_tup AS vacuum,
          s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup AS analyze,
          age(c.relfrozenxid) > $1 AS freeze
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
