@@ -203,6 +203,23 @@ test('search: the box loads its code on first use; a description word finds the 
   expect(errors).toEqual([]);
 });
 
+test('a shopper who types in the search box before the page scripts ran still gets the matches', async ({ page }) => {
+  // The page's scripts start after its first paint: hold them until the shopper is in the box.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/SearchBox[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/tools', { waitUntil: 'domcontentloaded' });
+  const box = page.getByRole('combobox', { name: 'Search tools' });
+  await box.click();
+  await box.fill('hammer');
+  release();
+  await expect(page.getByRole('option').first()).toBeVisible();
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+});
+
 test('axe: the catalogue, and the search box open with results', async ({ page }) => {
   await page.goto('/tools/page/2');
   await expectNoAxeViolations(page);

@@ -5,6 +5,8 @@ if (input) {
   let loading: Promise<unknown> | undefined;
   const load = () => (loading ??= import('./search').then((m) => m.attachSearch(input)));
   input.addEventListener('focus', load, { once: true });
+  // This script starts after the first paint: a shopper may be in the box already (what they typed is searched).
+  if (document.activeElement === input) void load();
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target as HTMLElement;
