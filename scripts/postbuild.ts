@@ -70,8 +70,8 @@ const all: string[] = [];
 for await (const file of files(root)) all.push(file);
 const afterPaint = pageScriptsAfterPaint(root);
 let preloads = 0;
-/** Each page's loader script hash, by the path Astro's _headers.json names the page with. */
-const hashes = new Map<string, string>();
+/** The hashes of the scripts each page's loader wrote, by the path Astro's _headers.json names the page with. */
+const hashes = new Map<string, string[]>();
 const pagePath = (file: string) =>
   withoutTrailingSlashes(
     '/' +
@@ -85,10 +85,10 @@ const pagePath = (file: string) =>
 await each(
   all.filter((f) => f.endsWith('.html')),
   async (f) => {
-    const { html, added, hash } = afterPaint(await readFile(f, 'utf8'));
-    if (!hash) return;
+    const { html, added, hashes: written } = afterPaint(await readFile(f, 'utf8'));
+    if (!written.length) return;
     await writeFile(f, html);
-    hashes.set(pagePath(f), hash);
+    hashes.set(pagePath(f), written);
     preloads += added;
   },
 );
@@ -101,9 +101,9 @@ async function allowLoaders(headersFile: string) {
     headers: { key: string; value: string }[];
   }[];
   for (const entry of entries) {
-    const hash = hashes.get(withoutTrailingSlashes(entry.pathname) || '/');
+    const written = hashes.get(withoutTrailingSlashes(entry.pathname) || '/');
     const csp = entry.headers.find((h) => h.key === 'Content-Security-Policy');
-    if (hash && csp) csp.value = withScriptHash(csp.value, hash);
+    if (written && csp) csp.value = written.reduce(withScriptHash, csp.value);
   }
   if (entries.length) await writeFile(headersFile, JSON.stringify(entries));
 }

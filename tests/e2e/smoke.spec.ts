@@ -42,6 +42,21 @@ test.describe('static pages', () => {
         await expect(page.locator('#site-search')).toBeFocused({ timeout: 500 });
       }).toPass();
       await expect(page.locator('link[rel=modulepreload]').first()).toBeAttached();
+      // Not before the first paint is shown: a frame's requestAnimationFrame (and a task queued from it)
+      // came 15-20 ms before the paint in Chromium without a GPU, and the chunks were fetched before it.
+      // Nor does home's server island (the cards' fresh stock) fetch its answer before it.
+      if (path === '/') await expect(page.locator('script[data-island-id]')).toHaveCount(0);
+      const { paint, fetched } = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        fetched: performance
+          .getEntriesByType('resource')
+          .filter((r) => /^\/_(astro|server-islands)\//.test(new URL(r.name).pathname))
+          .map((r) => ({ path: new URL(r.name).pathname, at: r.startTime })),
+      }));
+      expect(paint, path).toBeGreaterThan(0);
+      expect(fetched.length, path).toBeGreaterThan(0);
+      if (path === '/') expect(fetched.map((f) => f.path)).toContain('/_server-islands/ToolsGrid');
+      for (const f of fetched) expect(f.at, `${path}: ${f.path}`).toBeGreaterThanOrEqual(paint!);
     }
   });
 

@@ -23,7 +23,7 @@ async function start(shows: Shows, changes = memoryBus(), renderMs = 0) {
     void (async () => {
       if (await pages.join(req, res, req.url!, [])) return;
       const n = ++renders.n;
-      const handoff = pages.handoff(req.url!, (html) => ({ html }));
+      const handoff = pages.handoff(req.url!, (html) => ({ html, hashes: [] }));
       try {
         await new Promise((resolve) => setTimeout(resolve, renderMs));
         renders.onRender();
@@ -81,7 +81,7 @@ describe('live pages', () => {
   it('is not kept when what it shows changed while it was rendered', async () => {
     const changes = memoryBus();
     const pages = livePages({ changes });
-    const handoff = pages.handoff('/tools', (html) => ({ html }));
+    const handoff = pages.handoff('/tools', (html) => ({ html, hashes: [] }));
     changes.announce('stock', ['a']); // an order commits while the page renders
     await handoff.keep(
       new Request('http://x/tools'),
@@ -92,7 +92,7 @@ describe('live pages', () => {
       },
     );
     expect(pages.size().pages).toBe(0);
-    const other = pages.handoff('/tools/page/2', (html) => ({ html }));
+    const other = pages.handoff('/tools/page/2', (html) => ({ html, hashes: [] }));
     changes.announce('stock', ['a']); // not on this page
     await other.keep(
       new Request('http://x/tools/page/2'),
@@ -110,7 +110,7 @@ describe('a page made again', () => {
   const shows: Shows = { kinds: ['tools', 'reviews'] };
   const render = async (pages: ReturnType<typeof livePages>, html: string) => {
     const answer = await pages
-      .handoff('/tools/a', (page) => ({ html: page }))
+      .handoff('/tools/a', (page) => ({ html: page, hashes: [] }))
       .keep(
         new Request('http://x/tools/a', { headers: { 'accept-encoding': 'br' } }),
         new Response(html, { headers: { 'content-type': 'text/html', 'cache-control': 'no-cache' } }),

@@ -48,7 +48,7 @@ export interface LivePageHandoff {
   abandon(): void;
 }
 
-export type PageScripts = (html: string) => { html: string; hash?: string };
+export type PageScripts = (html: string) => { html: string; hashes: string[] };
 
 export interface LivePages {
   /** Answers a GET or HEAD from a current copy and returns true; false lets Astro render the page. */
@@ -104,13 +104,13 @@ export function livePages({
   async function compress(
     html: Buffer,
     response: Response,
-    scriptHash: string | undefined,
+    scriptHashes: string[],
     { shows, version, at }: Pick<Copy, 'shows' | 'version' | 'at'>,
     previous: Copy | undefined,
   ): Promise<Copy> {
     // The page's own policy (the hashes of its own inline scripts) as the header.
     const given = response.headers.get('content-security-policy');
-    const policy = given && scriptHash ? withScriptHash(given, scriptHash) : given;
+    const policy = given && scriptHashes.reduce(withScriptHash, given);
     const csp = policy ? ['Content-Security-Policy', pagePolicy(policy, html.toString())] : [];
     // The page's own caching (the catalogue lets browsers reuse it for a few seconds), else revalidate.
     const cache = ['Cache-Control', response.headers.get('cache-control') ?? 'no-cache', 'Vary', 'Accept-Encoding'];
@@ -200,7 +200,7 @@ export function livePages({
         const flight = `${key}\u0000${version}`;
         let pending = fresh ? compressing.get(flight) : undefined;
         if (!pending) {
-          pending = compress(html, response, page.hash, { shows, version, at }, copies.get(key));
+          pending = compress(html, response, page.hashes, { shows, version, at }, copies.get(key));
           if (fresh) {
             compressing.set(flight, pending);
             void pending.finally(() => compressing.delete(flight)).catch(() => {});

@@ -3,7 +3,7 @@
 // for every chunk they import: a dozen requests at high priority before the first paint. On a slow link they
 // took bandwidth from the hero image, and Lighthouse's model of a slow phone counted each as a round trip
 // before the first paint (home LCP ~1,210 ms; ~905 ms without them). So the tags are replaced by one inline
-// script at the end of <body>: after the first frame it preloads every chunk at once (no round trip per
+// script at the end of <body>: once the first paint is shown it preloads every chunk at once (no round trip per
 // level of imports) and imports the page's scripts in document order. Islands are left alone (their
 // directives load them), and so are dynamic imports (sign-out, toasts).
 // Used by the build (scripts/postbuild.ts, on prebuilt pages) and by the server (pages it renders); the
@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterFirstPaint } from '../../lib/after-first-paint.ts';
 
 // Runs over our own built modules, never over request data.
 // eslint-disable-next-line regexp/no-super-linear-backtracking
@@ -45,12 +46,13 @@ export function pageScriptsAfterPaint(clientDir: string) {
   };
 
   /**
-   * The page with its module scripts started after its first paint, the hash of the script that does it
-   * ('sha256-…', for the page's policy), and how many chunks it preloads.
+   * The page with its module scripts started after its first paint, and its server islands fetched
+   * after it too; the hashes of the scripts it wrote ('sha256-…', for the page's policy), and how many
+   * chunks it preloads.
    */
-  return function afterFirstPaint(html: string): { html: string; added: number; hash?: string } {
+  return function afterFirstPaint(html: string): { html: string; added: number; hashes: string[] } {
     const tags = [...html.matchAll(ENTRY_TAG)];
-    if (!tags.length || !html.includes('</body>')) return { html, added: 0 };
+    if (!tags.length || !html.includes('</body>')) return { html, added: 0, hashes: [] };
     const entries = tags.map((m) => m[1]);
     const chunks = new Set<string>();
     for (const entry of entries) collect(entry, chunks);
@@ -59,19 +61,33 @@ export function pageScriptsAfterPaint(clientDir: string) {
     let page = html;
     for (const [tag] of tags) page = page.replace(tag, '');
     page = page.replace('</body>', `<script>${script}</script></body>`);
-    const hash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
-    return { html: page, added: chunks.size, hash };
+    const hashes = [script];
+    // A server island's fetch waits for the paint too: Astro preloads it from <head>, and its answer
+    // replaced the fallback (a parse, a layout, six card images) before the first paint was shown.
+    page = page.replace(ISLAND_PRELOAD, '').replace(ISLAND_SCRIPT, (_, open: string, body: string) => {
+      const waiting = `await new Promise((r)=>${afterPaint('r')});${body}`;
+      hashes.push(waiting);
+      return `${open}${waiting}</script>`;
+    });
+    return { html: page, added: chunks.size, hashes: hashes.map(sha256) };
   };
 }
 
+const sha256 = (script: string) => `sha256-${createHash('sha256').update(script).digest('base64')}`;
+const ISLAND_PRELOAD = /<link rel="preload" as="fetch" href="\/_server-islands\/[^"]*" crossorigin="anonymous">/g;
+const ISLAND_SCRIPT = /(<script type="module" data-astro-rerun data-island-id="[^"]+">)([\s\S]*?)<\/script>/g;
+
+/** `fn` (source text) called once the first paint has been shown (src/lib/after-first-paint.ts, its spaces folded). */
+const afterPaint = (fn: string) => `(${afterFirstPaint.toString().replace(/\s+/g, ' ')})(${fn})`;
+
 /**
- * After the first frame: a preload of every chunk at once, then each entry imported in document order (a
+ * After the first paint: a preload of every chunk at once, then each entry imported in document order (a
  * failed one does not stop the next). JSON arrays of our own built URLs, never request data.
  */
 function loader(chunks: string[], entries: string[]): string {
-  return (
-    `requestAnimationFrame(()=>setTimeout(()=>{for(const u of ${JSON.stringify(chunks)}){` +
-    `const l=document.createElement('link');l.rel='modulepreload';l.href=u;document.head.append(l)}` +
-    `${JSON.stringify(entries)}.reduce((p,u)=>p.finally(()=>import(u)),Promise.resolve())}))`
+  return afterPaint(
+    `()=>{for(const u of ${JSON.stringify(chunks)}){` +
+      `const l=document.createElement('link');l.rel='modulepreload';l.href=u;document.head.append(l)}` +
+      `${JSON.stringify(entries)}.reduce((p,u)=>p.finally(()=>import(u)),Promise.resolve())}`,
   );
 }
