@@ -2,6 +2,7 @@
 // `npm run edit`. Like `npm start`, it needs no Firebase config; Ctrl-C stops both.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DEMO_ADMIN, DEMO_SHOPPER, type Config } from '../../src/server/config.ts';
 import { ensureAccount, isEmulatorUp, startEmulator, withEmulatorEnv, type Emulator } from './emulator.ts';
 
@@ -37,8 +38,21 @@ export async function runDevServer(
       stdio: 'inherit',
     },
   );
+  let stopping = false;
   const stop = async (code = 0) => {
-    astro.kill('SIGTERM');
+    if (stopping) return;
+    stopping = true;
+    // The port is Astro's: exit only once Astro has let it go, so an editor started right after this one
+    // finds it free (it refuses a taken port, and the browser tests start one after another).
+    if (astro.exitCode === null && astro.signalCode === null) {
+      const exited = new Promise((resolve) => astro.once('exit', resolve));
+      astro.kill('SIGTERM');
+      const gone = await Promise.race([exited.then(() => true), delay(5000).then(() => false)]);
+      if (!gone) {
+        astro.kill('SIGKILL');
+        await exited;
+      }
+    }
     await emulator?.stop();
     process.exit(code);
   };

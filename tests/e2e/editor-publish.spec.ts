@@ -144,3 +144,10 @@ test('an editor writes a draft in the CMS, checks it, publishes it: the store li
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(POST.title);
   await expect(page.getByText(POST.text)).toBeVisible();
 });
+
+test('a stopped editor has let its port go by the time it exits, so the next one can start at once', async () => {
+  // It used to exit as soon as it had signalled Astro's dev server, which still held the port: the next
+  // spec's editor found it taken, refused to start, and its test waited for a page that never came.
+  await editor.stop();
+  expect(await answers('127.0.0.1', E2E_EDIT_PORT)).toBe(false);
+});

@@ -34,6 +34,8 @@ export async function startEditor(dataDir: string): Promise<Editor> {
       message: `npm run edit printed no address:\n${output}`,
     })
     .not.toBe('');
+  // Exited without an address (a port still taken, say): say why here, not as a page that never loads.
+  if (!address()) throw new Error(`npm run edit exited with ${child.exitCode}:\n${output}`);
   return {
     url: address() ?? '',
     output: () => output,
