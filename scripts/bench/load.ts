@@ -60,15 +60,17 @@ export interface LoadResult {
   cpuUsPerRequest?: number;
 }
 
+/** A clock tick of /proc's CPU times, in ms (USER_HZ is 100 on Linux). */
+const TICK_MS = 10;
+
 /** CPU time (user + system) of processes and their children threads so far, in ms (Linux /proc). */
 export function cpuMs(pids: number[]): number {
-  const tick = 1000 / 100; // USER_HZ is 100 on Linux
   let total = 0;
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * tick; // utime, stime
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
     } catch {
       // the process is gone
     }
@@ -83,7 +85,7 @@ function machineMs(): { busy: number; total: number } {
     .trim()
     .split(/\s+/)
     .slice(1)
-    .map((n) => Number(n) * 10); // USER_HZ ticks of 10 ms
+    .map((n) => Number(n) * TICK_MS);
   const busy = user + nice + system + irq + softirq + steal;
   return { busy, total: busy + idle + iowait };
 }

@@ -4,10 +4,11 @@
 // took bandwidth from the hero image, and Lighthouse's model of a slow phone counted each as a round trip
 // before the first paint (home LCP ~1,210 ms; ~905 ms without them). So the tags are replaced by one inline
 // script at the end of <body>: once the first paint is shown it preloads every chunk at once (no round trip per
-// level of imports) and imports the page's scripts in document order. Islands are left alone (their
-// directives load them), and so are dynamic imports (sign-out, toasts).
+// level of imports) and imports the page's scripts in document order. A server island's fetch (home's
+// grid) waits for that paint too; client islands are left to their directives (client:signedin waits
+// for it as well), and dynamic imports (sign-out, toasts) load when used.
 // Used by the build (scripts/postbuild.ts, on prebuilt pages) and by the server (pages it renders); the
-// script's hash goes into the page's policy (_headers.json, live-pages.ts).
+// hashes of the scripts it writes go into the page's policy (_headers.json, live-pages.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,7 +51,7 @@ export function pageScriptsAfterPaint(clientDir: string) {
    * after it too; the hashes of the scripts it wrote ('sha256-…', for the page's policy), and how many
    * chunks it preloads.
    */
-  return function afterFirstPaint(html: string): { html: string; added: number; hashes: string[] } {
+  return function startAfterPaint(html: string): { html: string; added: number; hashes: string[] } {
     const tags = [...html.matchAll(ENTRY_TAG)];
     if (!tags.length || !html.includes('</body>')) return { html, added: 0, hashes: [] };
     const entries = tags.map((m) => m[1]);
