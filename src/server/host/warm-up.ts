@@ -6,18 +6,20 @@
 // not yet compiled (~400 ms for the home page). Requests that arrive meanwhile join these renders.
 //
 // Ordering: a few rounds of (1) a batch of made-up orders placed by the code that places real batches, in
-// a transaction that is rolled back (orders.rehearse), and (2) a rush of POST /api/booking on new
-// connections by a buyer nobody is, each answered 401 once the user lookup has found nobody: the
-// connections, HTTP, routing, token and lookup code. Measured by the bench's purchase part (first
-// 200-buyer rush after a start, p99): PGlite ~200 → ~110 ms, PostgreSQL ~165 → ~90 ms; the start takes
-// ~1 s (PGlite) or ~0.6 s (PostgreSQL) longer, and the store keeps ~18 MiB more. The HTTP rushes also
-// compile the code a cached read shares with them for their mix: such a read then costs ~9% more, as after
-// a few hundred POSTs of any kind (measured with one, ten and 200). Sent through app.fetch instead, they
-// leave reads as they were but the HTTP path cold, and the first rush misses its goals
-// (bench/before-after.md, 2026-11-29 evening).
+// a transaction that is rolled back (orders.rehearse), (2) the booking body's schema run once per buyer,
+// and (3) a rush of POST /api/booking on new connections by a buyer nobody is, each answered 401 once the
+// user lookup has found nobody: the connections, HTTP, routing, token and lookup code. Measured by the
+// bench's purchase part (first 200-buyer rush after a start, p99): PGlite ~200 → ~110 ms, PostgreSQL
+// ~165 → ~90 ms; the start takes ~1 s (PGlite) or ~0.6 s (PostgreSQL) longer, and the store keeps ~18 MiB
+// more. The HTTP rushes also compile the code a cached read shares with them for their mix: such a read
+// then costs ~9% more, as after a few hundred POSTs of any kind (measured with one, ten and 200). Sent
+// through app.fetch instead, they leave reads as they were but the HTTP path cold, and the first rush
+// misses its goals (bench/before-after.md, 2026-11-29 evening; the schema and the deferred trigger,
+// 2026-12-03 afternoon).
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { orderInputSchema } from '../../lib/schemas.ts';
 
 export const WARM_PATHS = ['/', '/tools'];
 
@@ -70,6 +72,9 @@ export async function warmOrdering(
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   for (let round = 0; round < rounds && performance.now() < until; round++) {
     await rehearse(buyers).catch(() => {});
+    // The rush's bookings are refused before their bodies are read (no such buyer), so the body's schema
+    // is run here, as often: a cold one took ~12 ms of the first real rush's main thread, a warm one ~5.
+    for (let i = 0; i < buyers; i++) orderInputSchema.safeParse(JSON.parse(body));
     await Promise.all(
       Array.from({ length: buyers }, () =>
         ask(own, '/api/booking', timeoutMs, { method: 'POST', body, headers }).catch(() => {}),
