@@ -35,9 +35,10 @@ export async function startEditor(dataDir: string): Promise<Editor> {
     })
     .not.toBe('');
   // Exited without an address (a port still taken, say): say why here, not as a page that never loads.
-  if (!address()) throw new Error(`npm run edit exited with ${child.exitCode}:\n${output}`);
+  const url = address();
+  if (!url) throw new Error(`npm run edit exited with ${child.exitCode}:\n${output}`);
   return {
-    url: address() ?? '',
+    url,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
