@@ -13,13 +13,29 @@ export interface Queryable {
    */
   last?(): void;
 }
+export interface TransactionOptions {
+  /**
+   * Its statements run on their generic plans, made once per connection, never on a plan made for the
+   * values of this run. PostgreSQL's default (plan_cache_mode auto) keeps planning a statement again on
+   * every run when its generic plan looks dearer than one made for the values, as it does for an array
+   * parameter (`= ANY($1)`, `unnest($1)`), which it prices at 10 elements: placing a one-line order
+   * planned its two statements again every time, ~0.45 of PGlite's ~1.6 ms (bench/before-after.md,
+   * 2026-12-06). For statements whose best plan does not depend on the values (the order path); not for
+   * searches and optional filters (`$1 IS NULL OR …`), which need the plan made for their values.
+   */
+  genericPlans?: boolean;
+}
+
+/** Sent at the start of a `genericPlans` transaction; SET LOCAL ends with it. */
+export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
+
 export interface Db extends Queryable {
   /**
    * Runs fn in one transaction; rolls back if it throws. Its statements run in the order they are sent;
    * statements sent together (Promise.all of calls made before any await) are one round trip on
    * PostgreSQL. If one fails, those after it in the same transaction fail too.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs fn only if no other process sharing this database runs the same job now (background work
    * such as hold expiry runs once across servers); returns undefined when another holds it.

@@ -6,7 +6,7 @@
 // calls; here BEGIN goes out with the transaction's first statement and COMMIT is prepared. The messages
 // are built and the answers read by db/pglite-wire.ts, not by PGlite's protocol code.
 import type { PGlite } from '@electric-sql/pglite';
-import { STALE_PLAN_CODES } from './client.ts';
+import { GENERIC_PLANS, STALE_PLAN_CODES, type TransactionOptions } from './client.ts';
 import { controlMessages, readAnswers, statementMessages, SYNC, type Answer, type Parsers } from './pglite-wire.ts';
 
 /**
@@ -109,9 +109,9 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
    * Runs fn in one transaction, as pg.transaction does: it holds the transaction lock, so a statement on its
    * own waits for the end; it rolls back if fn throws, and a statement sent after the end is refused.
    * Statements run in the order they are sent (PGlite's query lock is first come, first served), and the
-   * first to run takes BEGIN with it.
+   * first to run takes BEGIN with it (and, with `genericPlans`, the SET LOCAL that asks for them).
    */
-  function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  function transaction<T>(fn: (tx: Transaction) => Promise<T>, { genericPlans }: TransactionOptions = {}): Promise<T> {
     return pg._runExclusiveTransaction(async () => {
       await takeTurns();
       let begun = false;
@@ -119,7 +119,7 @@ export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteModule
       const begin = async () => {
         if (begun) return undefined;
         begun = true;
-        return control('BEGIN');
+        return genericPlans ? joined(await control('BEGIN'), await control(GENERIC_PLANS)) : control('BEGIN');
       };
       const refuseClosed = () => {
         if (closed) throw new Error('Transaction is closed');

@@ -73,9 +73,9 @@ export async function openPglite(options: OpenOptions): Promise<Db> {
     kind: 'pglite',
     query,
     exec: async (sql) => void (await pgliteSpan(sql, () => pg.exec(sql)).catch(failures.note)),
-    async transaction(fn) {
+    async transaction(fn, options) {
       const once = () =>
-        pgliteSpan('BEGIN', () => statements.transaction((tx) => fn(queryable(tx))), 'pg.transaction pglite');
+        pgliteSpan('BEGIN', () => statements.transaction((tx) => fn(queryable(tx)), options), 'pg.transaction pglite');
       // A statement prepared before its table changed ended the transaction: run it all again, prepared afresh.
       return once()
         .catch((error: { code?: string }) => (STALE_PLAN_CODES.has(error.code!) ? once() : Promise.reject(error)))

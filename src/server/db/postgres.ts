@@ -1,6 +1,7 @@
 // PostgreSQL through node-postgres (DATABASE_URL): a pool with time limits, any number of servers.
 import { createRequire } from 'node:module';
 import {
+  GENERIC_PLANS,
   isDatabaseUnavailable,
   isStorageUnavailable,
   PG_TIMEOUTS,
@@ -8,6 +9,7 @@ import {
   storageFailures,
   type Db,
   type Queryable,
+  type TransactionOptions,
 } from './client.ts';
 
 /**
@@ -65,7 +67,10 @@ export async function openPostgres(url: string, schema?: string, applicationName
       return (await pool.query(named.statement(sql, params)).catch(failures.note)).rows as T[];
     }
   };
-  const runTransaction = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+  const runTransaction = async <T>(
+    fn: (tx: Queryable) => Promise<T>,
+    { genericPlans }: TransactionOptions,
+  ): Promise<T> => {
     const client = await pool.connect();
     let broken: Error | undefined;
     let begun = false;
@@ -100,7 +105,11 @@ export async function openPostgres(url: string, schema?: string, applicationName
       }
       if (begun) return client.query(config);
       begun = true;
-      return (await Promise.all([client.query('BEGIN'), client.query(config)]))[1];
+      const begin = [
+        client.query('BEGIN'),
+        ...(genericPlans ? [client.query(named.statement(GENERIC_PLANS, []))] : []),
+      ];
+      return (await Promise.all([...begin, client.query(config)])).at(-1)!;
     };
     try {
       const result = await fn({
@@ -137,12 +146,12 @@ export async function openPostgres(url: string, schema?: string, applicationName
     kind: 'postgres',
     query,
     exec: async (sql) => void (await pool.query(sql)),
-    async transaction(fn) {
+    async transaction(fn, options = {}) {
       // Two writers locking the same rows in opposite orders (a tool deleted while its orders are)
       // deadlock; PostgreSQL rolls one back whole, so running it again is safe and it then goes through.
       for (let attempt = 1; ; attempt++) {
         try {
-          return await runTransaction(fn);
+          return await runTransaction(fn, options);
         } catch (error) {
           // A statement prepared before another server's migration changed its table: once more, renamed.
           const code = (error as { code?: string }).code;

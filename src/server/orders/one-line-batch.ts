@@ -96,7 +96,9 @@ export function oneLineBatch(ctx: OrdersContext) {
     throw 'refused' in result ? result.refused : result.error;
   }
 
-  const placeBatch = (asks: OneLineAsk[]) => db.transaction((tx) => placeBatchIn(tx, asks, true));
+  // Its statements take arrays (a batch of any size): each would be planned again on every run otherwise.
+  const placeBatch = (asks: OneLineAsk[]) =>
+    db.transaction((tx) => placeBatchIn(tx, asks, true), { genericPlans: true });
 
   /**
    * Before a server says it is ready (host/warm-up.ts): a rush of `buyers` made-up buyers on a made-up tool
@@ -109,30 +111,33 @@ export function oneLineBatch(ctx: OrdersContext) {
   async function rehearse(buyers: number): Promise<void> {
     const units = Math.ceil(buyers / 4);
     await db
-      .transaction(async (tx) => {
-        const toolId = `rehearsal-${newId()}`;
-        await tx.query(
-          `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+      .transaction(
+        async (tx) => {
+          const toolId = `rehearsal-${newId()}`;
+          await tx.query(
+            `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
            VALUES ($1, 'Rehearsal', '', '', 1250, 1, $2)`,
-          [toolId, units * 2],
-        );
-        const asks = Array.from({ length: buyers }, (_, i): OneLineAsk => {
-          const email = `rehearsal-${i}@rehearsal.invalid`;
-          return {
-            id: newId(),
-            user: { email, name: '', role: 'user', uid: null },
-            toolId,
-            quantity: 2,
-            address: 'Rehearsal Street 1',
-            phone: '01712345678',
-          };
-        });
-        await placeBatchIn(tx, asks);
-        // The orders' row-count trigger is deferred to COMMIT, which a rehearsal never reaches: fired here,
-        // so its PL/pgSQL (a library PGlite loads on first use) and its statement are ready too.
-        await tx.query('SET CONSTRAINTS ALL IMMEDIATE');
-        throw new RolledBack();
-      })
+            [toolId, units * 2],
+          );
+          const asks = Array.from({ length: buyers }, (_, i): OneLineAsk => {
+            const email = `rehearsal-${i}@rehearsal.invalid`;
+            return {
+              id: newId(),
+              user: { email, name: '', role: 'user', uid: null },
+              toolId,
+              quantity: 2,
+              address: 'Rehearsal Street 1',
+              phone: '01712345678',
+            };
+          });
+          await placeBatchIn(tx, asks);
+          // The orders' row-count trigger is deferred to COMMIT, which a rehearsal never reaches: fired here,
+          // so its PL/pgSQL (a library PGlite loads on first use) and its statement are ready too.
+          await tx.query('SET CONSTRAINTS ALL IMMEDIATE');
+          throw new RolledBack();
+        },
+        { genericPlans: true },
+      )
       .catch((error) => {
         if (!(error instanceof RolledBack)) throw error;
       });
