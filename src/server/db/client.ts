@@ -19,7 +19,7 @@ export interface TransactionOptions {
    * values of this run. PostgreSQL's default (plan_cache_mode auto) keeps planning a statement again on
    * every run when its generic plan looks dearer than one made for the values, as it does for an array
    * parameter (`= ANY($1)`, `unnest($1)`), which it prices at 10 elements: placing a one-line order
-   * planned its two statements again every time, ~0.45 of PGlite's ~1.6 ms (bench/before-after.md,
+   * planned its two statements again every time, 0.2-0.7 ms an order on PGlite (bench/before-after.md,
    * 2026-12-06). For statements whose best plan does not depend on the values (the order path); not for
    * searches and optional filters (`$1 IS NULL OR …`), which need the plan made for their values.
    */
