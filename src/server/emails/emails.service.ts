@@ -13,7 +13,7 @@ import type { MailAttachment, Mailer } from '../ports.ts';
 import {
   countEmails,
   insertEmails,
-  markAllKept,
+  keepUnsent,
   markFailed,
   markKept,
   markSent,
@@ -119,17 +119,12 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
      */
     async deliver(eventSeqs: number[]): Promise<Map<number, Error>> {
       const failed = new Map<number, Error>();
-      const rows = await selectUnsent(db, eventSeqs);
-      if (!rows.length) return failed;
-      // With no SMTP, keeping a batch's emails is one statement, not one per email.
+      // With no SMTP, keeping a batch's emails is one statement, which reads none of them back.
       if (!mailer) {
-        await markAllKept(
-          db,
-          rows.map((r) => r.id),
-        );
+        await keepUnsent(db, eventSeqs);
         return failed;
       }
-      for (const row of rows) {
+      for (const row of await selectUnsent(db, eventSeqs)) {
         const seq = Number(row.event_seq);
         await send(emailJson(row)).catch((error: unknown) => {
           if (!failed.has(seq)) failed.set(seq, error instanceof Error ? error : new Error(String(error)));

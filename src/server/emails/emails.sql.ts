@@ -57,9 +57,13 @@ export const countEmails = async (db: Queryable) =>
 export const markKept = (db: Queryable, id: string) =>
   db.query(`UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = $1`, [id]);
 
-/** markKept for a batch. */
-export const markAllKept = (db: Queryable, ids: readonly string[]) =>
-  db.query(`UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)`, [ids]);
+/** markKept for every email of these events that has not gone yet, in one statement. */
+export const keepUnsent = (db: Queryable, eventSeqs: readonly number[]) =>
+  db.query(
+    `UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL
+      WHERE event_seq = ANY($1) AND state IN ('pending', 'failed')`,
+    [eventSeqs],
+  );
 
 export const markFailed = (db: Queryable, id: string, error: string) =>
   db.query(`UPDATE emails SET state = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [id, error]);

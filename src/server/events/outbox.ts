@@ -13,7 +13,8 @@
 import type { Db } from '../db/client.ts';
 import { logger } from '../observability/logger.ts';
 import { traced } from '../observability/tracing.ts';
-import { eventsBySeq, type StoredEvent } from './events.service.ts';
+import { eventJson, type StoredEvent } from './events.service.ts';
+import type { EventRow } from './events.sql.ts';
 
 export interface Consumer {
   name: string;
@@ -49,22 +50,23 @@ export function outbox(
   let again = false;
   let stopped = true;
 
-  /** Leases the consumer's due deliveries; returns their events with the attempt each is on. */
+  /** Leases the consumer's due deliveries; returns their events, in order, with the attempt each is on. */
   async function claim(consumer: string): Promise<{ event: StoredEvent; attempts: number }[]> {
-    const leased = await db.query<{ event_seq: number; attempts: number }>(
+    const leased = await db.query<EventRow & { attempts: number }>(
       `WITH due AS (
          SELECT event_seq FROM event_deliveries
           WHERE consumer = $1 AND state = 'pending' AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY event_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE event_deliveries d
-          SET lease_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1
-         FROM due WHERE d.event_seq = due.event_seq AND d.consumer = $1
-       RETURNING d.event_seq, d.attempts`,
+          ORDER BY event_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+       leased AS (
+         UPDATE event_deliveries d
+            SET lease_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1
+           FROM due WHERE d.event_seq = due.event_seq AND d.consumer = $1
+         RETURNING d.event_seq, d.attempts)
+       SELECT e.seq, e.type, e.subject, e.actor, e.data, e.at, l.attempts
+         FROM leased l JOIN events e ON e.seq = l.event_seq ORDER BY e.seq`,
       [consumer, batch, leaseMs],
     );
-    const attempts = new Map(leased.map((r) => [Number(r.event_seq), r.attempts]));
-    const events = await eventsBySeq(db, [...attempts.keys()]);
-    return events.map((event) => ({ event, attempts: attempts.get(event.seq)! }));
+    return leased.map((row) => ({ event: eventJson(row), attempts: row.attempts }));
   }
 
   /** Marks the batch's deliveries done, but for the failed ones, which wait their backoff. */
