@@ -28,6 +28,8 @@ interface EmailRow {
   subject: string;
   text: string;
   state: string;
+  attempts: number;
+  lastError: string | null;
   attachments: { document: string; number: string }[];
 }
 
@@ -256,6 +258,34 @@ describe('the Emails screen (admin)', () => {
     expect((await runtime.request('GET', '/api/emails', { token: buyer })).status).toBe(403);
     expect((await runtime.request('POST', `/api/emails/${first.id}/resend`, { token: buyer })).status).toBe(403);
     expect((await runtime.request('POST', `/api/emails/${'a'.repeat(24)}/resend`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe('emails without SMTP', () => {
+  it('are written kept; one left unsent (failed or pending while SMTP was set) is kept when its event comes again, a sent one is left', async () => {
+    const tool = await makeTool(runtime, admin, { minimumOrderQuantity: 1, availableQuantity: 100 });
+    const [failedOrder, sentOrder] = [
+      await placeOrder(runtime, buyer, tool, 1),
+      await placeOrder(runtime, buyer, tool, 1),
+    ];
+    const [failed] = await emailsAbout(failedOrder);
+    const [sent] = await emailsAbout(sentOrder);
+    expect([failed.state, sent.state]).toEqual(['kept', 'kept']);
+    // As a store with SMTP left them: one failed, one sent; then both events are due again (a retry).
+    await runtime.db.query(`UPDATE emails SET state = 'failed', last_error = 'the mail server is away' WHERE id = $1`, [
+      failed.id,
+    ]);
+    await runtime.db.query(`UPDATE emails SET state = 'sent', sent_at = now() WHERE id = $1`, [sent.id]);
+    await runtime.db.query(
+      `UPDATE event_deliveries d SET state = 'pending', next_at = now(), lease_until = NULL
+         FROM emails m WHERE m.id = ANY($1) AND d.event_seq = m.event_seq AND d.consumer = 'email'`,
+      [[failed.id, sent.id]],
+    );
+    const [again] = await emailsAbout(failedOrder);
+    const [stillSent] = await emailsAbout(sentOrder);
+    expect(again).toMatchObject({ id: failed.id, state: 'kept', lastError: null, attempts: 2 });
+    expect(stillSent).toMatchObject({ id: sent.id, state: 'sent', attempts: 1 });
+    expect((await emailsAbout(failedOrder)).length).toBe(1);
   });
 });
 

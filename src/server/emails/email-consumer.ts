@@ -113,7 +113,7 @@ export function mailsFor(event: StoredEvent, { shop, shopEmail }: EmailConsumerO
 export function emailConsumer(db: Db, emails: EmailsService, options: EmailConsumerOptions): Consumer {
   return {
     name: 'email',
-    // A batch of events costs two statements with no SMTP (record, keep), or two (record, read back) plus one
+    // A batch of events costs one statement with no SMTP (record, kept), or two (record, read back) plus one
     // per email sent by SMTP, so a rush's emails do not queue a few statements per order in front of the next
     // buyers.
     async handle(events) {

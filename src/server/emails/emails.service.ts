@@ -13,7 +13,6 @@ import type { MailAttachment, Mailer } from '../ports.ts';
 import {
   countEmails,
   insertEmails,
-  keepUnsent,
   markFailed,
   markKept,
   markSent,
@@ -95,7 +94,10 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
   }
 
   return {
-    /** Writes events' emails in one statement (once: writing the same event's again adds nothing). */
+    /**
+     * Writes events' emails in one statement (once: writing the same event's again adds nothing). With no SMTP
+     * they are written kept: there is nothing more to do for them.
+     */
     async record(tx: Queryable, mails: { eventSeq: number; mail: OutgoingMail }[]): Promise<void> {
       if (!mails.length) return;
       await insertEmails(
@@ -110,20 +112,17 @@ export function emailsService(db: Db, { mailer, from, attachment }: EmailsOption
           html: mail.rendered.html,
           attachments: mail.attachments ?? [],
         })),
+        { kept: !mailer },
       );
     },
 
     /**
-     * Sends (or keeps) the emails of these events that have not gone yet. Answers the events whose
-     * emails could not all be sent, each with its first error; the others' emails are all out.
+     * Sends the emails of these events that have not gone yet (with no SMTP, record() kept them). Answers the
+     * events whose emails could not all be sent, each with its first error; the others' emails are all out.
      */
     async deliver(eventSeqs: number[]): Promise<Map<number, Error>> {
       const failed = new Map<number, Error>();
-      // With no SMTP, keeping a batch's emails is one statement, which reads none of them back.
-      if (!mailer) {
-        await keepUnsent(db, eventSeqs);
-        return failed;
-      }
+      if (!mailer) return failed;
       for (const row of await selectUnsent(db, eventSeqs)) {
         const seq = Number(row.event_seq);
         await send(emailJson(row)).catch((error: unknown) => {

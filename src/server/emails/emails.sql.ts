@@ -18,17 +18,26 @@ export interface NewEmail {
   attachments: EmailAttachmentRef[];
 }
 
-/** Writes the rows in one statement; a row already there for its event, kind and recipient is kept as it is. */
-export function insertEmails(db: Queryable, emails: readonly NewEmail[]) {
+/**
+ * Writes the rows in one statement; a row already there for its event, kind and recipient is kept as it is.
+ * `kept` (no SMTP): the rows are written kept, as if sent, and a row of theirs not gone yet (written while SMTP
+ * was set, or failed) is marked kept too, so nothing is left to deliver.
+ */
+export function insertEmails(db: Queryable, emails: readonly NewEmail[], { kept = false } = {}) {
   const params: unknown[] = [];
   const rows = emails.map((e) => {
     const at = params.length;
     params.push(e.id, e.eventSeq, e.kind, e.recipient, e.subject, e.text, e.html, JSON.stringify(e.attachments));
-    return `(${Array.from({ length: 8 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
+    return `(${Array.from({ length: 8 }, (_, i) => `$${at + i + 1}`).join(', ')}${kept ? `, 'kept', 1` : ''})`;
   });
   return db.query(
-    `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments)
-     VALUES ${rows.join(', ')} ON CONFLICT (event_seq, kind, recipient) DO NOTHING`,
+    `INSERT INTO emails (id, event_seq, kind, recipient, subject, text_body, html_body, attachments${kept ? ', state, attempts' : ''})
+     VALUES ${rows.join(', ')} ON CONFLICT (event_seq, kind, recipient) ${
+       kept
+         ? `DO UPDATE SET state = 'kept', attempts = emails.attempts + 1, last_error = NULL
+             WHERE emails.state IN ('pending', 'failed')`
+         : 'DO NOTHING'
+     }`,
     params,
   );
 }
@@ -56,14 +65,6 @@ export const countEmails = async (db: Queryable) =>
 /** With no SMTP: kept for the admin's Emails screen. */
 export const markKept = (db: Queryable, id: string) =>
   db.query(`UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL WHERE id = $1`, [id]);
-
-/** markKept for every email of these events that has not gone yet, in one statement. */
-export const keepUnsent = (db: Queryable, eventSeqs: readonly number[]) =>
-  db.query(
-    `UPDATE emails SET state = 'kept', attempts = attempts + 1, last_error = NULL
-      WHERE event_seq = ANY($1) AND state IN ('pending', 'failed')`,
-    [eventSeqs],
-  );
 
 export const markFailed = (db: Queryable, id: string, error: string) =>
   db.query(`UPDATE emails SET state = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [id, error]);
