@@ -36,16 +36,16 @@ if (!existsSync(TEMPLATE)) await prepare(TEMPLATE, undefined, 2000);
 async function open(spec: string) {
   const [root, sqlFile] = spec.includes(':') ? spec.split(':') : [path.resolve('.'), spec];
   const load = (file: string) => import(path.join(path.resolve(root), 'src/server', file));
-  const [{ openDb }, { loadConfig }, { createApp }, { memoryBus }, { memoryRateLimitStore }, { sandboxGateway }] =
-    await Promise.all(
-      ['db/open.ts', 'config.ts', 'app.ts', 'caching/changes.ts', 'http/rate-limit.ts', 'payments/sandbox.ts'].map(
-        load,
-      ),
-    );
+  const modules = ['db/open.ts', 'db/migrate.ts', 'config.ts', 'app.ts', 'caching/changes.ts', 'http/rate-limit.ts'];
+  const [{ openDb }, { migrate }, { loadConfig }, { createApp }, { memoryBus }, { memoryRateLimitStore }] =
+    await Promise.all(modules.map(load));
+  const { sandboxGateway } = await load('payments/sandbox.ts');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'order-path-'));
   cpSync(TEMPLATE, dataDir, { recursive: true });
   rmSync(path.join(dataDir, 'pg', 'ironcrest.lock'), { force: true });
   const db = await openDb({ dataDir });
+  // Its checkout's own migrations, should they differ from this one's.
+  await migrate(db);
   if (sqlFile !== '-') await db.exec(readFileSync(sqlFile, 'utf8'));
   const config = loadConfig({
     NODE_ENV: 'test',
