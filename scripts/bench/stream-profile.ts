@@ -3,9 +3,11 @@
 // 12 s after 4 s of warm-up, is stopped, and the profile's last 11 s are summed by function (self time)
 // and by where the code lives. A tool for working on issue 30's goal 1; `npm run bench` does not run it.
 //   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace]
+// With --pg it also prints PostgreSQL's CPU per order by kind of process and the WAL's writes and flushes.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { orderStream, prepare, STREAM_ENV } from './parts/busy.ts';
 import { accessToken, idToken, pool } from './parts/purchase.ts';
 import { cpuMs, http, pin, round, CORES } from './load.ts';
@@ -41,6 +43,64 @@ function threadCpu(pid: number): Map<string, number> {
     }
   }
   return byName;
+}
+
+/**
+ * --pg: PostgreSQL's CPU by kind of process (the store's connections, the WAL writer, autovacuum, ...),
+ * sampled every 100 ms from the process titles, so short-lived workers (autovacuum) count too.
+ */
+function postgresCpu() {
+  const seen = new Map<number, { kind: string; start: number; last: number }>();
+  const sample = () => {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const pid = Number(entry);
+      try {
+        const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+        if (!title.startsWith('postgres:')) continue;
+        const known = seen.get(pid);
+        const used = cpuMs([pid]);
+        if (known) known.last = used;
+        else {
+          // A client backend's title: "postgres: 15/main: user database host(port) state".
+          const kind = / \d+\.\d+\.\d+\.\d+\(\d+\)/.test(title)
+            ? 'connections'
+            : title.replace(/^postgres: (\S+: )?/, '').replace(/ .*$/, '');
+          seen.set(pid, { kind, start: started ? 0 : used, last: used });
+        }
+      } catch {
+        // ended meanwhile
+      }
+    }
+  };
+  let started = false;
+  sample();
+  started = true;
+  const timer = setInterval(sample, 100);
+  return {
+    /** CPU ms by kind since the start. */
+    stop(): Map<string, number> {
+      clearInterval(timer);
+      sample();
+      const byKind = new Map<string, number>();
+      for (const { kind, start, last } of seen.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + last - start);
+      return byKind;
+    },
+  };
+}
+
+/** --pg: the WAL's counters (pg_stat_wal: records, writes, flushes to disk), for the whole cluster. */
+async function walCounters(url: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT wal_records::float8 AS records, wal_write::float8 AS writes, wal_sync::float8 AS syncs FROM pg_stat_wal',
+    );
+    return rows[0] as Record<string, number>;
+  } finally {
+    await client.end();
+  }
 }
 
 /** What each open file descriptor of a process is (a socket's peer port, a pipe, a file). */
@@ -171,6 +231,8 @@ async function main() {
   }[];
   const stream = orderStream(store.url, buyers, catalogue.slice(1, 101), 85);
   await new Promise((r) => setTimeout(r, WARM_MS));
+  const pgCpu = scratch && postgresCpu();
+  const walBefore = scratch && (await walCounters(scratch.url));
   const [placed, cpu, threads, started] = [
     stream.placed(),
     cpuMs([store.pid]),
@@ -225,6 +287,8 @@ async function main() {
   const fds = useStrace ? fdTargets(store.pid) : undefined;
   const ms = cpuMs([store.pid]) - cpu;
   const threadsAfter = threadCpu(store.pid);
+  const pgByKind = pgCpu?.stop();
+  const walAfter = scratch && (await walCounters(scratch.url));
   const { errors, lastError } = await stream.stop();
   await store.stop();
   await scratch?.drop();
@@ -238,6 +302,17 @@ async function main() {
   for (const [name, after] of threadsAfter) {
     const used = (after - (threads.get(name) ?? 0)) / orders;
     if (used >= 0.01) console.log(`  ${name.padEnd(16)} ${round(used, 2)}`);
+  }
+  if (pgByKind && walBefore && walAfter) {
+    console.log('PostgreSQL, ms per order (all its processes, other databases included):');
+    for (const [kind, used] of [...pgByKind].sort((a, b) => b[1] - a[1]))
+      if (used / orders >= 0.01) console.log(`  ${kind.padEnd(20)} ${round(used / orders, 2)}`);
+    console.log(
+      'WAL per order (the whole cluster): ' +
+        Object.keys(walAfter)
+          .map((k) => `${k} ${round((walAfter[k] - walBefore[k]) / orders, 2)}`)
+          .join(', '),
+    );
   }
   if (fds) writesPerOrder(straceOut, fds, orders);
   if (usePerf) console.log(`perf report -i ${path.join(profDir, 'perf.data')} --no-children --sort dso,sym`);
