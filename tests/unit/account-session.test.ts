@@ -123,3 +123,31 @@ describe('the Change password form (spec point 5 rules)', () => {
     expect(check({ currentPassword: 'old-pass', newPassword: 'new-pass', confirmPassword: 'new-pass' })).toEqual({});
   });
 });
+
+describe('Sign Out from a guarded page (the dashboard)', () => {
+  it('goes home: the guard that sees the session end meanwhile does not send the page to /login', async () => {
+    vi.resetModules(); // a fresh session module: deleting an account above left it on its way home
+    const assign = vi.fn();
+    vi.stubGlobal('location', { assign, pathname: '/dashboard', search: '', origin: 'http://localhost' });
+    try {
+      const { redirectToLogin, signOutAndGoHome } = await import('../../src/client/state/session');
+      const { $user, storeSession } = await import('../../src/client/state/session-store');
+      storeSession(
+        { uid: 'u1', email: user.email, displayName: 'Pat', emailVerified: true, photoURL: null },
+        'our-token',
+      );
+      // What RequireAuth does when the user goes (islands/ui/Guards.tsx).
+      const unsubscribe = $user.listen((now) => {
+        if (!now) redirectToLogin();
+      });
+      await signOutAndGoHome();
+      unsubscribe();
+      expect(signOut).toHaveBeenCalled();
+      expect($user.get()).toBeNull();
+      // Before, the guard's location.assign('/login?from=%2Fdashboard') raced the header's ('/'): the later won.
+      expect(assign.mock.calls).toEqual([['/']]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

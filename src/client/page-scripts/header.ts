@@ -23,9 +23,8 @@ try {
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-sign-out]')) {
   button.addEventListener('click', async () => {
     button.disabled = true;
-    const { signOut } = await import('../state/session');
-    await signOut().catch(() => {});
-    location.assign('/');
+    const { signOutAndGoHome } = await import('../state/session');
+    await signOutAndGoHome();
   });
 }
 

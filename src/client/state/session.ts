@@ -131,6 +131,13 @@ export async function changePassword(currentPassword: string, newPassword: strin
 }
 
 /**
+ * Set by a sign-out the user asked for (the header's Sign Out, deleting the account): the page is on its
+ * way home. A guard that sees the session end meanwhile must not send it to /login: two navigations race
+ * and the later one wins, so the user landed on /login or home by chance.
+ */
+let leavingForHome = false;
+
+/**
  * Deletes the user's account: a fresh sign-in, whose ID token (auth_time: now) the server checks before
  * it deletes anything (DELETE /api/account), then this browser signs out.
  */
@@ -138,13 +145,22 @@ export async function deleteAccount(proof: Proof) {
   const user = await reauthenticate(proof);
   const idToken = await user.getIdToken();
   await api.account.remove({ body: { idToken } });
-  // The sign-in account is gone already; only this browser's copy of it is left to drop.
+  // The sign-in account is gone already; only this browser's copy of it is left to drop. The page then
+  // goes home (DeleteAccount): the guards must not send it to /login meanwhile.
+  leavingForHome = true;
   await signOut().catch(() => storeSession(null));
 }
 
 export async function sendPasswordReset(email: string) {
   const [{ auth }, { sendPasswordResetEmail }] = await firebase();
   await sendPasswordResetEmail(auth, email);
+}
+
+/** The header's Sign Out: signs out, then home. */
+export async function signOutAndGoHome() {
+  leavingForHome = true;
+  await signOut().catch(() => storeSession(null));
+  location.assign('/');
 }
 
 export async function signOut() {
@@ -212,6 +228,7 @@ export async function expireSession() {
 }
 
 export function redirectToLogin() {
+  if (leavingForHome) return;
   location.assign(loginPath(location.pathname + location.search));
 }
 
