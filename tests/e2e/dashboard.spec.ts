@@ -555,6 +555,9 @@ test.describe('dashboard as an admin', () => {
       'Payment',
       'Ship to',
     ]);
+    // At 1280 px every column fits beside the menu: the table does not scroll sideways.
+    const region = page.getByRole('region', { name: 'All orders' });
+    expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     const rows = rowWith(page, buyer.email);
     await expect(rows).toHaveCount(2);
     const unpaid = rows.filter({ has: page.getByRole('cell', { name: '2', exact: true }) });

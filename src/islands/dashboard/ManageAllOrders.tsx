@@ -141,7 +141,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     {
       header: 'Ship to',
       cell: (o) => (
-        <span className="block min-w-40 text-xs @max-2xl:max-w-[65%]">
+        <span className="block min-w-20 text-xs @max-2xl:max-w-[65%]">
           <span className="block font-semibold">{o.userName}</span>
           <span className="text-steel-600">{o.address}</span>
         </span>
@@ -214,6 +214,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
         pagerLabel="Order pages"
         caption="All orders"
         columns={columns}
+        dense
         empty={filtered ? 'No orders match this search and these filters.' : 'No orders yet.'}
       />
       {shipping && <ShipDialog order={shipping} onShipped={shipped} onClose={() => setShipping(null)} />}
