@@ -64,7 +64,7 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
       rowHeader: true,
       // One box: a stacked card's cell lays its children out in a row beside the label.
       cell: (o) => (
-        <span className="block min-w-0">
+        <span className="block min-w-28 @max-2xl:min-w-0">
           <EmailText email={o.email} />
           <span className="block text-xs font-normal text-steel-600">
             Placed <When at={o.createdAt} />
@@ -91,7 +91,11 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
           <span className="text-steel-600">None</span>
         ),
     },
-    { header: 'Price', className: 'sm:text-right tabular-nums', cell: (o) => formatCents(toCents(o.price)) },
+    {
+      header: 'Price',
+      className: 'sm:text-right tabular-nums whitespace-nowrap',
+      cell: (o) => formatCents(toCents(o.price)),
+    },
     { header: 'Product name', cell: (o) => <OrderProduct order={o} /> },
     {
       header: 'Quantity',
@@ -101,14 +105,15 @@ export default function ManageAllOrders(_props: { params: Record<string, string>
     },
     {
       header: 'Total',
-      className: 'sm:text-right tabular-nums font-semibold',
+      // Amounts never break; the delivery line may.
+      className: 'sm:text-right tabular-nums font-semibold whitespace-nowrap',
       // The breakdown in the title; the delivery charged on a second line.
       cell: (o) =>
         hasBreakdown(o) ? (
           <span className="block" title={breakdownText(o)}>
             {formatCents(o.totalCents)}
             {o.deliveryCents > 0 && (
-              <span className="block text-xs font-normal whitespace-nowrap text-steel-600">
+              <span className="block text-xs font-normal whitespace-normal text-steel-600">
                 incl. {formatCents(o.deliveryCents)} delivery
               </span>
             )}

@@ -26,7 +26,10 @@ export interface DataTableProps<T> {
   empty: ReactNode;
   /** Dims the rows while a refresh runs. */
   busy?: boolean;
-  /** Narrower cell padding and header lettering, for a table with many columns (it fits 1280 px beside the menu). */
+  /**
+   * For a table with many columns, so it fits 1280 px beside the menu: narrower padding, plain headers that may
+   * wrap, and long words that may break anywhere (a column that must not break says `whitespace-nowrap`).
+   */
   dense?: boolean;
 }
 
@@ -43,7 +46,8 @@ const stackLabel =
 
 export function DataTable<T>({ caption, columns, rows, rowKey = byId, empty, busy, dense }: DataTableProps<T>) {
   if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
-  const padding = dense ? 'px-2' : 'px-3';
+  // Dense: long words (an email, a product's code) may break anywhere, so no one cell widens the table.
+  const cellSpacing = dense ? 'px-2 [overflow-wrap:anywhere]' : 'px-3';
   return (
     <div className="@container">
       {/* Focusable so a keyboard can scroll it sideways when a wide table still overflows its card;
@@ -63,7 +67,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey = byId, empty, bus
                   role="columnheader"
                   scope="col"
                   key={c.header}
-                  className={`whitespace-nowrap text-xs uppercase ${padding} ${dense ? 'tracking-normal' : 'tracking-wide'} ${c.className ?? ''}`}
+                  className={`text-xs uppercase ${dense ? 'px-2 tracking-normal' : 'px-3 whitespace-nowrap tracking-wide'} ${c.className ?? ''}`}
                 >
                   {c.header}
                 </th>
@@ -78,14 +82,14 @@ export function DataTable<T>({ caption, columns, rows, rowKey = byId, empty, bus
                 className="hover:bg-steel-50 @max-2xl:block @max-2xl:rounded-lg @max-2xl:border @max-2xl:border-steel-200 @max-2xl:bg-white @max-2xl:px-4 @max-2xl:py-2 @max-2xl:shadow-sm"
               >
                 {columns.map((c) => {
-                  const className = `${padding} ${stackCell} ${stackLabel} ${c.className ?? ''}`;
+                  const className = `${cellSpacing} ${stackCell} ${stackLabel} ${c.className ?? ''}`;
                   return c.rowHeader ? (
                     <th
                       role="rowheader"
                       scope="row"
                       key={c.header}
                       data-label={c.header}
-                      className={`border-b border-steel-100 bg-transparent py-2 text-left align-middle font-semibold text-ink [overflow-wrap:break-word] ${className}`}
+                      className={`border-b border-steel-100 bg-transparent py-2 text-left align-middle font-semibold text-ink ${dense ? '' : '[overflow-wrap:break-word]'} ${className}`}
                     >
                       {c.cell(row)}
                     </th>
