@@ -98,7 +98,9 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
   // Holds end on time: the timer wakes when the next unpaid order's hold runs out (at the latest every
   // SWEEP_MS, for orders placed on another server), and one server at a time lets the due ones go.
   // Reads never do it (checkout.flow.ts). Holds the provider could not settle are looked at again in
-  // UNSETTLED_RETRY_MS, not in a tight loop.
+  // UNSETTLED_RETRY_MS, not in a tight loop. It never sleeps longer than a hold lasts (or a second): an
+  // order placed while it sleeps ends no sooner than it wakes (a hold shorter than SWEEP_MS ended up to
+  // SWEEP_MS late when placed just after the timer found no hold to wait for).
   let sweep: NodeJS.Timeout | undefined;
   let closing = false;
   const holdTimer = async () => {
@@ -109,7 +111,7 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
     try {
       const next = await built.checkout.nextHoldEnd();
       const wait = next ? next.getTime() - Date.now() : Infinity;
-      delay = wait > 0 ? Math.min(SWEEP_MS, wait + 20) : UNSETTLED_RETRY_MS;
+      delay = wait > 0 ? Math.min(SWEEP_MS, Math.max(cfg.orderHoldMs, 1000), wait + 20) : UNSETTLED_RETRY_MS;
     } catch {
       // The database is away: look again after the usual pause.
     }

@@ -49,3 +49,22 @@ it('an unpaid order is cancelled when its hold ends, with no read asking, and it
   );
   expect(event).toEqual({ type: 'order.cancelled', actor: null });
 });
+
+it('an order placed while the timer sleeps with no hold in sight still ends on time', async () => {
+  // The timer has looked and found no unpaid order (the test above's is gone): before, it then slept for
+  // SWEEP_MS (30 s) whatever the hold, so a 2-second hold placed meanwhile ended up to 30 s late.
+  await new Promise((r) => setTimeout(r, 1500));
+  const buyer = { email: 'sleeper@test.example', name: 'Sam', role: 'user' as const, uid: 'uid-sleeper' };
+  const id = await runtime.checkout.placeOne(buyer, {
+    toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    quantity: 3,
+    address: '2 Clock Lane',
+    phone: '01712345678',
+  });
+  const payment = async () =>
+    (await runtime.db.query<{ payment: string }>(`SELECT payment FROM orders WHERE id = $1`, [id]))[0].payment;
+  const started = Date.now();
+  while (Date.now() - started < 8000 && (await payment()) === 'unpaid') await new Promise((r) => setTimeout(r, 100));
+  expect(await payment()).toBe('cancelled');
+  expect(Date.now() - started).toBeLessThan(5000);
+});
