@@ -80,7 +80,7 @@ const allSteps: Step[] = [
     counts: vitestCounts,
     lane: 'beside',
   },
-  // ~21 minutes here beside the API suite, but longer on a slow day of the shared host.
+  // ~25 minutes here beside the API suite (21 alone), but longer on a slow day of the shared host.
   { name: 'e2e', command: [bin('playwright'), 'test'], minutes: 45, counts: playwrightCounts, lane: 'browser' },
   // A publish on a running store, under load (two real builds).
   {

@@ -7,42 +7,52 @@ import { openTestRuntime } from './harness';
 
 let runtime: Runtime;
 let opened: Awaited<ReturnType<typeof openTestRuntime>> | undefined;
+const TOOL = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 
 beforeAll(async () => {
   // Two seconds to pay.
   opened = await openTestRuntime({ ORDER_HOLD_MINUTES: String(2 / 60) });
   runtime = opened.runtime;
+  await runtime.db.query(
+    `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
+     VALUES ($1, 'Timer Hammer', 'For the hold timer.', '/images/tools/rubber-mallet.svg', 1000, 1, 10)`,
+    [TOOL],
+  );
 }, 60_000);
 afterAll(async () => {
   await opened?.close();
 });
 
-it('an unpaid order is cancelled when its hold ends, with no read asking, and its units come back', async () => {
-  await runtime.db.query(
-    `INSERT INTO tools (id, name, description, img, price_cents, minimum_order_quantity, available_quantity)
-     VALUES ('aaaaaaaaaaaaaaaaaaaaaaaa', 'Timer Hammer', 'For the hold timer.', '/images/tools/rubber-mallet.svg', 1000, 1, 10)`,
+/** Places a held order of `quantity` units of the timer's tool for a buyer of its own. */
+const place = (name: string, quantity: number) =>
+  runtime.checkout.placeOne(
+    { email: `${name}@test.example`, name, role: 'user', uid: `uid-${name}` },
+    { toolId: TOOL, quantity, address: '1 Clock Lane', phone: '01712345678' },
   );
-  const buyer = { email: 'timer@test.example', name: 'Tim', role: 'user' as const, uid: 'uid-timer' };
-  const id = await runtime.checkout.placeOne(buyer, {
-    toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-    quantity: 4,
-    address: '1 Clock Lane',
-    phone: '01712345678',
-  });
-  const state = async () =>
-    (
-      await runtime.db.query<{ payment: string; stock: number }>(
-        `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = 'aaaaaaaaaaaaaaaaaaaaaaaa'`,
-        [id],
-      )
-    )[0];
-  expect(await state()).toEqual({ payment: 'unpaid', stock: 6 });
+
+const state = async (id: string) =>
+  (
+    await runtime.db.query<{ payment: string; stock: number }>(
+      `SELECT o.payment, t.available_quantity AS stock FROM orders o, tools t WHERE o.id = $1 AND t.id = $2`,
+      [id, TOOL],
+    )
+  )[0];
+
+/** Waits (up to 8 s) while the order is unpaid; returns how long that took. */
+async function whileUnpaid(id: string): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < 8000 && (await state()).payment === 'unpaid')
+  while (Date.now() - started < 8000 && (await state(id)).payment === 'unpaid')
     await new Promise((r) => setTimeout(r, 100));
-  expect(await state()).toEqual({ payment: 'cancelled', stock: 10 });
+  return Date.now() - started;
+}
+
+it('an unpaid order is cancelled when its hold ends, with no read asking, and its units come back', async () => {
+  const id = await place('tim', 4);
+  expect(await state(id)).toEqual({ payment: 'unpaid', stock: 6 });
+  const waited = await whileUnpaid(id);
+  expect(await state(id)).toEqual({ payment: 'cancelled', stock: 10 });
   // On time: the hold was 2 s; the timer wakes at its end (not at the next 30-second round).
-  expect(Date.now() - started).toBeLessThan(5000);
+  expect(waited).toBeLessThan(5000);
   const [event] = await runtime.db.query<{ type: string; actor: string | null }>(
     `SELECT type, actor FROM events WHERE subject = $1 AND type = 'order.cancelled'`,
     [id],
@@ -51,20 +61,12 @@ it('an unpaid order is cancelled when its hold ends, with no read asking, and it
 });
 
 it('an order placed while the timer sleeps with no hold in sight still ends on time', async () => {
-  // The timer has looked and found no unpaid order (the test above's is gone): before, it then slept for
-  // SWEEP_MS (30 s) whatever the hold, so a 2-second hold placed meanwhile ended up to 30 s late.
+  // The timer has looked and found no unpaid order (its first look is 1 s after the start; the test above's
+  // order is gone): before, it then slept for SWEEP_MS (30 s) whatever the hold, so a 2-second hold placed
+  // meanwhile ended up to 30 s late.
   await new Promise((r) => setTimeout(r, 1500));
-  const buyer = { email: 'sleeper@test.example', name: 'Sam', role: 'user' as const, uid: 'uid-sleeper' };
-  const id = await runtime.checkout.placeOne(buyer, {
-    toolId: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-    quantity: 3,
-    address: '2 Clock Lane',
-    phone: '01712345678',
-  });
-  const payment = async () =>
-    (await runtime.db.query<{ payment: string }>(`SELECT payment FROM orders WHERE id = $1`, [id]))[0].payment;
-  const started = Date.now();
-  while (Date.now() - started < 8000 && (await payment()) === 'unpaid') await new Promise((r) => setTimeout(r, 100));
-  expect(await payment()).toBe('cancelled');
-  expect(Date.now() - started).toBeLessThan(5000);
+  const id = await place('sam', 3);
+  const waited = await whileUnpaid(id);
+  expect((await state(id)).payment).toBe('cancelled');
+  expect(waited).toBeLessThan(5000);
 });
