@@ -104,6 +104,7 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
   let sweep: NodeJS.Timeout | undefined;
   let closing = false;
   const holdTimer = async () => {
+    const looked = Date.now();
     await db
       .once('hold-expiry', () => built.checkout.expireHolds())
       .catch((error: Error) => logger.warn({ err: error.message }, 'hold expiry failed; retrying next round'));
@@ -111,7 +112,12 @@ export async function openRuntime(cfg: Config, { warmUp = false } = {}): Promise
     try {
       const next = await built.checkout.nextHoldEnd();
       const wait = next ? next.getTime() - Date.now() : Infinity;
-      delay = wait > 0 ? Math.min(SWEEP_MS, Math.max(cfg.orderHoldMs, 1000), wait + 20) : UNSETTLED_RETRY_MS;
+      // A hold that ran out while this round looked was not due when it looked: go again now, not after
+      // UNSETTLED_RETRY_MS (waking every hold's length, the timer often met one ending that moment).
+      const unsettled = next !== null && next.getTime() <= looked;
+      delay = unsettled
+        ? UNSETTLED_RETRY_MS
+        : Math.min(SWEEP_MS, Math.max(cfg.orderHoldMs, 1000), Math.max(wait, 0) + 20);
     } catch {
       // The database is away: look again after the usual pause.
     }
