@@ -4,6 +4,7 @@
 // The browser tests mostly wait on pages (a quarter of the two cores here), so the steps that build nothing
 // run beside them in a second lane, each line of theirs named by its step: CI took 33-38 minutes in one lane.
 import { spawnSync } from 'node:child_process';
+import { playwrightCounts, playwrightFailures, vitestCounts, vitestFailures } from './lib/runner-output.ts';
 import { killRunningSteps, runStep } from './lib/step.ts';
 import { exitWithUsageIfAsked } from './lib/usage.ts';
 
@@ -20,6 +21,8 @@ interface Step {
   minutes: number;
   /** Pulls "N passed" / "N failed" out of a runner's output. */
   counts?: (output: string) => { passed: number; failed: number };
+  /** The failed tests' names, repeated under the summary: CI's record keeps only the output's end. */
+  failures?: (output: string) => string[];
   /**
    * The lane it runs in, after the steps without one (which run first, alone: astro check writes the
    * .astro directory that a build writes too, and the unit suite's timings are tight). The lanes run side
@@ -31,20 +34,6 @@ interface Step {
 }
 
 const bin = (name: string) => `node_modules/.bin/${name}`;
-const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-
-const vitestCounts = (out: string) => {
-  const line = strip(out).match(/Tests\s+(.*)\(\d+\)/)?.[1] ?? '';
-  return { passed: Number(line.match(/(\d+) passed/)?.[1] ?? 0), failed: Number(line.match(/(\d+) failed/)?.[1] ?? 0) };
-};
-const playwrightCounts = (out: string) => {
-  const text = strip(out);
-  return {
-    passed: Number(text.match(/^\s*(\d+) passed/m)?.[1] ?? 0),
-    failed: Number(text.match(/^\s*(\d+) failed/m)?.[1] ?? 0),
-  };
-};
-
 /** Why the cluster step cannot run here (no PostgreSQL on 127.0.0.1:5432, or no nginx), or null. */
 function clusterSkipReason(): string | null {
   const pg = spawnSync(process.execPath, [
@@ -72,22 +61,37 @@ const allSteps: Step[] = [
   { name: 'check', command: [bin('astro'), 'check', '--minimumSeverity', 'warning'], minutes: 10 },
   { name: 'content', command: ['node', 'scripts/content-check.ts'], minutes: 5 },
   // Before the lanes: its tests of started processes have 5 s limits, which a site's build beside them outran.
-  { name: 'unit', command: [bin('vitest'), 'run', '--project', 'unit'], minutes: 10, counts: vitestCounts },
+  {
+    name: 'unit',
+    command: [bin('vitest'), 'run', '--project', 'unit'],
+    minutes: 10,
+    counts: vitestCounts,
+    failures: vitestFailures,
+  },
   {
     name: 'api',
     command: [bin('vitest'), 'run', '--project', 'api*'],
     minutes: 30,
     counts: vitestCounts,
+    failures: vitestFailures,
     lane: 'beside',
   },
   // ~25 minutes here beside the API suite (21 alone), but longer on a slow day of the shared host.
-  { name: 'e2e', command: [bin('playwright'), 'test'], minutes: 45, counts: playwrightCounts, lane: 'browser' },
+  {
+    name: 'e2e',
+    command: [bin('playwright'), 'test'],
+    minutes: 45,
+    counts: playwrightCounts,
+    failures: playwrightFailures,
+    lane: 'browser',
+  },
   // A publish on a running store, under load (two real builds).
   {
     name: 'publish',
     command: [bin('vitest'), 'run', '--project', 'publish'],
     minutes: 15,
     counts: vitestCounts,
+    failures: vitestFailures,
     lane: 'browser',
   },
   // Uses the build the browser tests just made (dist-e2e).
@@ -102,6 +106,7 @@ const allSteps: Step[] = [
           command: [bin('vitest'), 'run', '--project', 'cluster', '--reporter', 'verbose'],
           minutes: 20,
           counts: vitestCounts,
+          failures: vitestFailures,
           lane: 'browser' as const,
         },
       ]),
@@ -110,7 +115,15 @@ const steps = allSteps.filter((s) => !only.length || only.includes(s.name));
 if (clusterSkip && (!only.length || only.includes('cluster')))
   console.log(`Skipping the cluster test: ${clusterSkip}.`);
 
-type Result = { name: string; ok: boolean; seconds: number; passed: number; failed: number; note: string };
+type Result = {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  passed: number;
+  failed: number;
+  note: string;
+  failures: string[];
+};
 const results = new Map<string, Result>();
 
 /** Prefixes each whole line with the step's name; the rest waits for its line's end. */
@@ -152,6 +165,7 @@ async function run(step: Step, named: boolean) {
     ...counts,
     failed: ok ? counts.failed : Math.max(1, counts.failed),
     note,
+    failures: step.failures?.(output) ?? [],
   });
   if (named)
     console.log(`━━ ${step.name} ${ok ? 'passed' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -178,6 +192,8 @@ for (const r of steps.map((s) => results.get(s.name)!)) {
   console.log(
     `  ${r.ok ? '✓' : '✗'} ${r.name.padEnd(8)} ${detail.padEnd(24)} ${r.seconds.toFixed(1)} s ${r.note}`.trimEnd(),
   );
+  for (const name of r.failures.slice(0, 20)) console.log(`      ✗ ${name}`);
+  if (r.failures.length > 20) console.log(`      … and ${r.failures.length - 20} more`);
 }
 const all = [...results.values()];
 const passed = all.reduce((n, r) => n + r.passed, 0);
