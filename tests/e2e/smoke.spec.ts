@@ -131,6 +131,8 @@ test.describe('security headers on every response', () => {
     await page.goto('/');
     // The stylesheet is inlined in each page; its module scripts and preloads are hashed assets. Files under
     // 512 bytes are not worth compressing (postbuild skips them), so the largest one carries the check.
+    // The preloads are added once the first paint is shown (page-scripts.ts), which may come after `load`.
+    await expect(page.locator('link[rel=modulepreload][href^="/_astro/"]').first()).toBeAttached();
     const assets = await page
       .locator('script[type=module][src^="/_astro/"], link[rel=modulepreload][href^="/_astro/"]')
       .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('src') ?? n.getAttribute('href')!));
