@@ -258,6 +258,31 @@ describe.skipIf(!url)('several servers on one PostgreSQL', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it("a store in another schema of the database runs its own background work beside this one's", async () => {
+    // Advisory locks are the whole database's: keyed by the job alone, one store's round skipped the
+    // other's (each file of the API suite is such a store; a hold then ended 5 s late).
+    const otherSchema = `t_${randomBytes(6).toString('hex')}`;
+    const other = await openDb({ databaseUrl: url!, schema: otherSchema });
+    try {
+      let entered!: () => void;
+      let release!: () => void;
+      const inside = new Promise<void>((r) => (entered = r));
+      const held = new Promise<void>((r) => (release = r));
+      const ours = one.db.once('hold-expiry', async () => {
+        entered();
+        await held;
+        return 'ours';
+      });
+      await inside; // this store holds its lock now
+      expect(await other.once('hold-expiry', async () => 'theirs')).toBe('theirs');
+      release();
+      expect(await ours).toBe('ours');
+    } finally {
+      await other.query(`DROP SCHEMA ${otherSchema} CASCADE`);
+      await other.close();
+    }
+  });
+
   it('connections terminated by PostgreSQL (a restart): no crash, no 500, 200 again within 5 s, changes still propagate', async () => {
     const admin2 = await openDb({ databaseUrl: url! });
     await one.request('GET', '/api/ready');

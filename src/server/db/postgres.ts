@@ -1,4 +1,5 @@
 // PostgreSQL through node-postgres (DATABASE_URL): a pool with time limits, any number of servers.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
   GENERIC_PLANS,
@@ -26,6 +27,16 @@ interface Corkable {
 }
 /** Advisory-lock keys of background jobs (any stable numbers; they only need to differ). */
 const JOB_KEYS: Record<string, number> = { 'hold-expiry': 727280 };
+/**
+ * The store's half of a job's lock: advisory locks are the whole database's, and stores in other schemas
+ * of it (each API test file's, the bench's scratch stores) have jobs of their own. Keyed by the job alone,
+ * a round of one store skipped the other's (its holds then ended 5 s late).
+ */
+const storeLockKey = (schema: string | undefined) =>
+  createHash('sha256')
+    .update(schema ?? '')
+    .digest()
+    .readInt32BE(0);
 
 export async function openPostgres(url: string, schema?: string, applicationName = 'ironcrest'): Promise<Db> {
   const pg = loadPg();
@@ -54,6 +65,7 @@ export async function openPostgres(url: string, schema?: string, applicationName
   // connection dies; its pending query rejects and is answered 503, so the event itself needs no action.
   pool.on('connect', (client) => client.on('error', () => {}));
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const storeKey = storeLockKey(schema);
   const failures = storageFailures();
   const named = namedStatements();
   // A failed query's connection is dropped by the pool (pg-pool releases it with the error), so a
@@ -162,15 +174,16 @@ export async function openPostgres(url: string, schema?: string, applicationName
     async once(job, fn) {
       const key = JOB_KEYS[job];
       if (key === undefined) throw new Error(`unknown job ${job}`);
+      const keys = [storeKey, key];
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        const [{ locked }] = (await client.query('SELECT pg_try_advisory_lock($1) AS locked', [key])).rows;
+        const [{ locked }] = (await client.query('SELECT pg_try_advisory_lock($1, $2) AS locked', keys)).rows;
         if (!locked) return undefined;
         try {
           return await fn();
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch((e: Error) => (broken = e));
+          await client.query('SELECT pg_advisory_unlock($1, $2)', keys).catch((e: Error) => (broken = e));
         }
       } catch (error) {
         if (isDatabaseUnavailable(error)) broken = error as Error;
