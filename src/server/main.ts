@@ -124,6 +124,7 @@ server.listen(config.port, config.host, async () => {
   if (!stopping && runtime)
     await warmOrdering(server, {
       rehearse: runtime.orders.rehearse,
+      connections: runtime.db.pool?.options.max,
       token: await signAccessToken(jwtSecret(config), WARM_UP_BUYER),
     });
   if (stopping) return;
