@@ -6,8 +6,12 @@
 // ±7% (bench/before-after.md, 2026-12-06). A tool for working on issue 30's goal 1; `npm run bench` does not
 // run it.
 //
-//   node scripts/bench/stream-ab.ts [--windows N] [--seconds S] [--a-flags "…"] [--b-flags "…"] CHECKOUT_A
+//   node scripts/bench/stream-ab.ts [--windows N] [--seconds S] [--read PATH] [--first N] [--a-flags "…"] [--b-flags "…"] CHECKOUT_A
 //   --a-flags / --b-flags: node options of that store's process (V8 flags too), e.g. "--no-liftoff"
+//   --read PATH: a reader asks for PATH (brotli) ~500 times a second through each window, so a page that shows
+//   the ordered tools' stock is made again after each order, as while the busy part reads it; its cost counts.
+//   --first N: orders go to the catalogue's first N tools (those of `/tools`, 24 to a page), not to the 100
+//   after the first, as in the busy part: a sale of the tools on the catalogue's first page.
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +22,7 @@ import { accessToken, idToken, pool } from './parts/purchase.ts';
 import { benchEnv, cleanup, ensureBenchBuild, onCleanup, startBenchEmulator, stopChild, TMP } from './store.ts';
 
 exitWithUsageIfAsked(`
-Usage: node scripts/bench/stream-ab.ts [--windows N] [--seconds S] [--a-flags "…"] [--b-flags "…"] CHECKOUT_A
+Usage: node scripts/bench/stream-ab.ts [--windows N] [--seconds S] [--read PATH] [--first N] [--a-flags "…"] [--b-flags "…"] CHECKOUT_A
 The order stream against store A (CHECKOUT_A's server, built there with DATA_DIR=.data-bench
 DIST_DIR=dist-bench) and store B (this checkout's), in turn, window by window: each one's CPU per order.
 `);
@@ -31,6 +35,8 @@ const option = (name: string, fallback: string) => {
 const windows = Number(option('--windows', '6'));
 const seconds = Number(option('--seconds', '10'));
 const flags = [option('--a-flags', ''), option('--b-flags', '')];
+const readPath = option('--read', '');
+const first = Number(option('--first', '0'));
 if (!args[0]) {
   console.error('Name checkout A (a worktree of the commit to compare with; "." for this one): see --help');
   process.exit(2);
@@ -78,18 +84,44 @@ async function start(i: number) {
     minimumOrderQuantity: number;
   }[];
   const name = `${'AB'[i]} ${path.basename(root)}${flags[i] ? ` ${flags[i]}` : ''}`;
-  return { name, url, pid: child.pid!, buyers, tools: catalogue.slice(1, 101), msPerOrder: [] as number[] };
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    buyers,
+    tools: first ? catalogue.slice(0, first) : catalogue.slice(1, 101),
+    msPerOrder: [] as number[],
+  };
+}
+
+/** One client asking for `url` every 2 ms until stopped. */
+function reads(url: string) {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await http('GET', url, { headers: { 'accept-encoding': 'br' } });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 const stores = [await start(0), await start(1)];
 for (let w = 0; w < windows; w++) {
   for (const store of stores) {
     const stream = orderStream(store.url, store.buyers, store.tools, RATE);
+    const reader = readPath ? reads(store.url + readPath) : undefined;
     await new Promise((r) => setTimeout(r, 2000));
     const [cpu, placed] = [cpuMs([store.pid]), stream.placed()];
     await new Promise((r) => setTimeout(r, seconds * 1000));
     store.msPerOrder.push((cpuMs([store.pid]) - cpu) / (stream.placed() - placed));
     const { errors, lastError } = await stream.stop();
+    await reader?.stop();
     if (errors) console.log(`  ${store.name}: ${errors} orders failed (last: ${lastError})`);
   }
   console.log(stores.map((s) => `${s.name}: ${s.msPerOrder.at(-1)!.toFixed(2)}`).join('   ') + ' ms of CPU per order');
