@@ -153,6 +153,7 @@ test('a signed-out visitor is sent on from a tool page after at most 10 kB of Ja
   await expect(page).toHaveURL(new RegExp('/login\\?from='));
   await page.waitForLoadState('networkidle');
   const total = onToolPage.reduce((sum, s) => sum + s.bytes, 0);
+  console.log(`A signed-out tool page: ${total} B of JavaScript in ${onToolPage.length} scripts before the login`);
   expect(total, onToolPage.map((s) => `${s.url} ${s.bytes}`).join('\n')).toBeLessThanOrEqual(10 * 1024);
   // No island of the tool page: neither the purchase form nor React.
   expect(onToolPage.filter((s) => /PurchaseForm|client\.|react/i.test(s.url))).toEqual([]);
