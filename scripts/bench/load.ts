@@ -135,7 +135,7 @@ function wrkMs(figure: string): number {
 }
 
 /** One wrk run on the client core: 1 thread, LOAD.connections keep-alive connections. */
-function wrk(
+export function wrk(
   url: string,
   headers: Record<string, string>,
   seconds: number,

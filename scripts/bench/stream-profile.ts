@@ -2,7 +2,9 @@
 // with --cpu-prof, gets the bench's order stream alone (8 buyers, 85 orders/s placed and deleted) for
 // 12 s after 4 s of warm-up, is stopped, and the profile's last 11 s are summed by function (self time)
 // and by where the code lives. A tool for working on issue 30's goal 1; `npm run bench` does not run it.
-//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace]
+//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace] [--read PATH]
+// With --read, wrk reads PATH (as the busy part does: 10 connections, from the client core) through the
+// measured seconds, so the profile shows where a busy read's time goes beside the orders'.
 // With --pg it also prints PostgreSQL's CPU per order by kind of process and the WAL's writes and flushes.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -10,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { orderStream, prepare, STREAM_ENV } from './parts/busy.ts';
 import { accessToken, idToken, pool } from './parts/purchase.ts';
-import { cpuMs, http, pin, round, CORES } from './load.ts';
+import { BROWSER_HEADERS, cpuMs, http, pin, round, wrk, CORES } from './load.ts';
 import { cleanup, ensureBenchBuild, pgScratch, PORTS, startBenchEmulator, startStore, TMP } from './store.ts';
 
 const usePg = process.argv.includes('--pg');
@@ -23,6 +25,8 @@ const usePerf = process.argv.includes('--perf');
 // --strace: the server's system calls counted (`strace -c -f`), to see how many socket writes an order costs.
 const useStrace = process.argv.includes('--strace');
 const profiled = !process.argv.includes('--no-prof') && !usePerf && !useStrace;
+const readIndex = process.argv.indexOf('--read');
+const READ_PATH = readIndex > 0 ? process.argv[readIndex + 1] : undefined;
 
 /** CPU ms of each of a process's threads by name (the profile sees only the main thread). */
 function threadCpu(pid: number): Map<string, number> {
@@ -280,7 +284,10 @@ async function main() {
       : undefined;
   // Ended, or never started (no perf on this machine): either way the measured time is over once it says so.
   const perfDone = perf && new Promise<unknown>((resolve) => perf.once('exit', resolve).once('error', resolve));
+  const reads = READ_PATH ? wrk(store.url + READ_PATH, BROWSER_HEADERS, MEASURED_MS / 1000) : undefined;
   await new Promise((r) => setTimeout(r, MEASURED_MS));
+  const read = await reads;
+  if (read) console.log(`wrk ${READ_PATH}: ${read.rps} rps, p99 ${read.p99} ms`);
   const perfEnd = await perfDone;
   if (perfEnd instanceof Error) console.log(`perf did not run: ${perfEnd.message}`);
   const orders = stream.placed() - placed;
