@@ -18,6 +18,8 @@ export interface VacuumDone {
   /** The statement it ran. */
   ran: string;
   deadRows: number;
+  /** How long it held the store (PGlite runs it on the server's thread), ms. */
+  ms: number;
 }
 
 // autovacuum_vacuum_threshold/scale_factor (50 + 20% of the rows), autovacuum_analyze_threshold/scale_factor
@@ -48,8 +50,9 @@ export async function vacuumDue(db: Pick<Db, 'query' | 'exec'>, freezeAge = FREE
           ? `ANALYZE ${t.table}`
           : undefined;
     if (!ran) continue;
+    const started = performance.now();
     await db.exec(ran);
-    done.push({ table: t.table, ran, deadRows: t.dead });
+    done.push({ table: t.table, ran, deadRows: t.dead, ms: Math.round(performance.now() - started) });
   }
   return done;
 }
