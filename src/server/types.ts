@@ -42,7 +42,12 @@ export interface PublicAnswer {
   key?: string;
   /** What it shows, so only a change of that makes a kept copy stale (none: any change does). */
   shows?: Shows;
+  /** For a body worth compressing: the body in that encoding, made once (http/cache.ts). */
+  encoded?: (encoding: Encoding) => Buffer;
 }
+
+/** The content encodings the server compresses answers in. */
+export type Encoding = 'br' | 'gzip';
 
 /** What the outer server tells the API about a request. */
 export interface ApiEnv {

@@ -1,6 +1,8 @@
 // The outer server answers repeated public reads from memory until the change bus's version changes
 // (src/server/host/public-reads.ts). Every write that changes what GET /tools, /tools/{id} or /reviews
 // answers must bump it, or the store would show stale stock; a read or a refused write need not.
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { makeTool, placeOrder } from './helpers';
@@ -120,5 +122,54 @@ describe('while orders flow, reads stay exact and copies of other tools stay', (
     expect((await runtime.request('DELETE', `/api/booking/dlt/${orderId}`, { token: alice })).status).toBe(200);
     expect(changes.versionOf(['tools', 'stock'], [mine])).not.toBe(before);
     expect(changes.versionOf(['tools', 'stock'], [other])).toBe(otherCopy);
+  });
+});
+
+describe('the whole catalogue, compressed for a client that accepts it', () => {
+  /** A GET over node:http, the body as bytes (fetch would decode it and hide what was sent). */
+  const get = (port: number, path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+
+  it('GET /api/tools goes in brotli or gzip from the API and from the kept copy, the same JSON as plain, and a stock change shows', async () => {
+    // Enough tools for a body worth compressing (COMPRESS_FROM_BYTES).
+    for (let i = 0; i < 80; i++) await makeTool(runtime, admin);
+    const toolId = await makeTool(runtime, admin, { availableQuantity: 30 });
+    const outer = await startOuter(runtime);
+    try {
+      const plain = await get(outer.port, '/api/tools', {});
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const json = plain.body.toString();
+      for (let round = 0; round < 2; round++) {
+        // The first read after a change is the API's answer, the next ones the outer server's copy.
+        for (const [accept, encoding, decode] of [
+          ['gzip, deflate, br', 'br', brotliDecompressSync],
+          ['gzip', 'gzip', gunzipSync],
+        ] as const) {
+          for (let n = 0; n < 2; n++) {
+            const res = await get(outer.port, '/api/tools', { 'accept-encoding': accept });
+            expect(res.status, res.body.toString()).toBe(200);
+            expect(res.headers['content-encoding']).toBe(encoding);
+            expect(res.headers.vary).toBe('Accept-Encoding');
+            expect(res.body.length).toBeLessThan(json.length / 3);
+            const tools = JSON.parse(decode(res.body).toString()) as { _id: string; availableQuantity: number }[];
+            expect(tools.find((t) => t._id === toolId)!.availableQuantity).toBe(30 - round);
+          }
+        }
+        await placeOrder(runtime, alice, toolId, 1);
+      }
+    } finally {
+      await outer.close();
+    }
   });
 });

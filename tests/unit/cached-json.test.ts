@@ -1,8 +1,11 @@
 // cachedJson (src/server/http/cache.ts): the body is exactly JSON.stringify's, an array's elements are
-// serialised once each, and the ETag follows the content.
+// serialised once each, the ETag follows the content, and a large body goes compressed to a client that
+// accepts it.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { cachedJson } from '../../src/server/http/cache';
+import { cachedJson, COMPRESS_FROM_BYTES } from '../../src/server/http/cache';
+import type { PublicAnswer } from '../../src/server/types';
 
 function app(data: () => unknown) {
   return new Hono().get('/x', (c) => cachedJson(c, data()));
@@ -53,5 +56,62 @@ describe('cachedJson', () => {
     expect(Buffer.from(sent).toString('utf8')).toBe(JSON.stringify(list));
     expect(Buffer.isBuffer(kept[0].body) && kept[0].body.equals(Buffer.from(sent))).toBe(true);
     expect(kept[1].body).toBe(kept[0].body);
+  });
+
+  describe('a body of COMPRESS_FROM_BYTES or more', () => {
+    const big = Array.from({ length: 600 }, (_, i) => ({ _id: `t${i}`, name: `Claw hammer ${i} — 16 oz 🔨`, qty: i }));
+    const json = JSON.stringify(big);
+    const ask = (a: Hono<any>, headers: Record<string, string>, env?: object) => a.request('/x', { headers }, env);
+    const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
+
+    it('is large enough here to be compressed, and a small one never is', () => {
+      expect(Buffer.byteLength(json)).toBeGreaterThanOrEqual(COMPRESS_FROM_BYTES);
+    });
+
+    it('goes in brotli, else gzip, as Accept-Encoding allows, and plain to a client that accepts neither', async () => {
+      const a = app(() => big);
+      const br = await ask(a, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(br.headers.get('content-encoding')).toBe('br');
+      expect(brotliDecompressSync(await bytes(br)).toString()).toBe(json);
+      const gz = await ask(a, { 'accept-encoding': 'gzip' });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(gunzipSync(await bytes(gz)).toString()).toBe(json);
+      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }]) {
+        const plain = await ask(a, headers);
+        expect(plain.headers.get('content-encoding')).toBeNull();
+        expect(await plain.text()).toBe(json);
+      }
+      // Every answer says it varies, so a cache between never gives brotli to a client without it.
+      expect(br.headers.get('vary')).toBe('Accept-Encoding');
+      expect(gz.headers.get('vary')).toBe('Accept-Encoding');
+      expect((await ask(a, {})).headers.get('vary')).toBe('Accept-Encoding');
+      // One weak ETag for all encodings (the same JSON): a 304 answers whichever the client holds.
+      expect(br.headers.get('etag')).toBe(gz.headers.get('etag'));
+      const notModified = await ask(a, { 'accept-encoding': 'br', 'if-none-match': br.headers.get('etag')! });
+      expect(notModified.status).toBe(304);
+    });
+
+    it('is compressed once per body: later answers and the outer server get the same bytes', async () => {
+      const kept: PublicAnswer[] = [];
+      const a = new Hono<{ Bindings: { keep: (answer: PublicAnswer) => void } }>().get('/x', (c) => cachedJson(c, big));
+      const env = { keep: (answer: PublicAnswer) => kept.push(answer) };
+      const first = await bytes(await ask(a, { 'accept-encoding': 'br' }, env));
+      await ask(a, { 'accept-encoding': 'br' }, env);
+      expect(kept[0].encoded!('br').equals(first)).toBe(true);
+      expect(kept[1].encoded!('br')).toBe(kept[0].encoded!('br'));
+      expect(gunzipSync(kept[0].encoded!('gzip')).toString()).toBe(json);
+    });
+
+    it('a small body is sent as it is, with no Vary, and handed over with nothing to encode', async () => {
+      const kept: PublicAnswer[] = [];
+      const a = new Hono<{ Bindings: { keep: (answer: PublicAnswer) => void } }>().get('/x', (c) =>
+        cachedJson(c, big.slice(0, 2)),
+      );
+      const res = await ask(a, { 'accept-encoding': 'br' }, { keep: (answer: PublicAnswer) => kept.push(answer) });
+      expect(res.headers.get('content-encoding')).toBeNull();
+      expect(res.headers.get('vary')).toBeNull();
+      expect(await res.text()).toBe(JSON.stringify(big.slice(0, 2)));
+      expect(kept[0].encoded).toBeUndefined();
+    });
   });
 });

@@ -1,6 +1,7 @@
 // The outer server's copies of public API reads (src/server/host/public-reads.ts): served from memory
 // only while nothing changed, through a real node:http server as main.ts uses them.
-import { createServer, type Server } from 'node:http';
+import { request as httpRequest, createServer, type Server } from 'node:http';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { publicReads, type PublicReads } from '../../src/server/host/public-reads';
@@ -188,6 +189,70 @@ describe('public reads answered from memory', () => {
     expect(await (await get('/api/tools/a')).text()).toBe('{}');
     expect(await (await get('/api/reviews')).text()).toBe('{"services":[]}');
     expect(calls.api).toBe(4);
+  });
+});
+
+describe('a copy of a body worth compressing', () => {
+  const json = JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ _id: `t${i}`, name: `Hammer ${i} — 🔨` })));
+  const made = { br: 0, gzip: 0 };
+  const answer = (): PublicAnswer => ({
+    ...answerOf(json),
+    encoded: (encoding) => {
+      made[encoding]++;
+      return encoding === 'br' ? brotliCompressSync(json) : gzipSync(json);
+    },
+  });
+  /** One GET or HEAD over node:http (fetch would decode the body and hide its length). */
+  const raw = (port: number, headers: Record<string, string>, method = 'GET') =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/tools', method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+
+  it('serves brotli, gzip or the plain body by Accept-Encoding, each with its length, making each encoding once', async () => {
+    const { calls, get } = await start(publicReads({ changes: bus }), answer);
+    await get('/api/tools', { headers: { 'accept-encoding': 'identity' } });
+    const port = (server!.address() as AddressInfo).port;
+    for (let i = 0; i < 2; i++) {
+      const br = await raw(port, { 'accept-encoding': 'gzip, br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-length']).toBe(String(br.body.length));
+      expect(brotliDecompressSync(br.body).toString()).toBe(json);
+      const gz = await raw(port, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe(json);
+      const plain = await raw(port, {});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(json);
+      expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(json)));
+      for (const res of [br, gz, plain]) expect(res.headers.vary).toBe('Accept-Encoding');
+    }
+    expect(calls.api).toBe(1);
+    expect(made).toEqual({ br: 1, gzip: 1 });
+    const head = await raw(port, { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(Number(head.headers['content-length'])).toBeLessThan(Buffer.byteLength(json));
+    expect(head.body.length).toBe(0);
+    const notModified = await raw(port, { 'accept-encoding': 'br', 'if-none-match': answerOf(json).etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.vary).toBe('Accept-Encoding');
+  });
+
+  it('a body not worth compressing is sent as it is, with no Vary', async () => {
+    const { get } = await start(publicReads({ changes: bus }), () => answerOf('[{"name":"Claw hammer"}]'));
+    await get('/api/tools');
+    const port = (server!.address() as AddressInfo).port;
+    const res = await raw(port, { 'accept-encoding': 'br' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBeUndefined();
+    expect(res.body.toString()).toBe('[{"name":"Claw hammer"}]');
   });
 });
 

@@ -3,10 +3,12 @@
 // answer. The first read of a URL goes through the API, whose cachedJson hands its answer to the
 // keeper made here. A copy is used only while no write changed public data (the change bus's version,
 // bumped by a write on this server or, through LISTEN/NOTIFY, on any other sharing the database), and
-// for at most a second as a safety net for a missed announcement.
+// for at most a second as a safety net for a missed announcement. A large body (the whole catalogue) goes
+// in brotli or gzip to a client that accepts it, compressed once per copy.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
-import type { PublicAnswer } from '../types.ts';
+import type { Encoding, PublicAnswer } from '../types.ts';
+import { encodingFor } from '../http/cache.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
 import { ANYTHING, inFlight } from '../caching/in-flight.ts';
 
@@ -16,20 +18,30 @@ interface Copy {
   version: number;
   at: number;
   etag: string;
-  /** Flat name/value list for writeHead, without the per-request headers. */
-  headers: string[];
   /** What a 304 carries besides the per-request headers. */
   notModified: string[];
-  /**
-   * A small body: the UTF-8 bytes as a one-byte (latin1) string, which Node writes in the same write(2)
-   * as the headers, where a Buffer body takes a second, gathered write (~15% of a small read's cost).
-   * A large one (the whole catalogue) stays bytes: copying it into a string on every answer cost more
-   * than the second write (17% of the server's time under GET /api/tools of 2,000 tools).
-   */
-  body: string | Buffer;
+  /** The headers every 200 carries but the per-request ones, the encoding and the length. */
+  base: string[];
+  /** The body as the API made it (JSON's UTF-8 bytes). */
+  identity: Variant;
+  /** For a body worth compressing (http/cache.ts): its bytes in an encoding, kept below once asked for. */
+  encoded?: (encoding: Encoding) => Buffer;
+  variants: Partial<Record<Encoding, Variant>>;
   bytes: number;
   /** When it was last used (a counter): the least recent go first past the budget. */
   used: number;
+}
+
+/** A body as sent in one encoding, with its flat name/value header list for writeHead. */
+interface Variant {
+  headers: string[];
+  /**
+   * A small body: the bytes as a one-byte (latin1) string, which Node writes in the same write(2) as the
+   * headers, where a Buffer body takes a second, gathered write (~8% of a small read's cost). A larger one
+   * stays bytes: Node copies a string into a buffer of its own on every answer, which costs more than the
+   * second write from ~8 kB on (17% of the server's time under GET /api/tools of 2,000 tools, uncompressed).
+   */
+  body: string | Buffer;
 }
 
 export interface PublicReads {
@@ -57,9 +69,14 @@ export interface PublicReads {
 /** Takes the API's answer to one read (cachedJson calls it) and ends that read for those waiting on it. */
 export type Keeper = ((answer: PublicAnswer) => void) & { abandon(): void };
 
-/** Bodies up to this size are written with their headers in one write(2) (see Copy.body). */
-const ONE_WRITE_BYTES = 64 * 1024;
-// Copies' bodies in all: a page of 100 reviews is ~30 kB, the catalogue of 10,000 tools a few MB.
+/**
+ * Bodies up to this size are written with their headers in one write(2) (see Variant.body). Measured by
+ * scripts/bench/write-modes.ts: a string is 7-8% faster up to 4 kB, a Buffer 4% faster at 8 kB and 36% at
+ * 35 kB (a compressed catalogue of 2,000 tools).
+ */
+const ONE_WRITE_BYTES = 6 * 1024;
+// Copies' bodies in all: a page of 100 reviews is ~30 kB, the catalogue of 10,000 tools a few MB (its
+// compressed variants, a small fraction of that, are not counted).
 const MAX_BYTES = 16 * 1024 * 1024;
 
 export function publicReads({
@@ -111,12 +128,12 @@ export function publicReads({
       const version = changes.version;
       const at = performance.now();
       const end = answering.begin(url);
-      const keep = ({ body, etag, cacheControl, key: canonical, shows }: PublicAnswer) => {
+      const keep = ({ body, etag, cacheControl, key: canonical, shows, encoded }: PublicAnswer) => {
         const key = canonical ?? (url.includes('?') ? undefined : url);
         if (key === undefined) return end(undefined);
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;
         if (bytes.length > maxBytes) return end(undefined);
-        const copy = copyOf(bytes, etag, cacheControl, shows, at);
+        const copy = copyOf(bytes, etag, cacheControl, shows, at, encoded);
         // Nothing it shows changed while it was computed, so it is current.
         if (!changes.changedSince(version, shows ?? ANYTHING)) {
           drop(key);
@@ -131,30 +148,55 @@ export function publicReads({
     size: () => ({ copies: copies.size, bytes: bytesHeld }),
   };
 
-  function copyOf(bytes: Buffer, etag: string, cacheControl: string, shows: Shows | undefined, at: number): Copy {
+  function copyOf(
+    bytes: Buffer,
+    etag: string,
+    cacheControl: string,
+    shows: Shows | undefined,
+    at: number,
+    encoded: PublicAnswer['encoded'],
+  ): Copy {
     const csp = policy ? ['Content-Security-Policy', policy] : [];
+    // An answer sent in several encodings says so, for caches between us and the client.
+    const vary = encoded ? ['Vary', 'Accept-Encoding'] : [];
+    const base = [
+      ...csp,
+      'Content-Type',
+      'application/json; charset=UTF-8',
+      'ETag',
+      etag,
+      'Cache-Control',
+      cacheControl,
+      ...vary,
+    ];
     return {
       used: ++clock,
       shows,
       version: versionOf(shows),
       at,
       etag,
-      body: bytes.length <= ONE_WRITE_BYTES ? bytes.toString('latin1') : bytes,
+      base,
+      identity: variant(base, bytes),
+      encoded,
+      variants: {},
       bytes: bytes.length,
-      notModified: [...csp, 'ETag', etag],
-      headers: [
-        ...csp,
-        'Content-Type',
-        'application/json; charset=UTF-8',
-        'Content-Length',
-        String(bytes.length),
-        'ETag',
-        etag,
-        'Cache-Control',
-        cacheControl,
-      ],
+      notModified: [...csp, 'ETag', etag, ...vary],
     };
   }
+}
+
+function variant(base: string[], bytes: Buffer, encoding?: Encoding): Variant {
+  return {
+    headers: [...base, ...(encoding ? ['Content-Encoding', encoding] : []), 'Content-Length', String(bytes.length)],
+    body: bytes.length <= ONE_WRITE_BYTES ? bytes.toString('latin1') : bytes,
+  };
+}
+
+/** The copy's body in the encoding the request accepts, if it is sent compressed at all. */
+function variantFor(req: IncomingMessage, copy: Copy): Variant {
+  const encoding = copy.encoded && encodingFor(req.headers['accept-encoding']);
+  if (!encoding) return copy.identity;
+  return (copy.variants[encoding] ??= variant(copy.base, copy.encoded!(encoding), encoding));
 }
 
 function write(req: IncomingMessage, res: ServerResponse, perRequestHeaders: string[], copy: Copy) {
@@ -163,8 +205,9 @@ function write(req: IncomingMessage, res: ServerResponse, perRequestHeaders: str
     res.end();
     return;
   }
-  res.writeHead(200, perRequestHeaders.concat(copy.headers));
+  const { headers, body } = variantFor(req, copy);
+  res.writeHead(200, perRequestHeaders.concat(headers));
   if (req.method === 'HEAD') res.end();
-  else if (typeof copy.body === 'string') res.end(copy.body, 'latin1');
-  else res.end(copy.body);
+  else if (typeof body === 'string') res.end(body, 'latin1');
+  else res.end(body);
 }

@@ -1,7 +1,10 @@
-// Public reads: a weak ETag over the body, so browsers and proxies revalidate cheaply (304).
+// Public reads: a weak ETag over the body, so browsers and proxies revalidate cheaply (304), and a large
+// body (the whole catalogue) compressed for clients that accept it, once per body.
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import type { Shows } from '../caching/changes.ts';
+import type { Encoding } from '../types.ts';
 
 /**
  * Body (UTF-8 bytes) and ETag per answered object. The catalogue and review page caches hand out the
@@ -12,6 +15,33 @@ const serialised = new WeakMap<object, Serialised>();
 interface Serialised {
   body: Buffer;
   etag: string;
+  /** The body compressed, made when a client first asks for it. */
+  encoded?: Partial<Record<Encoding, Buffer>>;
+}
+
+/**
+ * From this size a body goes compressed to a client that accepts it: the whole catalogue of 2,000 tools is
+ * ~1 MB of JSON, ~35 kB in brotli. Below it (a tool, a page of reviews) a body fits the first round trips anyway.
+ */
+export const COMPRESS_FROM_BYTES = 16 * 1024;
+
+/** The encoding a request's Accept-Encoding allows, brotli first, as the pages are chosen. */
+export const encodingFor = (accepts: string | undefined): Encoding | undefined =>
+  accepts ? (/\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined) : undefined;
+
+/**
+ * The body in `encoding`, compressed once. The fastest settings: a stock change makes a new catalogue
+ * body, and 1 MB takes ~0.6 ms at brotli 1 (~0.9 ms gzip 1) for ~30x fewer bytes to every reader;
+ * quality 5 would take several times longer for a few percent less.
+ */
+function encodedBody(entry: Serialised, encoding: Encoding): Buffer {
+  entry.encoded ??= {};
+  return (entry.encoded[encoding] ??=
+    encoding === 'br'
+      ? brotliCompressSync(entry.body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
+        })
+      : gzipSync(entry.body, { level: 1 }));
 }
 
 const etagOf = (text: string) => createHash('sha1').update(text).digest('base64url');
@@ -57,15 +87,24 @@ export interface CachedJsonOptions {
 }
 
 export function cachedJson(c: Context, data: unknown, { maxAgeSeconds = 0, key, shows }: CachedJsonOptions = {}) {
-  const { body, etag } = serialise(data);
+  const entry = serialise(data);
+  const { body, etag } = entry;
   const cacheControl = `public, max-age=${maxAgeSeconds}, must-revalidate`;
+  const compressible = body.length >= COMPRESS_FROM_BYTES;
   // The outer server may answer this URL again from memory until the data changes (public-reads.ts).
   const canonical = key ?? (new URL(c.req.url).search ? undefined : c.req.path);
-  if (canonical !== undefined) c.env?.keep?.({ body, etag, cacheControl, key: canonical, shows });
+  if (canonical !== undefined) {
+    const encoded = compressible ? (encoding: Encoding) => encodedBody(entry, encoding) : undefined;
+    c.env?.keep?.({ body, etag, cacheControl, key: canonical, shows, encoded });
+  }
   c.header('ETag', etag);
   c.header('Cache-Control', cacheControl);
+  // The weak ETag stands for every encoding of the same JSON (they are equivalent), so a 304 serves any.
+  if (compressible) c.header('Vary', 'Accept-Encoding');
   if (c.req.header('if-none-match') === etag) return c.body(null, 304);
   c.header('Content-Type', 'application/json; charset=UTF-8');
-  // Buffer.concat and Buffer.from allocate plain ArrayBuffers (never shared ones).
-  return c.body(body as Uint8Array<ArrayBuffer>);
+  const encoding = compressible ? encodingFor(c.req.header('accept-encoding')) : undefined;
+  if (encoding) c.header('Content-Encoding', encoding);
+  // Buffer.concat, Buffer.from and zlib allocate plain ArrayBuffers (never shared ones).
+  return c.body((encoding ? encodedBody(entry, encoding) : body) as Uint8Array<ArrayBuffer>);
 }

@@ -1,6 +1,7 @@
 // In tests (config.checkResponses), every answer checked against its contract: a status it does not
 // declare, or a body its schema refuses, becomes a 500 naming the problem, so the suite fails loudly
 // wherever a route drifts from its contract. A shop runs without it: it costs nothing there.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { Answer, RouteContract } from '../../lib/contracts/route.ts';
@@ -13,6 +14,14 @@ const refused = (status: number, error: z.ZodError) =>
     .slice(0, 5)
     .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
     .join('; ')}`;
+
+/** An answer's JSON, decoded first if it went compressed (http/cache.ts compresses a large body). */
+async function jsonOf(res: Response): Promise<unknown> {
+  const bytes = Buffer.from(await res.clone().arrayBuffer());
+  const encoding = res.headers.get('content-encoding');
+  const decoded = encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+  return JSON.parse(decoded.toString());
+}
 
 /** Checks an answer's status and type against the contract; the problem in words, or undefined. */
 async function violation(res: Response, answer: Answer | undefined): Promise<string | undefined> {
@@ -28,7 +37,7 @@ async function violation(res: Response, answer: Answer | undefined): Promise<str
   if (!type.toLowerCase().startsWith(essence))
     return `sent ${type || 'no content type'} where its contract says ${expected}`;
   if (!schema || answer.type || answer.file) return undefined;
-  const result = schema.safeParse(await res.clone().json());
+  const result = schema.safeParse(await jsonOf(res));
   return result.success ? undefined : refused(res.status, result.error);
 }
 
