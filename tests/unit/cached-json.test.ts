@@ -76,7 +76,12 @@ describe('cachedJson', () => {
       const gz = await ask(a, { 'accept-encoding': 'gzip' });
       expect(gz.headers.get('content-encoding')).toBe('gzip');
       expect(gunzipSync(await bytes(gz)).toString()).toBe(json);
-      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }]) {
+      const plainAsks: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'identity' },
+        { 'accept-encoding': 'deflate' },
+      ];
+      for (const headers of plainAsks) {
         const plain = await ask(a, headers);
         expect(plain.headers.get('content-encoding')).toBeNull();
         expect(await plain.text()).toBe(json);
