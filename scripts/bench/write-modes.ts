@@ -4,9 +4,8 @@
 // it (1 s of warm-up, then 4 s). public-reads.ts's ONE_WRITE_BYTES comes from it. A tool; `npm run bench`
 // does not run it.
 //   node scripts/bench/write-modes.ts [size ...]
-import { spawn } from 'node:child_process';
-import { CORES, round } from './load.ts';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { CORES, round, WRK } from './load.ts';
 
 const PORT = 9801;
 const sizes = process.argv.slice(2).map(Number);
@@ -27,7 +26,7 @@ const wrk = (seconds: number) =>
     /Requests\/sec:\s+([\d.]+)/.exec(
       execFileSync(
         'taskset',
-        ['-c', String(CORES.client), 'wrk', '-t1', '-c10', `-d${seconds}s`, `http://127.0.0.1:${PORT}/`],
+        ['-c', String(CORES.client), WRK, '-t1', '-c10', `-d${seconds}s`, `http://127.0.0.1:${PORT}/`],
         {
           encoding: 'utf8',
         },

@@ -5,6 +5,7 @@
 // within a few percent of the best.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { encodingFor } from '../http/cache.ts';
 import { pagePolicy, withFramingRule } from './page-policy.ts';
 
 const br = promisify(brotliCompress);
@@ -18,8 +19,7 @@ export async function compressHtml(request: Request, response: Response): Promis
     if (policy) response.headers.set('content-security-policy', withFramingRule(policy));
     return response;
   }
-  const accepts = request.headers.get('accept-encoding') ?? '';
-  const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+  const encoding = encodingFor(request.headers.get('accept-encoding') ?? undefined);
   const headers = new Headers(response.headers);
   headers.append('Vary', 'Accept-Encoding');
   const html = Buffer.from(await response.arrayBuffer());

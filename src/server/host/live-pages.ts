@@ -13,6 +13,8 @@ import { withoutTrailingSlashes } from '../../lib/text.ts';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
 import { inFlight } from '../caching/in-flight.ts';
+import { encodingFor } from '../http/cache.ts';
+import type { Encoding } from '../types.ts';
 import { pagePolicy, withScriptHash } from './page-policy.ts';
 
 const br = promisify(brotliCompress);
@@ -235,8 +237,7 @@ export function livePages({
 }
 
 /** The best encoding of a copy the client accepts. */
-function variant(copy: Copy, accepts: string): { encoding?: 'br' | 'gzip'; body: Buffer } {
-  if (/\bbr\b/.test(accepts)) return { encoding: 'br', body: copy.br };
-  if (/\bgzip\b/.test(accepts)) return { encoding: 'gzip', body: copy.gzip };
-  return { body: copy.identity };
+function variant(copy: Copy, accepts: string): { encoding?: Encoding; body: Buffer } {
+  const encoding = encodingFor(accepts);
+  return encoding ? { encoding, body: copy[encoding] } : { body: copy.identity };
 }

@@ -21,11 +21,12 @@ interface Serialised {
 
 /**
  * From this size a body goes compressed to a client that accepts it: the whole catalogue of 2,000 tools is
- * ~1 MB of JSON, ~35 kB in brotli. Below it (a tool, a page of reviews) a body fits the first round trips anyway.
+ * ~1 MB of JSON, ~35 kB in brotli. Below it (a tool, a short page of reviews) a body fits the first round trips
+ * anyway.
  */
 export const COMPRESS_FROM_BYTES = 16 * 1024;
 
-/** The encoding a request's Accept-Encoding allows, brotli first, as the pages are chosen. */
+/** The encoding a request's Accept-Encoding allows, brotli first: for API answers and rendered pages alike. */
 export const encodingFor = (accepts: string | undefined): Encoding | undefined =>
   accepts ? (/\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : undefined) : undefined;
 
