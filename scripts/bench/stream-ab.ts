@@ -8,7 +8,7 @@
 //
 //   node scripts/bench/stream-ab.ts [--windows N] [--seconds S] [--read PATH] [--first N] [--a-flags "…"] [--b-flags "…"] CHECKOUT_A
 //   --a-flags / --b-flags: node options of that store's process (V8 flags too), e.g. "--no-liftoff"
-//   --read PATH: a reader asks for PATH (brotli) ~500 times a second through each window, so a page that shows
+//   --read PATH: a reader asks for PATH (accepting brotli and gzip, as the busy part) ~500 times a second through each window, so a page that shows
 //   the ordered tools' stock is made again after each order, as while the busy part reads it; its cost counts.
 //   --first N: orders go to the catalogue's first N tools (those of `/tools`, 24 to a page), not to the 100
 //   after the first, as in the busy part: a sale of the tools on the catalogue's first page.
@@ -99,7 +99,7 @@ function reads(url: string) {
   let running = true;
   const loop = (async () => {
     while (running) {
-      await http('GET', url, { headers: { 'accept-encoding': 'br' } });
+      await http('GET', url, { headers: { 'accept-encoding': 'br, gzip' } });
       await new Promise((r) => setTimeout(r, 2));
     }
   })();

@@ -2,7 +2,7 @@
 // with --cpu-prof, gets the bench's order stream alone (8 buyers, 85 orders/s placed and deleted) for
 // 12 s after 4 s of warm-up, is stopped, and the profile's last 11 s are summed by function (self time)
 // and by where the code lives. A tool for working on issue 30's goal 1; `npm run bench` does not run it.
-//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace] [--read PATH]
+//   node scripts/bench/stream-profile.ts [--pg] [--top N] [--no-prof | --perf | --strace] [--read PATH] [--first N]
 // With --read, wrk reads PATH (as the busy part does: 10 connections, from the client core) through the
 // measured seconds, so the profile shows where a busy read's time goes beside the orders'.
 // With --pg it also prints PostgreSQL's CPU per order by kind of process and the WAL's writes and flushes.
@@ -27,6 +27,9 @@ const useStrace = process.argv.includes('--strace');
 const profiled = !process.argv.includes('--no-prof') && !usePerf && !useStrace;
 const readIndex = process.argv.indexOf('--read');
 const READ_PATH = readIndex > 0 ? process.argv[readIndex + 1] : undefined;
+// --first N: orders go to the catalogue's first N tools (those of `/tools`), as in stream-ab.ts.
+const firstIndex = process.argv.indexOf('--first');
+const FIRST = firstIndex > 0 ? Number(process.argv[firstIndex + 1]) : 0;
 
 /** CPU ms of each of a process's threads by name (the profile sees only the main thread). */
 function threadCpu(pid: number): Map<string, number> {
@@ -233,7 +236,7 @@ async function main() {
     _id: string;
     minimumOrderQuantity: number;
   }[];
-  const stream = orderStream(store.url, buyers, catalogue.slice(1, 101), 85);
+  const stream = orderStream(store.url, buyers, FIRST ? catalogue.slice(0, FIRST) : catalogue.slice(1, 101), 85);
   await new Promise((r) => setTimeout(r, WARM_MS));
   const pgCpu = scratch && postgresCpu();
   const walBefore = scratch && (await walCounters(scratch.url));

@@ -34,8 +34,8 @@ export interface Deps {
 
 /** A public read as the API answered it, for the outer server to answer again from memory (public-reads.ts). */
 export interface PublicAnswer {
-  /** The body as sent: UTF-8 bytes, or a string. */
-  body: Buffer | string;
+  /** The body as sent: UTF-8 bytes, a string, or (a list's) bytes joined when a client first asks for them. */
+  body: Buffer | string | LazyBytes;
   etag: string;
   cacheControl: string;
   /** The URL this answer stands for whatever else the request carried (public-reads.ts keys copies by it). */
@@ -44,6 +44,14 @@ export interface PublicAnswer {
   shows?: Shows;
   /** For a body worth compressing: the body in that encoding, made once (http/cache.ts). */
   encoded?: (encoding: Encoding) => Buffer;
+  /** The encodings `encoded` makes, the one to prefer first (brotli, gzip without it). */
+  offered?: readonly Encoding[];
+}
+
+/** Bytes made once, on first use, whose length is known before. */
+export interface LazyBytes {
+  length: number;
+  bytes(): Buffer;
 }
 
 /** The content encodings the server compresses answers in. */

@@ -1,11 +1,11 @@
-// cachedJson (src/server/http/cache.ts): the body is exactly JSON.stringify's, an array's elements are
-// serialised once each, the ETag follows the content, and a large body goes compressed to a client that
-// accepts it.
+// cachedJson (src/server/http/cache.ts): the body is exactly JSON.stringify's, a list is serialised in
+// runs of elements, each once, the ETag follows the content, and a large body goes compressed to a client
+// that accepts it.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { cachedJson, COMPRESS_FROM_BYTES } from '../../src/server/http/cache';
-import type { PublicAnswer } from '../../src/server/types';
+import type { LazyBytes, PublicAnswer } from '../../src/server/types';
 
 function app(data: () => unknown) {
   return new Hono().get('/x', (c) => cachedJson(c, data()));
@@ -46,16 +46,40 @@ describe('cachedJson', () => {
 
   it('hands the outer server the same UTF-8 bytes it sends, with no copy made per read', async () => {
     const list = [{ name: 'é — 🔨' }, { name: 'b' }];
-    const kept: { body: Buffer | string }[] = [];
-    const a = new Hono<{ Bindings: { keep: (answer: { body: Buffer | string }) => void } }>().get('/x', (c) =>
-      cachedJson(c, list),
-    );
-    const env = { keep: (answer: { body: Buffer | string }) => kept.push(answer) };
+    const kept: PublicAnswer[] = [];
+    const a = new Hono<{ Bindings: { keep: (answer: PublicAnswer) => void } }>().get('/x', (c) => cachedJson(c, list));
+    const env = { keep: (answer: PublicAnswer) => kept.push(answer) };
     const sent = await (await a.request('/x', {}, env)).arrayBuffer();
     await a.request('/x', {}, env);
     expect(Buffer.from(sent).toString('utf8')).toBe(JSON.stringify(list));
-    expect(Buffer.isBuffer(kept[0].body) && kept[0].body.equals(Buffer.from(sent))).toBe(true);
-    expect(kept[1].body).toBe(kept[0].body);
+    const bytesOf = (answer: PublicAnswer) => (answer.body as LazyBytes).bytes();
+    expect(bytesOf(kept[0]).equals(Buffer.from(sent))).toBe(true);
+    expect((kept[0].body as LazyBytes).length).toBe(sent.byteLength);
+    expect(bytesOf(kept[1])).toBe(bytesOf(kept[0]));
+  });
+
+  it('a long list changed anywhere, grown or shrunk, answers exactly JSON.stringify, plain and in gzip', async () => {
+    let list: object[] = Array.from({ length: 300 }, (_, i) => ({ _id: `t${i}`, name: `Hammer ${i} — 🔨`, qty: i }));
+    const a = app(() => list);
+    const check = async () => {
+      const json = JSON.stringify(list);
+      expect((await get(a)).body).toBe(json);
+      const gz = await a.request('/x', { headers: { 'accept-encoding': 'gzip' } });
+      const bytes = Buffer.from(await gz.arrayBuffer());
+      expect(gz.headers.get('content-encoding')).toBe(json.length >= COMPRESS_FROM_BYTES ? 'gzip' : null);
+      expect((gz.headers.get('content-encoding') ? gunzipSync(bytes) : bytes).toString()).toBe(json);
+    };
+    await check();
+    for (const at of [0, 63, 64, 150, 299]) {
+      list = list.map((item, i) => (i === at ? { ...item, qty: -1 } : item));
+      await check();
+    }
+    list = [{ _id: 'new' }, ...list];
+    await check();
+    list = list.slice(0, 129);
+    await check();
+    list = list.slice(0, 1);
+    await check();
   });
 
   describe('a body of COMPRESS_FROM_BYTES or more', () => {
@@ -68,9 +92,31 @@ describe('cachedJson', () => {
       expect(Buffer.byteLength(json)).toBeGreaterThanOrEqual(COMPRESS_FROM_BYTES);
     });
 
-    it('goes in brotli, else gzip, as Accept-Encoding allows, and plain to a client that accepts neither', async () => {
+    it('a list goes in gzip (joined from its runs), else brotli, and an object in brotli, else gzip', async () => {
+      const list = await ask(
+        app(() => big),
+        { 'accept-encoding': 'gzip, deflate, br' },
+      );
+      expect(list.headers.get('content-encoding')).toBe('gzip');
+      expect(gunzipSync(await bytes(list)).toString()).toBe(json);
+      const onlyBrotli = await ask(
+        app(() => big),
+        { 'accept-encoding': 'br' },
+      );
+      expect(onlyBrotli.headers.get('content-encoding')).toBe('br');
+      expect(brotliDecompressSync(await bytes(onlyBrotli)).toString()).toBe(json);
+      const object = { tools: big };
+      const whole = await ask(
+        app(() => object),
+        { 'accept-encoding': 'gzip, deflate, br' },
+      );
+      expect(whole.headers.get('content-encoding')).toBe('br');
+      expect(brotliDecompressSync(await bytes(whole)).toString()).toBe(JSON.stringify(object));
+    });
+
+    it('goes compressed as Accept-Encoding allows, and plain to a client that accepts neither', async () => {
       const a = app(() => big);
-      const br = await ask(a, { 'accept-encoding': 'gzip, deflate, br' });
+      const br = await ask(a, { 'accept-encoding': 'br' });
       expect(br.headers.get('content-encoding')).toBe('br');
       expect(brotliDecompressSync(await bytes(br)).toString()).toBe(json);
       const gz = await ask(a, { 'accept-encoding': 'gzip' });

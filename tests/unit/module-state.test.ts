@@ -10,7 +10,7 @@ import { sourceFiles } from './source-graph';
 const DOCUMENTED: Record<string, string[]> = {
   'src/server/main.ts': ['config', 'runtime', 'ops', 'stopping'],
   'src/server/auth/jwt.ts': ['keys', 'knownTokens'],
-  'src/server/http/cache.ts': ['serialised'],
+  'src/server/http/cache.ts': ['serialised', 'runs'],
   'src/server/http/contract-doc.ts': ['names'],
   'src/server/host/search-index.ts': ['compressed'],
   'src/server/observability/metrics.ts': ['cacheCounts', 'routeOfUrl'],

@@ -4,10 +4,10 @@
 // keeper made here. A copy is used only while no write changed public data (the change bus's version,
 // bumped by a write on this server or, through LISTEN/NOTIFY, on any other sharing the database), and
 // for at most a second as a safety net for a missed announcement. A large body (the whole catalogue) goes
-// in brotli or gzip to a client that accepts it, compressed once per copy.
+// in gzip or brotli to a client that accepts it (http/cache.ts), compressed once per copy.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeBus, Shows } from '../caching/changes.ts';
-import type { Encoding, PublicAnswer } from '../types.ts';
+import type { Encoding, LazyBytes, PublicAnswer } from '../types.ts';
 import { encodingFor } from '../http/cache.ts';
 import { leastRecentlyUsed } from '../caching/cache.ts';
 import { ANYTHING, inFlight } from '../caching/in-flight.ts';
@@ -22,10 +22,13 @@ interface Copy {
   notModified: string[];
   /** The headers every 200 carries but the per-request ones, the encoding and the length. */
   base: string[];
-  /** The body as the API made it (JSON's UTF-8 bytes). */
-  identity: Variant;
+  /** The body as the API made it (JSON's UTF-8 bytes; a long list's are joined when first sent). */
+  body: Buffer | LazyBytes;
+  identity?: Variant;
   /** For a body worth compressing (http/cache.ts): its bytes in an encoding, kept below once asked for. */
   encoded?: (encoding: Encoding) => Buffer;
+  /** The encodings `encoded` makes, the one to prefer first. */
+  offered?: readonly Encoding[];
   variants: Partial<Record<Encoding, Variant>>;
   bytes: number;
   /** When it was last used (a counter): the least recent go first past the budget. */
@@ -128,12 +131,12 @@ export function publicReads({
       const version = changes.version;
       const at = performance.now();
       const end = answering.begin(url);
-      const keep = ({ body, etag, cacheControl, key: canonical, shows, encoded }: PublicAnswer) => {
+      const keep = ({ body, etag, cacheControl, key: canonical, shows, encoded, offered }: PublicAnswer) => {
         const key = canonical ?? (url.includes('?') ? undefined : url);
         if (key === undefined) return end(undefined);
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;
         if (bytes.length > maxBytes) return end(undefined);
-        const copy = copyOf(bytes, etag, cacheControl, shows, at, encoded);
+        const copy = copyOf(bytes, etag, cacheControl, shows, at, encoded, offered);
         // Nothing it shows changed while it was computed, so it is current.
         if (!changes.changedSince(version, shows ?? ANYTHING)) {
           drop(key);
@@ -149,12 +152,13 @@ export function publicReads({
   };
 
   function copyOf(
-    bytes: Buffer,
+    bytes: Buffer | LazyBytes,
     etag: string,
     cacheControl: string,
     shows: Shows | undefined,
     at: number,
     encoded: PublicAnswer['encoded'],
+    offered: PublicAnswer['offered'],
   ): Copy {
     const csp = policy ? ['Content-Security-Policy', policy] : [];
     // An answer sent in several encodings says so, for caches between us and the client.
@@ -176,8 +180,9 @@ export function publicReads({
       at,
       etag,
       base,
-      identity: variant(base, bytes),
+      body: bytes,
       encoded,
+      offered,
       variants: {},
       bytes: bytes.length,
       notModified: [...csp, 'ETag', etag, ...vary],
@@ -194,8 +199,9 @@ function variant(base: string[], bytes: Buffer, encoding?: Encoding): Variant {
 
 /** The copy's body in the encoding the request accepts, if it is sent compressed at all. */
 function variantFor(req: IncomingMessage, copy: Copy): Variant {
-  const encoding = copy.encoded && encodingFor(req.headers['accept-encoding']);
-  if (!encoding) return copy.identity;
+  const encoding = copy.encoded && encodingFor(req.headers['accept-encoding'], copy.offered);
+  if (!encoding)
+    return (copy.identity ??= variant(copy.base, Buffer.isBuffer(copy.body) ? copy.body : copy.body.bytes()));
   return (copy.variants[encoding] ??= variant(copy.base, copy.encoded!(encoding), encoding));
 }
 
