@@ -267,7 +267,12 @@ describe('several workers, slow receivers', () => {
     await addEndpoint(fast.url);
     await toolEvents(6);
     const running = worker(runtime.db, { timeoutMs: 10_000 }).run();
+    // The fast endpoint gets all six while the slow one holds its first two. The slow one's second request
+    // may reach it after the fast one's sixth on a loaded machine (CI saw one), so it is waited for too;
+    // then no third comes while those two wait.
     await fast.waitFor(6);
+    await slow.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(slow.received).toHaveLength(2);
     release();
     await running;
