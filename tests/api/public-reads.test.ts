@@ -1,12 +1,12 @@
 // The outer server answers repeated public reads from memory until the change bus's version changes
 // (src/server/host/public-reads.ts). Every write that changes what GET /tools, /tools/{id} or /reviews
 // answers must bump it, or the store would show stale stock; a read or a refused write need not.
-import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, createTestRuntime, type TestRuntime } from './harness';
 import { makeTool, placeOrder } from './helpers';
 import { startOuter } from './outer';
+import { requestBytes as get } from '../http-bytes';
 
 let runtime: TestRuntime;
 let admin: string;
@@ -126,20 +126,6 @@ describe('while orders flow, reads stay exact and copies of other tools stay', (
 });
 
 describe('the whole catalogue, compressed for a client that accepts it', () => {
-  /** A GET over node:http, the body as bytes (fetch would decode it and hide what was sent). */
-  const get = (port: number, path: string, headers: Record<string, string>) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-      (resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        });
-        req.on('error', reject);
-        req.end();
-      },
-    );
-
   it('GET /api/tools goes in gzip (joined from its runs) or brotli from the API and from the kept copy, the same JSON as plain, and a stock change shows', async () => {
     // Enough tools for a body worth compressing (COMPRESS_FROM_BYTES).
     for (let i = 0; i < 80; i++) await makeTool(runtime, admin);

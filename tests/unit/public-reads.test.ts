@@ -1,12 +1,13 @@
 // The outer server's copies of public API reads (src/server/host/public-reads.ts): served from memory
 // only while nothing changed, through a real node:http server as main.ts uses them.
-import { request as httpRequest, createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { publicReads, type PublicReads } from '../../src/server/host/public-reads';
 import { memoryBus } from '../../src/server/caching/changes';
 import type { PublicAnswer } from '../../src/server/types';
+import { requestBytes } from '../http-bytes';
 
 const bus = memoryBus();
 const publicDataChanged = () => bus.announce('tools');
@@ -202,19 +203,9 @@ describe('a copy of a body worth compressing', () => {
       return encoding === 'br' ? brotliCompressSync(json) : gzipSync(json);
     },
   });
-  /** One GET or HEAD over node:http (fetch would decode the body and hide its length). */
+  /** One GET or HEAD of /api/tools, the body as sent. */
   const raw = (port: number, headers: Record<string, string>, method = 'GET') =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-      (resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/tools', method, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        });
-        req.on('error', reject);
-        req.end();
-      },
-    );
+    requestBytes(port, '/api/tools', headers, method);
 
   it('serves brotli, gzip or the plain body by Accept-Encoding, each with its length, making each encoding once', async () => {
     const { calls, get } = await start(publicReads({ changes: bus }), answer);
